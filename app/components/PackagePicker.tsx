@@ -1,0 +1,119 @@
+/** The service, plan and price-tier choosers shared by the home page and the service page. */
+import type { PlanType, PlanView, PriceTierView } from '../../core/catalog/types.ts';
+import { describePrice, formatHomePrice } from '../../core/catalog/pricing.ts';
+
+const pill = (active: boolean) =>
+  `rounded-full border px-4 py-2 text-sm font-semibold transition ${
+    active ? 'border-brand-700 bg-brand-700 text-white' : 'border-gray-300 bg-white text-gray-800 hover:border-brand-600'
+  }`;
+
+export function ServiceTabs({
+  services,
+  selected,
+  onSelect,
+}: {
+  services: { slug: string; name: string }[];
+  selected: string;
+  onSelect: (slug: string) => void;
+}) {
+  return (
+    <div role="group" aria-label="Services" className="flex flex-wrap gap-2">
+      {services.map((service) => (
+        <button
+          key={service.slug}
+          type="button"
+          aria-pressed={service.slug === selected}
+          className={pill(service.slug === selected)}
+          onClick={() => onSelect(service.slug)}
+        >
+          {service.name}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function PlanTabs({
+  plans,
+  selected,
+  onSelect,
+  showType = false,
+}: {
+  plans: PlanView[];
+  selected: PlanType;
+  onSelect: (type: PlanType) => void;
+  /** The service page labels each plan with its type (Standard, Popular, Exclusive). */
+  showType?: boolean;
+}) {
+  return (
+    <div role="group" aria-label="Plans" className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+      {plans.map((plan) => {
+        const active = plan.type === selected;
+        return (
+          <button
+            key={plan.type}
+            type="button"
+            aria-pressed={active}
+            data-testid="plan-tab"
+            onClick={() => onSelect(plan.type)}
+            className={`flex items-center gap-3 rounded-xl border-2 p-3 text-left transition ${
+              active ? 'border-brand-700 bg-brand-50' : 'border-gray-200 bg-white hover:border-brand-500'
+            }`}
+          >
+            <img src={plan.icon} alt="" width={32} height={32} />
+            <span>
+              {showType ? <span className="block text-xs font-bold uppercase tracking-wide text-brand-800">{plan.type}</span> : null}
+              <span className="block font-semibold text-gray-900">{plan.title}</span>
+            </span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+export function PriceCards({
+  tiers,
+  currency,
+  selectedQty,
+  onSelect,
+  detailed = false,
+}: {
+  tiers: PriceTierView[];
+  currency: string;
+  selectedQty: number;
+  onSelect: (qty: number) => void;
+  /** Service page: four decimals with the plan currency and the discount badge. */
+  detailed?: boolean;
+}) {
+  return (
+    <ul aria-label="Packages" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+      {tiers.map((tier) => {
+        const active = tier.qty === selectedQty;
+        const price = describePrice(tier.price, tier.discount, currency);
+        return (
+          <li key={tier.qty}>
+            <button
+              type="button"
+              aria-pressed={active}
+              data-testid="price-card"
+              data-qty={tier.qty}
+              onClick={() => onSelect(tier.qty)}
+              className={`relative w-full rounded-xl border-2 px-3 py-4 text-center transition ${
+                active ? 'border-brand-700 bg-brand-50' : 'border-gray-200 bg-white hover:border-brand-500'
+              }`}
+            >
+              {detailed && price.badge ? (
+                <span className="absolute -top-2 right-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white">
+                  {price.badge}
+                </span>
+              ) : null}
+              <span className="block text-lg font-bold text-gray-900">{tier.text}</span>
+              <span className="block text-sm text-gray-700">{detailed ? price.price : formatHomePrice(tier.price)}</span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

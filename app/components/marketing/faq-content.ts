@@ -1,0 +1,81 @@
+/** FAQ copy for the store home page and the service pages. Answers are plain text. */
+
+export interface FaqItem {
+  question: string;
+  answer: string;
+}
+
+export const homeFaq: FaqItem[] = [
+  {
+    question: 'How does Boostly deliver followers, views and likes?',
+    answer:
+      'We promote your profile or post through advertising, and delivery arrives gradually over several days rather than all at once. Delivery usually starts within 24 to 72 hours of payment.',
+  },
+  {
+    question: 'Do you need my password?',
+    answer:
+      'No. We only ask for your username or a link to your post, plus an e-mail address for your receipt. We will never ask for your password.',
+  },
+  {
+    question: 'Does my account need to be public?',
+    answer:
+      'Yes. Your account must stay public until the order is complete, otherwise we cannot deliver to it.',
+  },
+  {
+    question: 'Can I cancel or change my order?',
+    answer:
+      'Orders start processing as soon as they are placed, so they cannot be cancelled or modified afterwards. Please check your username or link carefully before paying.',
+  },
+  {
+    question: 'Can one order cover several accounts?',
+    answer:
+      'No. Each order is delivered to one account or post, so please place a separate order for every account you want to grow.',
+  },
+  {
+    question: 'How many followers should I buy first?',
+    answer:
+      'For a first purchase we advise more than 5,000 followers. A larger order is delivered gradually and gives your profile a noticeable, natural-looking boost.',
+  },
+  {
+    question: 'What if my order is not delivered?',
+    answer:
+      'If we cannot deliver within the promised time you get a full refund within 48 hours. Every order is also covered by our 30-day money-back guarantee.',
+  },
+  {
+    question: 'How can I contact support?',
+    answer:
+      'Our support team is available 24 hours a day, 7 days a week, holidays included. Use the contact page and include your order ID if you have one.',
+  },
+];
+
+export const serviceFaq: FaqItem[] = [
+  {
+    question: 'When will my order start?',
+    answer:
+      'Delivery usually starts within 24 to 72 hours and continues gradually until the full quantity has arrived.',
+  },
+  {
+    question: 'What happens if some followers drop?',
+    answer:
+      'A small drop over time is normal. Our 30-day refill guarantee tops up any followers lost within 30 days of delivery, free of charge.',
+  },
+  {
+    question: 'What do I need to provide?',
+    answer:
+      'Only your username or the link to your post and an e-mail address. Your account must be public, and we never ask for your password.',
+  },
+  {
+    question: 'Can I modify my order after paying?',
+    answer:
+      'No. Once an order is placed it cannot be cancelled or modified, so double-check your details before completing payment.',
+  },
+  {
+    question: 'Can I split one package across several accounts?',
+    answer: 'No. Each package goes to a single account or post. Place a separate order for each account.',
+  },
+  {
+    question: 'Is my money safe?',
+    answer:
+      'Yes. If your order is not delivered you receive a full refund within 48 hours, and you are covered by a 30-day money-back guarantee. Support is available 24/7 if anything goes wrong.',
+  },
+];

@@ -1,0 +1,188 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { orderPath } from '../../core/catalog/order-path.ts';
+import { formatHomePrice } from '../../core/catalog/pricing.ts';
+import type { GroupDetailView } from '../../core/catalog/types.ts';
+import type { Route } from './+types/home';
+import { CacheStrategy } from '../cache.ts';
+import { Accordion } from '../components/Accordion.tsx';
+import { NotFound } from '../components/NotFound.tsx';
+import { PlanTabs, PriceCards, ServiceTabs } from '../components/PackagePicker.tsx';
+import { ReviewsCarousel, sampleReviews } from '../components/ReviewsCarousel.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { DescriptionBlock } from '../components/marketing/DescriptionBlock.tsx';
+import { PrivacySafety } from '../components/marketing/PrivacySafety.tsx';
+import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
+import { homeFaq } from '../components/marketing/faq-content.ts';
+import { requestContext } from '../context.ts';
+import { type Selection, resolveSelection, selectPlan, selectService } from '../selection.ts';
+
+/** Spec section 9: the selected category's services load after a 300 ms pause. */
+const SERVICE_LOAD_DELAY_MS = 300;
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Boostly: Instagram, YouTube and TikTok growth packages' },
+  { name: 'description', content: 'Followers, likes and views for Instagram, YouTube and TikTok, delivered gradually. No password needed.' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
+
+/** The server render already shows the first category's first service, so prices are in the HTML. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { catalog } = context.get(requestContext).services;
+  const groups = await catalog.listGroups();
+  const first = groups[0] ? await catalog.getGroupDetail(groups[0].slug) : null;
+  return { groups, first };
+}
+
+type LoadState = { status: 'ready'; detail: GroupDetailView } | { status: 'loading' } | { status: 'failed'; message: string };
+
+async function fetchGroup(slug: string): Promise<GroupDetailView> {
+  const response = await fetch(`/api/services/${encodeURIComponent(slug)}`);
+  const body = (await response.json()) as { isSuccessful: boolean; message: string; data?: GroupDetailView };
+  if (!response.ok || !body.isSuccessful || !body.data) throw new Error(body.message || 'Could not load services');
+  return body.data;
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { groups, first } = loaderData;
+  const [category, setCategory] = useState(first?.group.slug ?? '');
+  const [load, setLoad] = useState<LoadState>(
+    first ? { status: 'ready', detail: first } : { status: 'failed', message: 'No services available' },
+  );
+  const [selection, setSelection] = useState<Selection | null>(first ? selectService(first.services[0]) : null);
+  const loaded = useRef(new Map<string, GroupDetailView>(first ? [[first.group.slug, first]] : []));
+
+  useEffect(() => {
+    if (!category || loaded.current.get(category) === (load.status === 'ready' ? load.detail : undefined)) return;
+    const known = loaded.current.get(category);
+    if (known) {
+      setLoad({ status: 'ready', detail: known });
+      setSelection(selectService(known.services[0]));
+      return;
+    }
+    let cancelled = false;
+    setLoad({ status: 'loading' });
+    const timer = setTimeout(() => {
+      fetchGroup(category).then(
+        (detail) => {
+          if (cancelled) return;
+          loaded.current.set(category, detail);
+          setLoad({ status: 'ready', detail });
+          setSelection(selectService(detail.services[0]));
+        },
+        (error: unknown) => {
+          if (!cancelled) setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
+        },
+      );
+    }, SERVICE_LOAD_DELAY_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+    // `load` is read only to skip work already done; reacting to it would loop.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [category]);
+
+  if (load.status === 'failed') return <NotFound />;
+
+  return (
+    <>
+      <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
+        <div className="mx-auto max-w-7xl px-4 py-10">
+          <h1 className="text-center text-3xl font-extrabold sm:text-4xl">Grow your Instagram, YouTube and TikTok</h1>
+          <p className="mx-auto mt-3 max-w-2xl text-center text-brand-100">
+            Pick a package, give us a username or link, and watch it grow. We never ask for your password.
+          </p>
+          <div role="group" aria-label="Categories" className="mt-8 flex justify-center gap-3">
+            {groups.map((group) => (
+              <button
+                key={group.slug}
+                type="button"
+                aria-pressed={group.slug === category}
+                data-testid="category-tab"
+                onClick={() => setCategory(group.slug)}
+                className={`flex items-center gap-2 rounded-xl px-4 py-3 font-semibold transition ${
+                  group.slug === category ? 'bg-white text-gray-900' : 'bg-white/10 text-white hover:bg-white/20'
+                }`}
+              >
+                <img src={group.image} alt="" width={28} height={28} />
+                {group.title}
+              </button>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section aria-label="Packages" className="mx-auto max-w-5xl px-4 py-8">
+        {load.status === 'loading' || !selection ? (
+          <div className="flex justify-center py-16">
+            <Spinner label="Loading services" />
+          </div>
+        ) : (
+          <PackageChooser detail={load.detail} selection={selection} onChange={setSelection} />
+        )}
+      </section>
+
+      <DescriptionBlock />
+      <ReliabilityText />
+      <section aria-labelledby="reviews-heading" className="mx-auto max-w-7xl px-4 py-12">
+        <h2 id="reviews-heading" className="mb-6 text-center text-2xl font-bold">
+          What our customers say
+        </h2>
+        <ReviewsCarousel reviews={sampleReviews} />
+      </section>
+      <PrivacySafety />
+      <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 py-12">
+        <h2 id="faq-heading" className="mb-6 text-center text-2xl font-bold">
+          Frequently asked questions
+        </h2>
+        <Accordion items={homeFaq} idPrefix="home-faq" />
+      </section>
+    </>
+  );
+}
+
+function PackageChooser({
+  detail,
+  selection,
+  onChange,
+}: {
+  detail: GroupDetailView;
+  selection: Selection;
+  onChange: (selection: Selection) => void;
+}) {
+  const { service, plan, tier } = resolveSelection(detail.services, selection);
+  return (
+    <div className="space-y-6">
+      <ServiceTabs
+        services={detail.services}
+        selected={service.slug}
+        onSelect={(slug) => onChange(selectService(detail.services.find((s) => s.slug === slug) ?? service))}
+      />
+      <PlanTabs plans={service.plans} selected={plan.type} onSelect={(type) => onChange(selectPlan(service, type))} />
+      <PriceCards
+        tiers={plan.list}
+        currency={plan.currency}
+        selectedQty={tier.qty}
+        onSelect={(qty) => onChange({ ...selection, service: service.slug, plan: plan.type, qty })}
+      />
+      <div className="flex flex-col items-center justify-between gap-4 rounded-2xl bg-gray-50 p-5 sm:flex-row">
+        <p className="text-gray-800">
+          <span className="block text-sm">
+            {tier.text} · {service.name} · {plan.title}
+          </span>
+          <span data-testid="price-block" className="text-3xl font-extrabold text-gray-900">
+            {formatHomePrice(tier.price)}
+          </span>
+        </p>
+        <Link
+          to={orderPath(service.slug, tier.qty, plan.type)}
+          className="rounded-xl bg-brand-700 px-8 py-3 text-lg font-bold text-white hover:bg-brand-800"
+        >
+          Buy Now
+        </Link>
+      </div>
+    </div>
+  );
+}

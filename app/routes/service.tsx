@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { Link, NavLink, data, redirect } from 'react-router';
+import { orderPath } from '../../core/catalog/order-path.ts';
+import { describePrice } from '../../core/catalog/pricing.ts';
+import type { Route } from './+types/service';
+import { CacheStrategy } from '../cache.ts';
+import { Accordion } from '../components/Accordion.tsx';
+import { NotFound } from '../components/NotFound.tsx';
+import { PlanTabs, PriceCards } from '../components/PackagePicker.tsx';
+import { HowToBuy } from '../components/marketing/HowToBuy.tsx';
+import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
+import { serviceFaq } from '../components/marketing/faq-content.ts';
+import { requestContext } from '../context.ts';
+import { type Selection, resolveSelection, selectPlan, selectService } from '../selection.ts';
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { catalog } = context.get(requestContext).services;
+  const detail = await catalog.getGroupDetail(params.slug);
+  if (!detail) throw data(null, { status: 404 });
+  // A group slug (/service/instagram) names no single service: show the group's first one.
+  if (detail.selected !== params.slug) throw redirect(`/service/${detail.selected}`);
+  return detail;
+}
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
+
+export const meta: Route.MetaFunction = ({ data: detail }) => {
+  const service = detail?.services.find((s) => s.slug === detail.selected);
+  if (!service) return [{ title: 'Page not found | Boostly' }];
+  return [{ title: `${service.name} | Boostly` }, { name: 'description', content: service.description }];
+};
+
+export default function ServicePage({ loaderData: detail }: Route.ComponentProps) {
+  return <ServiceDetail key={detail.selected} services={detail.services} slug={detail.selected} />;
+}
+
+function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loaderData']['services']; slug: string }) {
+  const current = services.find((s) => s.slug === slug) ?? services[0];
+  const [selection, setSelection] = useState<Selection>(() => selectService(current));
+  const { service, plan, tier } = resolveSelection(services, selection);
+  const price = describePrice(tier.price, tier.discount, plan.currency);
+
+  return (
+    <>
+      <nav aria-label="Services" className="border-b border-gray-200 bg-gray-50">
+        <ul className="mx-auto flex max-w-7xl flex-wrap gap-2 px-4 py-3">
+          {services.map((s) => (
+            <li key={s.slug}>
+              <NavLink
+                to={`/service/${s.slug}`}
+                className={({ isActive }) =>
+                  `block rounded-full px-4 py-2 text-sm font-semibold ${
+                    isActive ? 'bg-brand-700 text-white' : 'bg-white text-gray-800 hover:text-brand-700'
+                  }`
+                }
+              >
+                {s.name}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <article className="mx-auto grid max-w-7xl gap-10 px-4 py-10 lg:grid-cols-[1fr_22rem]">
+        <div className="space-y-6">
+          <header className="space-y-3">
+            <h1 className="text-3xl font-extrabold text-gray-900">{service.name}</h1>
+            <p className="rich-text text-xl text-gray-800" dangerouslySetInnerHTML={{ __html: service.title }} />
+            <p className="text-gray-700">{service.description}</p>
+          </header>
+
+          <PlanTabs plans={service.plans} selected={plan.type} showType onSelect={(type) => setSelection(selectPlan(service, type))} />
+
+          <ul aria-label={`${plan.title} includes`} className="grid gap-2 sm:grid-cols-2">
+            {plan.option.map((option) => (
+              <li key={option.name} className="flex items-center gap-2 text-gray-800">
+                <span aria-hidden="true" className="text-green-700">
+                  ✓
+                </span>
+                {option.name}
+              </li>
+            ))}
+          </ul>
+
+          <PriceCards
+            tiers={plan.list}
+            currency={plan.currency}
+            selectedQty={tier.qty}
+            detailed
+            onSelect={(qty) => setSelection({ service: service.slug, plan: plan.type, qty })}
+          />
+        </div>
+
+        <aside aria-label="Your package" className="h-fit rounded-2xl border border-gray-200 p-6 shadow-sm lg:sticky lg:top-4">
+          <p className="text-sm font-semibold uppercase tracking-wide text-brand-800">{plan.type}</p>
+          <p className="mt-1 text-lg font-bold text-gray-900">
+            {tier.text} {service.name.replace(/^(Instagram|YouTube|TikTok) /, '')}
+          </p>
+          <p className="mt-4 flex items-baseline gap-3">
+            <span data-testid="detail-price" className="text-3xl font-extrabold text-gray-900">
+              {price.price}
+            </span>
+            {price.badge ? (
+              <span data-testid="discount-badge" className="rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white">
+                {price.badge}
+              </span>
+            ) : null}
+          </p>
+          {price.original ? (
+            <dl className="mt-2 grid grid-cols-2 gap-1 text-sm text-gray-700">
+              <dt>Original price</dt>
+              <dd data-testid="original-price" className="text-right line-through">
+                {price.original}
+              </dd>
+              <dt>You Save</dt>
+              <dd data-testid="you-save" className="text-right font-semibold text-green-800">
+                {price.youSave}
+              </dd>
+            </dl>
+          ) : null}
+          <Link
+            to={orderPath(service.slug, tier.qty, plan.type)}
+            className="mt-6 block rounded-xl bg-brand-700 px-6 py-3 text-center text-lg font-bold text-white hover:bg-brand-800"
+          >
+            Buy Now
+          </Link>
+          <p className="mt-4 text-xs text-gray-700">
+            By placing an order you agree to our Terms of Service and Privacy Policy. We never ask for your password; your
+            account must be public.
+          </p>
+        </aside>
+      </article>
+
+      <HowToBuy />
+      <ReliabilityText />
+      <section aria-labelledby="service-faq-heading" className="mx-auto max-w-3xl px-4 py-12">
+        <h2 id="service-faq-heading" className="mb-6 text-center text-2xl font-bold">
+          {service.name}: questions and answers
+        </h2>
+        <Accordion items={serviceFaq} idPrefix="service-faq" />
+      </section>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <NotFound />;
+}

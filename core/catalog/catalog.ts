@@ -1,0 +1,232 @@
+/**
+ * Reads and writes the catalogue. Reads are served from an in-process snapshot: the catalogue
+ * is small, read on every page and changed rarely, so one load per change beats a query per
+ * request. Every write goes through `replaceCatalogue`, which sanitises HTML and drops the
+ * snapshot.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { e4ToNumber, parseAmountE4 } from '../money/money.ts';
+import { sanitizeRichText } from '../html/sanitize.ts';
+import {
+  type CatalogueInput,
+  type GroupDetailView,
+  PLAN_TYPES,
+  type PlanType,
+  type ServiceGroupView,
+  type ServiceView,
+  TARGET_KINDS,
+  type TargetKind,
+} from './types.ts';
+
+interface Snapshot {
+  groups: ServiceGroupView[];
+  /** Group slug → its services in full. */
+  groupDetails: Map<string, { group: GroupDetailView['group']; services: ServiceView[] }>;
+  /** Service slug → its group's slug. */
+  serviceToGroup: Map<string, string>;
+  /** Bumped on every write; part of page cache keys. */
+  version: number;
+}
+
+export interface Catalog {
+  listGroups(): Promise<ServiceGroupView[]>;
+  /** A group slug or a service slug; null when neither exists. */
+  getGroupDetail(slug: string): Promise<GroupDetailView | null>;
+  getService(slug: string): Promise<ServiceView | null>;
+  replaceCatalogue(input: CatalogueInput): Promise<void>;
+  isEmpty(): Promise<boolean>;
+  /** Changes whenever the catalogue changes. */
+  version(): number;
+}
+
+export function createCatalog(db: Kysely<Database>): Catalog {
+  let snapshot: Promise<Snapshot> | null = null;
+  let version = 1;
+
+  const load = () => {
+    snapshot ??= loadSnapshot(db, version).catch((error: unknown) => {
+      snapshot = null; // do not cache a failure
+      throw error;
+    });
+    return snapshot;
+  };
+
+  return {
+    async listGroups() {
+      return (await load()).groups;
+    },
+    async getGroupDetail(slug) {
+      const snap = await load();
+      const groupSlug = snap.groupDetails.has(slug) ? slug : snap.serviceToGroup.get(slug);
+      const detail = groupSlug ? snap.groupDetails.get(groupSlug) : undefined;
+      if (!detail || detail.services.length === 0) return null;
+      const selected = detail.services.some((s) => s.slug === slug) ? slug : detail.services[0].slug;
+      return { group: detail.group, selected, services: detail.services };
+    },
+    async getService(slug) {
+      const detail = await this.getGroupDetail(slug);
+      return detail?.services.find((s) => s.slug === slug) ?? null;
+    },
+    async replaceCatalogue(input) {
+      await writeCatalogue(db, input);
+      version += 1;
+      snapshot = null;
+    },
+    async isEmpty() {
+      const row = await db.selectFrom('service_groups').select('id').limit(1).executeTakeFirst();
+      return !row;
+    },
+    version: () => version,
+  };
+}
+
+async function loadSnapshot(db: Kysely<Database>, version: number): Promise<Snapshot> {
+  const [groups, services, plans, tiers] = await Promise.all([
+    db.selectFrom('service_groups').selectAll().orderBy('position').execute(),
+    db.selectFrom('services').selectAll().orderBy('group_id').orderBy('position').execute(),
+    db.selectFrom('plans').selectAll().orderBy('service_id').orderBy('position').execute(),
+    db.selectFrom('price_tiers').selectAll().orderBy('plan_id').orderBy('position').execute(),
+  ]);
+
+  const tiersByPlan = groupBy(tiers, (t) => t.plan_id);
+  const plansByService = groupBy(plans, (p) => p.service_id);
+  const servicesByGroup = groupBy(services, (s) => s.group_id);
+
+  const snap: Snapshot = { groups: [], groupDetails: new Map(), serviceToGroup: new Map(), version };
+  for (const group of groups) {
+    const rows = servicesByGroup.get(group.id) ?? [];
+    const views: ServiceView[] = rows.map((service) => ({
+      slug: service.slug,
+      name: service.name,
+      title: service.title_html,
+      description: service.description,
+      image: service.image,
+      targetKind: service.target_kind as TargetKind,
+      commentRequired: service.comment_required === 1,
+      plans: (plansByService.get(service.id) ?? []).map((plan) => ({
+        type: plan.type as PlanType,
+        title: plan.title,
+        icon: plan.icon,
+        currency: plan.currency,
+        option: (JSON.parse(plan.options_json) as string[]).map((name) => ({ name })),
+        list: (tiersByPlan.get(plan.id) ?? []).map((tier) => ({
+          qty: tier.qty,
+          text: tier.text,
+          price: e4ToNumber(tier.price_e4),
+          discount: tier.discount_percent,
+        })),
+      })),
+    }));
+    const head = { slug: group.slug, title: group.title, image: group.image };
+    snap.groups.push({ ...head, services: views.map(({ name, slug }) => ({ name, slug })) });
+    snap.groupDetails.set(group.slug, { group: head, services: views });
+    for (const view of views) snap.serviceToGroup.set(view.slug, group.slug);
+  }
+  return snap;
+}
+
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row));
+    if (list) list.push(row);
+    else map.set(key(row), [row]);
+  }
+  return map;
+}
+
+/** Replaces the whole catalogue in one transaction, after checking every rule. */
+async function writeCatalogue(db: Kysely<Database>, input: CatalogueInput): Promise<void> {
+  assertValidCatalogue(input);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('price_tiers').execute();
+    await trx.deleteFrom('plans').execute();
+    await trx.deleteFrom('services').execute();
+    await trx.deleteFrom('service_groups').execute();
+
+    for (const [groupPosition, group] of input.groups.entries()) {
+      const { id: groupId } = await trx
+        .insertInto('service_groups')
+        .values({ slug: group.slug, title: group.title, image: group.image, position: groupPosition })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (const [servicePosition, service] of group.services.entries()) {
+        const { id: serviceId } = await trx
+          .insertInto('services')
+          .values({
+            group_id: groupId,
+            slug: service.slug,
+            name: service.name,
+            title_html: sanitizeRichText(service.titleHtml),
+            description: service.description,
+            image: service.image,
+            target_kind: service.targetKind,
+            comment_required: service.commentRequired ? 1 : 0,
+            position: servicePosition,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        for (const [planPosition, plan] of service.plans.entries()) {
+          const { id: planId } = await trx
+            .insertInto('plans')
+            .values({
+              service_id: serviceId,
+              type: plan.type,
+              title: plan.title,
+              icon: plan.icon,
+              currency: plan.currency,
+              options_json: JSON.stringify(plan.options),
+              position: planPosition,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('price_tiers')
+            .values(
+              plan.tiers.map((tier, tierPosition) => ({
+                plan_id: planId,
+                qty: tier.qty,
+                text: tier.text,
+                price_e4: parseAmountE4(tier.price),
+                discount_percent: tier.discount,
+                supplier_service_id: tier.supplierServiceId,
+                position: tierPosition,
+              })),
+            )
+            .execute();
+        }
+      }
+    }
+  });
+}
+
+export class CatalogueError extends Error {}
+
+function assertValidCatalogue(input: CatalogueInput): void {
+  const fail = (message: string): never => {
+    throw new CatalogueError(message);
+  };
+  const slugs = new Set<string>();
+  for (const group of input.groups) {
+    if (slugs.has(group.slug)) fail(`Duplicate slug ${group.slug}`);
+    slugs.add(group.slug);
+    for (const service of group.services) {
+      if (slugs.has(service.slug)) fail(`Duplicate slug ${service.slug}`);
+      slugs.add(service.slug);
+      if (!TARGET_KINDS.includes(service.targetKind)) fail(`${service.slug}: unknown target kind`);
+      if (service.plans.length === 0) fail(`${service.slug}: a service needs at least one plan`);
+      for (const plan of service.plans) {
+        if (!PLAN_TYPES.includes(plan.type)) fail(`${service.slug}: unknown plan type ${plan.type}`);
+        if (plan.tiers.length === 0) fail(`${service.slug}/${plan.type}: a plan needs at least one tier`);
+        for (const tier of plan.tiers) {
+          if (!Number.isInteger(tier.qty) || tier.qty <= 0) fail(`${service.slug}: quantity must be a positive integer`);
+          if (!Number.isInteger(tier.discount) || tier.discount < 0 || tier.discount > 99) {
+            fail(`${service.slug}: discount must be a whole percent from 0 to 99`);
+          }
+          parseAmountE4(tier.price);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Price rules of spec section 9, on exact integer amounts (see core/money).
+ */
+import { type AmountE4, E4_PER_UNIT, formatAmountE4, numberToE4 } from '../money/money.ts';
+
+export interface PriceDisplay {
+  /** The price with four decimals and the plan's currency, e.g. "$2.9900". */
+  price: string;
+  /** price / (1 − discount/100), two decimals, e.g. "$4.98"; null when there is no discount. */
+  original: string | null;
+  /** original − price, two decimals; null when there is no discount. */
+  youSave: string | null;
+  /** "40% off", shown only when the discount is above 0. */
+  badge: string | null;
+}
+
+/** Home page price block: "$" and two decimals. */
+export function formatHomePrice(price: number): string {
+  return `$${formatAmountE4(numberToE4(price), 2)}`;
+}
+
+/** Original price before the discount, rounded half up to whole cents. */
+export function originalPriceE4(price: AmountE4, discountPercent: number): AmountE4 {
+  if (discountPercent <= 0) return price;
+  if (discountPercent >= 100) throw new RangeError('A discount must be below 100%');
+  // price / (1 - d/100) = price * 100 / (100 - d); round to cents (100 e4) half up.
+  const exact = (price * 100) / (100 - discountPercent);
+  return Math.floor(exact / 100 + 0.5) * 100;
+}
+
+export function describePrice(price: number, discountPercent: number, currency: string): PriceDisplay {
+  const priceE4 = numberToE4(price);
+  const display: PriceDisplay = {
+    price: `${currency}${formatAmountE4(priceE4, 4)}`,
+    original: null,
+    youSave: null,
+    badge: null,
+  };
+  if (discountPercent > 0) {
+    const original = originalPriceE4(priceE4, discountPercent);
+    display.original = `${currency}${formatAmountE4(original, 2)}`;
+    display.youSave = `${currency}${formatAmountE4(original - priceE4, 2)}`;
+    display.badge = `${discountPercent}% off`;
+  }
+  return display;
+}
+
+/**
+ * What the buyer is charged for a tier: the spec adds 1 to any price of 1 or less, because the
+ * card provider's minimum charge is 1.00 in the currency.
+ */
+export function chargeAmountE4(price: AmountE4): AmountE4 {
+  return price <= E4_PER_UNIT ? price + E4_PER_UNIT : price;
+}

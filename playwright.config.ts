@@ -1,0 +1,65 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = 4317;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+/**
+ * A fresh, empty data directory per run, so the server seeds the catalogue from
+ * db/seed/catalogue-data.ts. Playwright loads this file in the runner and again in every
+ * worker; the environment variable makes them all agree on one directory.
+ */
+const dataDir = (process.env.BOOSTLY_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'boostly-e2e-')));
+
+const launchOptions = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  use: {
+    baseURL: BASE_URL,
+    launchOptions,
+  },
+  projects: [
+    {
+      name: 'chromium',
+      // The device preset sets a browser channel/viewport; keep the system Chromium binary.
+      use: { ...devices['Desktop Chrome'], launchOptions },
+    },
+  ],
+  webServer: {
+    // The build must already exist (the test script runs `react-router build` first).
+    command: 'node --import tsx server/main.ts',
+    url: `${BASE_URL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

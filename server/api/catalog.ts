@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Catalog } from '../../core/catalog/catalog.ts';
+import { PLAN_TYPES, TARGET_KINDS } from '../../core/catalog/types.ts';
+import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
+
+const TierSchema = z.object({ qty: z.number().int(), text: z.string(), price: z.number(), discount: z.number() });
+const PlanSchema = z.object({
+  type: z.enum(PLAN_TYPES),
+  title: z.string(),
+  icon: z.string(),
+  currency: z.string(),
+  option: z.array(z.object({ name: z.string() })),
+  list: z.array(TierSchema),
+});
+const ServiceSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  title: z.string().describe('Sanitised HTML'),
+  description: z.string(),
+  image: z.string(),
+  targetKind: z.enum(TARGET_KINDS),
+  commentRequired: z.boolean(),
+  plans: z.array(PlanSchema),
+});
+const GroupSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  image: z.string(),
+  services: z.array(z.object({ name: z.string(), slug: z.string() })),
+});
+const GroupDetailSchema = z.object({
+  group: z.object({ slug: z.string(), title: z.string(), image: z.string() }),
+  selected: z.string().describe('The service the slug named, or the group’s first service'),
+  services: z.array(ServiceSchema),
+});
+
+export const catalogApi: FastifyPluginAsyncZod<{ catalog: Catalog }> = async (app, { catalog }) => {
+  app.get(
+    '/services',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Service groups (Instagram, YouTube, TikTok) with their services, for tabs and the footer',
+        response: { 200: envelopeOf(z.array(GroupSchema)) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=60, stale-while-revalidate=600');
+      return ok(await catalog.listGroups());
+    },
+  );
+
+  app.get(
+    '/services/:slug',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'A group (by group or service slug) with its services, plans and price tiers',
+        params: z.object({ slug: z.string().min(1).max(100) }),
+        response: { 200: envelopeOf(GroupDetailSchema), 404: FailureSchema },
+      },
+    },
+    async (request, reply) => {
+      const detail = await catalog.getGroupDetail(request.params.slug);
+      if (!detail) return reply.status(404).send(failure('Service not found'));
+      reply.header('cache-control', 'public, max-age=60, stale-while-revalidate=600');
+      return ok(detail);
+    },
+  );
+};

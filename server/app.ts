@@ -1,0 +1,149 @@
+/**
+ * The Fastify application: security headers, compression, the JSON API under /api, static
+ * assets, health checks, then every other request to React Router. Built by `buildApp` so
+ * tests can run the real thing in-process.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  type ZodTypeProvider,
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { ServerBuild } from 'react-router';
+import type { StoreServices } from '../app/context.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { ping } from '../db/database.ts';
+import { catalogApi } from './api/catalog.ts';
+import { failure } from './api/envelope.ts';
+import type { Config } from './config.ts';
+import { PageCache } from './page-cache.ts';
+import { pagesPlugin } from './pages.ts';
+import { API_CSP } from './security.ts';
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  services: StoreServices;
+  /** The React Router server build; omitted in API-only tests. */
+  build?: ServerBuild | (() => Promise<ServerBuild>);
+  /** Directory of built client assets (build/client). */
+  clientDir?: string;
+  logger?: boolean;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, services } = options;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    disableRequestLogging: true,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    trustProxy: true,
+    // Node's default keep-alive (5 s) is shorter than most proxies'; avoid racing them.
+    keepAliveTimeout: 65_000,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // One log line per request, with its id, outcome and duration.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || first?.params?.issue?.path?.join('.');
+      const message = first ? `${field ? `${field}: ` : ''}${first.message}` : 'Invalid request';
+      return reply.status(400).send(failure(message));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.status(error.statusCode).send(failure(error.message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(failure('Something went wrong on our side. Please try again.'));
+  });
+
+  await app.register(helmet, {
+    // Pages get a per-response CSP with a script nonce (server/security.ts); this is the default.
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+    hsts: config.isProduction && config.PUBLIC_URL.startsWith('https:') ? undefined : false,
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('content-security-policy', API_CSP);
+  });
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 5 } } });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Boostly store API', version: '1.0.0', description: 'Every reply is `{ isSuccessful, message, data }`.' },
+      servers: [{ url: config.PUBLIC_URL }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      await api.register(catalogApi, { catalog: services.catalog });
+      api.setNotFoundHandler((_request, reply) => reply.status(404).send(failure('Not found')));
+    },
+    { prefix: '/api' },
+  );
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await ping(options.database.db);
+      return { status: 'ready', database: options.database.dialect };
+    } catch (error) {
+      reply.status(503);
+      return { status: 'unavailable', reason: error instanceof Error ? error.message : String(error) };
+    }
+  });
+
+  if (options.clientDir) {
+    await app.register(fastifyStatic, {
+      root: path.resolve(options.clientDir),
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      setHeaders(reply: { header(name: string, value: string): unknown }, filePath: string) {
+        // Vite fingerprints everything under assets/, so those never change under their name.
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      },
+    });
+  }
+
+  if (options.build) {
+    const pageCache = new PageCache({ maxSeconds: config.PAGE_CACHE_SECONDS });
+    await app.register(pagesPlugin, {
+      build: options.build,
+      mode: config.isProduction ? 'production' : 'development',
+      services,
+      pageCache,
+      contentVersion: () => services.catalog.version(),
+    });
+  }
+
+  return app;
+}

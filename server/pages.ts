@@ -1,0 +1,122 @@
+/**
+ * Hands every request that is not an API route or a static file to React Router, in its own
+ * plugin scope whose body parsers are removed so form posts reach React Router untouched.
+ * Public pages go through the page cache; everything else streams straight through.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ServerBuild, createRequestHandler } from 'react-router';
+import type { RequestContext, StoreServices } from '../app/context.ts';
+import { type CachedPage, PageCache, type RenderedPage, encodedBody, isCachedPage, pickEncoding } from './page-cache.ts';
+import { newNonce, setPageCsp } from './security.ts';
+
+/** What our entry.server module exports besides the renderer. */
+interface StoreServerBuild extends ServerBuild {
+  entry: ServerBuild['entry'] & {
+    module: ServerBuild['entry']['module'] & {
+      buildLoadContext: (value: RequestContext) => unknown;
+    };
+  };
+}
+
+export interface PagesOptions {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: 'production' | 'development';
+  services: StoreServices;
+  pageCache: PageCache;
+  /** Part of the cache key: pages change when the catalogue does. */
+  contentVersion: () => number;
+}
+
+export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  const loadBuild = async () =>
+    (typeof options.build === 'function' ? await options.build() : options.build) as StoreServerBuild;
+  const handler = createRequestHandler(
+    typeof options.build === 'function' ? (options.build as () => Promise<ServerBuild>) : options.build,
+    options.mode,
+  );
+
+  const render = async (request: FastifyRequest, nonce: string): Promise<Response> => {
+    const build = await loadBuild();
+    const loadContext = build.entry.module.buildLoadContext({ services: options.services, nonce });
+    return handler(toFetchRequest(request), loadContext as never);
+  };
+
+  app.all('/*', async (request, reply) => {
+    const cacheable = options.pageCache.enabled && (request.method === 'GET' || request.method === 'HEAD');
+    if (!cacheable) {
+      const nonce = newNonce();
+      const response = await render(request, nonce);
+      setPageCsp(reply, nonce);
+      return sendStreamed(reply, response);
+    }
+
+    const key = `${options.contentVersion()}:${request.url}`;
+    const page = await options.pageCache.get(key, async () => {
+      const nonce = newNonce();
+      return bufferResponse(await render(request, nonce), nonce);
+    });
+    return sendPage(request, reply, page);
+  });
+}
+
+function toFetchRequest(request: FastifyRequest): Request {
+  const origin = `${request.protocol}://${request.host}`;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const controller = new AbortController();
+  request.raw.once('close', () => {
+    if (!request.raw.complete || request.raw.destroyed) controller.abort();
+  });
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  return new Request(new URL(request.url, origin), {
+    method: request.method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: Readable.toWeb(request.raw) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+function copyHeaders(reply: FastifyReply, headers: Iterable<[string, string]>): void {
+  for (const [name, value] of headers) {
+    if (name === 'set-cookie') continue;
+    reply.header(name, value);
+  }
+}
+
+async function sendStreamed(reply: FastifyReply, response: Response) {
+  reply.status(response.status);
+  copyHeaders(reply, response.headers);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as never));
+}
+
+async function bufferResponse(response: Response, nonce: string): Promise<RenderedPage> {
+  return {
+    status: response.status,
+    headers: [...response.headers].filter(([name]) => name !== 'set-cookie'),
+    body: Buffer.from(await response.arrayBuffer()),
+    nonce,
+    cacheControl: response.headers.get('cache-control'),
+  };
+}
+
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage | RenderedPage) {
+  reply.status(page.status);
+  copyHeaders(reply, page.headers);
+  setPageCsp(reply, page.nonce);
+  if (!isCachedPage(page)) return reply.send(page.body);
+  const encoding = pickEncoding(request.headers['accept-encoding']);
+  reply.header('vary', 'Accept-Encoding');
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply.send(encodedBody(page, encoding));
+}

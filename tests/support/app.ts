@@ -1,0 +1,55 @@
+/** Builds the real application in-process against a test database. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { ServerBuild } from 'react-router';
+import type { DialectName } from '../../db/database.ts';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { type Store, openStore } from '../../server/store.ts';
+import { type TestDatabase, openTestDatabase } from './databases.ts';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+const serverBuildPath = path.join(root, 'build/server/index.js');
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function loadServerBuild(): Promise<ServerBuild> {
+  if (!existsSync(serverBuildPath)) {
+    throw new Error('No production build: run `npm run build` first (npm test does it).');
+  }
+  return (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
+}
+
+export async function startTestApp(
+  dialect: DialectName,
+  options: { withPages?: boolean; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase(dialect);
+  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: path.join(root, '.tmp/unused'), LOG_LEVEL: 'silent', ...options.env });
+  const store = await openStore(config, database);
+  const app = await buildApp({
+    config,
+    database,
+    services: store.services,
+    build: options.withPages ? await loadServerBuild() : undefined,
+    clientDir: options.withPages ? path.join(root, 'build/client') : undefined,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    app,
+    store,
+    database,
+    async close() {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}

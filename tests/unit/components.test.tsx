@@ -1,0 +1,170 @@
+import type { ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { Accordion } from '../../app/components/Accordion.tsx';
+import { Footer } from '../../app/components/Footer.tsx';
+import { NotFound } from '../../app/components/NotFound.tsx';
+import { ReviewsCarousel, sampleReviews } from '../../app/components/ReviewsCarousel.tsx';
+import { Spinner } from '../../app/components/Spinner.tsx';
+import { TopBar, formatCountdown } from '../../app/components/TopBar.tsx';
+import { DescriptionBlock } from '../../app/components/marketing/DescriptionBlock.tsx';
+import { HowToBuy } from '../../app/components/marketing/HowToBuy.tsx';
+import { PrivacySafety } from '../../app/components/marketing/PrivacySafety.tsx';
+import { homeFaq, serviceFaq } from '../../app/components/marketing/faq-content.ts';
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const SECOND = 1_000;
+
+function inRouter(node: ReactNode): string {
+  return renderToStaticMarkup(<StaticRouter location="/">{node}</StaticRouter>);
+}
+
+describe('formatCountdown', () => {
+  it('formats hours, minutes and seconds with two digits', () => {
+    expect(formatCountdown(4 * HOUR + 49 * MINUTE + 5 * SECOND)).toBe('04 hr 49 min 05 sec');
+  });
+
+  it('rounds partial seconds down', () => {
+    expect(formatCountdown(5 * SECOND + 999)).toBe('00 hr 00 min 05 sec');
+  });
+
+  it('prints hours above 99 as they are', () => {
+    expect(formatCountdown(123 * HOUR + 1 * SECOND)).toBe('123 hr 00 min 01 sec');
+  });
+
+  it('shows zeros at and below zero', () => {
+    expect(formatCountdown(0)).toBe('00 hr 00 min 00 sec');
+    expect(formatCountdown(-5 * SECOND)).toBe('00 hr 00 min 00 sec');
+    expect(formatCountdown(Number.NaN)).toBe('00 hr 00 min 00 sec');
+  });
+});
+
+describe('TopBar', () => {
+  it('shows the sale text and the countdown computed from renderedAt', () => {
+    const renderedAt = 1_700_000_000_000;
+    const html = renderToStaticMarkup(
+      <TopBar endsAt={renderedAt + 4 * HOUR + 49 * MINUTE + 5 * SECOND} renderedAt={renderedAt} />,
+    );
+    expect(html).toContain('50% OFF');
+    expect(html).toContain('data-testid="top-bar"');
+    expect(html).toMatch(/data-testid="countdown"[^>]*>04 hr 49 min 05 sec</);
+    expect(html).toContain('role="timer"');
+  });
+
+  it('shows zeros once the sale has ended', () => {
+    const html = renderToStaticMarkup(<TopBar endsAt={1000} renderedAt={5000} />);
+    expect(html).toContain('00 hr 00 min 00 sec');
+  });
+
+  it('renders without a countdown when endsAt is null', () => {
+    const html = renderToStaticMarkup(<TopBar endsAt={null} renderedAt={0} />);
+    expect(html).toContain('50% OFF');
+    expect(html).not.toContain('data-testid="countdown"');
+  });
+});
+
+describe('Footer', () => {
+  const groups = [
+    {
+      slug: 'instagram',
+      title: 'Instagram',
+      image: '/images/groups/instagram.svg',
+      services: [
+        { name: 'Instagram Followers', slug: 'instagram-followers' },
+        { name: 'Instagram Likes', slug: 'instagram-likes' },
+      ],
+    },
+    {
+      slug: 'youtube',
+      title: 'YouTube',
+      image: '/images/groups/youtube.svg',
+      services: [{ name: 'YouTube Views', slug: 'youtube-views' }],
+    },
+  ];
+
+  it('links every service to /service/{slug} under its group heading', () => {
+    const html = inRouter(<Footer groups={groups} />);
+    expect(html).toContain('data-testid="site-footer"');
+    expect(html).toContain('href="/service/instagram-followers"');
+    expect(html).toContain('href="/service/instagram-likes"');
+    expect(html).toContain('href="/service/youtube-views"');
+    expect(html).toMatch(/<h2[^>]*>.*Instagram<\/h2>/);
+  });
+
+  it('shows the logo, social labels as text and the legal lines', () => {
+    const html = inRouter(<Footer groups={groups} />);
+    expect(html).toContain('src="/images/logo.svg"');
+    expect(html).toContain('alt="Boostly"');
+    for (const label of ['Instagram', 'YouTube', 'TikTok', 'Facebook', 'X']) {
+      expect(html).toContain(`<li>${label}</li>`);
+    }
+    expect(html).toContain('© Boostly. For personal use only.');
+    expect(html).toContain('Support 24 hours a day, 7 days a week, holidays included.');
+  });
+});
+
+describe('NotFound', () => {
+  it('shows the error screen with a link home', () => {
+    const html = inRouter(<NotFound />);
+    expect(html).toMatch(/<h1[^>]*>Error<\/h1>/);
+    expect(html).toContain('The page you are looking for could not be found');
+    expect(html).toMatch(/<a[^>]*href="\/"[^>]*>Back to home<\/a>/);
+  });
+});
+
+describe('Accordion', () => {
+  it('opens only the first item initially and wires up aria attributes', () => {
+    const html = renderToStaticMarkup(<Accordion items={homeFaq} idPrefix="faq" />);
+    expect(html.match(/data-testid="accordion-item"/g)).toHaveLength(homeFaq.length);
+    expect(html.match(/aria-expanded="true"/g)).toHaveLength(1);
+    expect(html.match(/aria-expanded="false"/g)).toHaveLength(homeFaq.length - 1);
+    expect(html).toContain('aria-controls="faq-panel-0"');
+    expect(html).toContain('aria-labelledby="faq-header-0"');
+    expect(html.match(/role="region"[^>]*hidden=""/g)).toHaveLength(homeFaq.length - 1);
+  });
+});
+
+describe('ReviewsCarousel', () => {
+  it('renders every review with a star text alternative and the responsive slide widths', () => {
+    expect(sampleReviews).toHaveLength(10);
+    const html = renderToStaticMarkup(<ReviewsCarousel reviews={sampleReviews} />);
+    expect(html).toContain('data-testid="reviews-track"');
+    expect(html.match(/data-testid="review-slide"/g)).toHaveLength(10);
+    expect(html).toContain('aria-label="5 out of 5 stars"');
+    expect(html).toContain('aria-label="Previous reviews"');
+    expect(html).toContain('aria-label="Next reviews"');
+    for (const cls of ['basis-full', 'min-[500px]:basis-1/2', 'min-[900px]:basis-1/3', 'min-[1200px]:basis-1/4', 'min-[1500px]:basis-1/5']) {
+      expect(html).toContain(cls);
+    }
+  });
+});
+
+describe('marketing blocks', () => {
+  it('keeps the refill guarantee and refund in the description block', () => {
+    const html = renderToStaticMarkup(<DescriptionBlock />);
+    expect(html).toContain('Package details');
+    expect(html).toContain('30-day guarantee');
+    expect(html).not.toMatch(/no refill/i);
+  });
+
+  it('renders the four buying steps and the privacy cards', () => {
+    const steps = renderToStaticMarkup(<HowToBuy />);
+    for (const step of ['Choose a package', 'Enter your username', 'Complete payment', 'That&#x27;s all']) {
+      expect(steps).toContain(step);
+    }
+    expect(renderToStaticMarkup(<PrivacySafety />)).toContain('Privacy and safety');
+  });
+
+  it('has the expected number of FAQ entries', () => {
+    expect(homeFaq).toHaveLength(8);
+    expect(serviceFaq).toHaveLength(6);
+  });
+
+  it('renders a status spinner with a hidden label', () => {
+    const html = renderToStaticMarkup(<Spinner label="Loading services" />);
+    expect(html).toContain('role="status"');
+    expect(html).toContain('Loading services');
+  });
+});
