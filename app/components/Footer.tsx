@@ -23,7 +23,7 @@ export function Footer({ groups }: FooterProps) {
             <img src="/images/logo.svg" alt="Boostly" width={140} height={36} className="h-9 w-auto" />
           </Link>
           <p className="mt-4 text-sm leading-relaxed text-gray-600">
-            Real, gradual growth for your Instagram, YouTube and TikTok accounts. No password needed.
+            Gradual, ad-based growth for your Instagram, YouTube and TikTok accounts. No password needed.
           </p>
         </div>
 

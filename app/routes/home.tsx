@@ -126,12 +126,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <DescriptionBlock />
       <ReliabilityText />
-      <section aria-labelledby="reviews-heading" className="mx-auto max-w-7xl px-4 py-12">
-        <h2 id="reviews-heading" className="mb-6 text-center text-2xl font-bold">
-          What our customers say
-        </h2>
-        <ReviewsCarousel reviews={sampleReviews} />
-      </section>
+      <ReviewsCarousel reviews={sampleReviews} />
       <PrivacySafety />
       <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 py-12">
         <h2 id="faq-heading" className="mb-6 text-center text-2xl font-bold">

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Catalog } from '../../core/catalog/catalog.ts';
+import { SLUG_PATTERN } from '../../core/catalog/order-path.ts';
 import { PLAN_TYPES, TARGET_KINDS } from '../../core/catalog/types.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
@@ -57,7 +58,7 @@ export const catalogApi: FastifyPluginAsyncZod<{ catalog: Catalog }> = async (ap
       schema: {
         tags: ['catalogue'],
         summary: 'A group (by group or service slug) with its services, plans and price tiers',
-        params: z.object({ slug: z.string().min(1).max(100) }),
+        params: z.object({ slug: z.string().max(80).regex(SLUG_PATTERN, 'must be a lowercase slug such as instagram-followers') }),
         response: { 200: envelopeOf(GroupDetailSchema), 404: FailureSchema },
       },
     },

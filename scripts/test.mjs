@@ -1,0 +1,50 @@
+// `npm test`: build the store if needed, run the Vitest suites (unit and integration, on SQLite
+// and, when TEST_DATABASE_URL is set, PostgreSQL), then the Playwright suites in Chromium, and
+// end with one summary line for both.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const reports = path.join(root, '.tmp/test-reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const run = (command, args, env = {}) =>
+  spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+
+if (run('node', ['scripts/build-if-needed.mjs']) !== 0) process.exit(1);
+
+if (!process.env.TEST_DATABASE_URL) {
+  console.log('TEST_DATABASE_URL is not set: integration suites run on SQLite only (CI runs PostgreSQL too).');
+}
+const vitestJson = path.join(reports, 'vitest.json');
+const vitestStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let playwrightStatus = 1;
+const playwrightJson = path.join(reports, 'playwright.json');
+if (existsSync(chromium)) {
+  playwrightStatus = run('npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });
+} else {
+  console.error(`Chromium not found at ${chromium}: install it with \`apt-get install -y chromium\` to run the browser suites.`);
+}
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+if (existsSync(vitestJson)) {
+  const report = JSON.parse(readFileSync(vitestJson, 'utf8'));
+  counts.passed += report.numPassedTests;
+  counts.failed += report.numFailedTests;
+  counts.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+}
+if (existsSync(playwrightJson)) {
+  const { stats } = JSON.parse(readFileSync(playwrightJson, 'utf8'));
+  counts.passed += stats.expected + stats.flaky;
+  counts.failed += stats.unexpected;
+  counts.skipped += stats.skipped;
+}
+const failed = vitestStatus !== 0 || playwrightStatus !== 0;
+if (failed && counts.failed === 0) counts.failed = 1; // a suite that could not run counts as a failure
+console.log(`\nvitest ${vitestStatus === 0 ? 'ok' : 'FAILED'}, playwright ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`);
+console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+process.exit(failed ? 1 : 0);

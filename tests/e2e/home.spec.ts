@@ -1,0 +1,168 @@
+import { type Locator, type Page, expect, test } from '@playwright/test';
+import { escapeRegExp, group, groups, homePrice, service } from './support/catalogue.ts';
+import { gotoHydrated } from './support/page.ts';
+
+function picker(page: Page) {
+  return {
+    categories: page.getByTestId('category-tab'),
+    services: page.getByRole('group', { name: 'Services' }).getByRole('button'),
+    plans: page.getByTestId('plan-tab'),
+    tiers: page.getByTestId('price-card'),
+    price: page.getByTestId('price-block'),
+    spinner: page.getByRole('status').filter({ hasText: 'Loading services' }),
+    buyNow: page.getByRole('link', { name: 'Buy Now' }),
+  };
+}
+
+/** Exactly the `index`-th element is pressed, every other one is not. */
+async function expectOnlyPressed(list: Locator, index: number, count: number) {
+  await expect(list).toHaveCount(count);
+  for (let i = 0; i < count; i += 1) {
+    await expect(list.nth(i)).toHaveAttribute('aria-pressed', i === index ? 'true' : 'false');
+  }
+}
+
+const instagram = groups[0];
+const firstService = service(instagram.services[0].slug);
+const firstPlan = firstService.plans[0];
+const firstTier = firstPlan.tiers[0];
+
+test.describe('store home page', () => {
+  test('on load the first category, service, plan and tier are selected', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    const ui = picker(page);
+
+    await expect(ui.categories).toHaveText(groups.map((g) => g.title));
+    await expectOnlyPressed(ui.categories, 0, groups.length);
+
+    await expect(ui.services).toHaveText(instagram.services.map((s) => s.name));
+    await expectOnlyPressed(ui.services, 0, instagram.services.length);
+
+    await expect(ui.plans).toHaveText(firstService.plans.map((p) => p.title));
+    await expectOnlyPressed(ui.plans, 0, firstService.plans.length);
+
+    await expect(ui.tiers).toHaveCount(firstPlan.tiers.length);
+    for (const [i, tier] of firstPlan.tiers.entries()) {
+      await expect(ui.tiers.nth(i)).toHaveAttribute('data-qty', String(tier.qty));
+      await expect(ui.tiers.nth(i)).toContainText(tier.text);
+      await expect(ui.tiers.nth(i)).toContainText(homePrice(tier));
+    }
+    await expectOnlyPressed(ui.tiers, 0, firstPlan.tiers.length);
+
+    expect(homePrice(firstTier)).toBe('$2.99');
+    await expect(ui.price).toHaveText(homePrice(firstTier));
+    await expect(ui.buyNow).toHaveAttribute('href', `/order/${firstService.slug}GOI${firstTier.qty}?type=${firstPlan.type}`);
+  });
+
+  test('TikTok category → non-first plan → non-first tier → Buy Now opens the order page', async ({ page }) => {
+    const tiktok = group('tiktok');
+    const tiktokIndex = groups.indexOf(tiktok);
+    const svc = service(tiktok.services[0].slug);
+    const planIndex = 1;
+    const chosenPlan = svc.plans[planIndex];
+    const tierIndex = 3;
+    const chosenTier = chosenPlan.tiers[tierIndex];
+
+    await gotoHydrated(page, '/');
+    const ui = picker(page);
+
+    await ui.categories.filter({ hasText: tiktok.title }).click();
+    await expectOnlyPressed(ui.categories, tiktokIndex, groups.length);
+    // The category's services load after a 300 ms pause behind a spinner.
+    await expect(ui.spinner).toBeVisible();
+    await expect(ui.spinner).toBeHidden();
+
+    await expect(ui.services).toHaveText(tiktok.services.map((s) => s.name));
+    await expectOnlyPressed(ui.services, 0, tiktok.services.length);
+    await expect(ui.plans).toHaveText(svc.plans.map((p) => p.title));
+    await expectOnlyPressed(ui.plans, 0, svc.plans.length);
+    await expect(ui.price).toHaveText(homePrice(svc.plans[0].tiers[0]));
+
+    await ui.plans.nth(planIndex).click();
+    await expectOnlyPressed(ui.plans, planIndex, svc.plans.length);
+    await expectOnlyPressed(ui.tiers, 0, chosenPlan.tiers.length);
+    await expect(ui.price).toHaveText(homePrice(chosenPlan.tiers[0]));
+
+    await ui.tiers.nth(tierIndex).click();
+    await expectOnlyPressed(ui.tiers, tierIndex, chosenPlan.tiers.length);
+    await expect(ui.price).toHaveText(/^\$\d+\.\d{2}$/);
+    await expect(ui.price).toHaveText(homePrice(chosenTier));
+
+    await ui.buyNow.click();
+    await expect(page).toHaveURL(
+      new RegExp(`/order/${escapeRegExp(`${svc.slug}GOI${chosenTier.qty}`)}\\?type=${chosenPlan.type}$`),
+    );
+    const url = new URL(page.url());
+    expect(url.pathname).toBe(`/order/tiktok-followersGOI${chosenTier.qty}`);
+    expect(url.searchParams.get('type')).toBe(chosenPlan.type);
+    expect([...url.searchParams.keys()]).toEqual(['type']);
+  });
+
+  test('selecting a plan selects its first tier', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    const ui = picker(page);
+    const plans = firstService.plans;
+
+    await ui.tiers.nth(2).click();
+    await expectOnlyPressed(ui.tiers, 2, plans[0].tiers.length);
+    await expect(ui.price).toHaveText(homePrice(plans[0].tiers[2]));
+
+    const last = plans.length - 1;
+    await ui.plans.nth(last).click();
+    await expectOnlyPressed(ui.plans, last, plans.length);
+    await expectOnlyPressed(ui.tiers, 0, plans[last].tiers.length);
+    await expect(ui.price).toHaveText(homePrice(plans[last].tiers[0]));
+
+    // Going back to the first plan does not remember the earlier tier.
+    await ui.plans.nth(0).click();
+    await expectOnlyPressed(ui.plans, 0, plans.length);
+    await expectOnlyPressed(ui.tiers, 0, plans[0].tiers.length);
+    await expect(ui.price).toHaveText(homePrice(plans[0].tiers[0]));
+  });
+
+  test('selecting a service tab selects its first plan and first tier', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    const ui = picker(page);
+    const other = service(instagram.services[1].slug);
+
+    await ui.plans.nth(1).click();
+    await ui.tiers.nth(2).click();
+    await expect(ui.price).toHaveText(homePrice(firstService.plans[1].tiers[2]));
+
+    await ui.services.filter({ hasText: other.name }).click();
+    await expectOnlyPressed(ui.services, 1, instagram.services.length);
+    await expect(ui.plans).toHaveText(other.plans.map((p) => p.title));
+    await expectOnlyPressed(ui.plans, 0, other.plans.length);
+    await expectOnlyPressed(ui.tiers, 0, other.plans[0].tiers.length);
+    await expect(ui.price).toHaveText(homePrice(other.plans[0].tiers[0]));
+    await expect(ui.buyNow).toHaveAttribute(
+      'href',
+      `/order/${other.slug}GOI${other.plans[0].tiers[0].qty}?type=${other.plans[0].type}`,
+    );
+
+    await ui.services.filter({ hasText: firstService.name }).click();
+    await expectOnlyPressed(ui.services, 0, instagram.services.length);
+    await expectOnlyPressed(ui.plans, 0, firstService.plans.length);
+    await expectOnlyPressed(ui.tiers, 0, firstPlan.tiers.length);
+    await expect(ui.price).toHaveText(homePrice(firstTier));
+  });
+
+  test('the server HTML already shows the first service and its first price', async ({ request, browser, baseURL }) => {
+    const response = await request.get('/');
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(firstService.name);
+    expect(html).toContain('Instagram Followers');
+    expect(html).toMatch(/data-testid="price-block"[^>]*>\$2\.99</);
+
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      await expect(page.getByTestId('price-block')).toHaveText('$2.99');
+      await expect(page.getByRole('group', { name: 'Services' }).getByRole('button').first()).toHaveText(firstService.name);
+    } finally {
+      await context.close();
+    }
+  });
+});

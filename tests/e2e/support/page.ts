@@ -1,0 +1,23 @@
+import { type Page, type Response, expect } from '@playwright/test';
+
+/**
+ * Waits until React has hydrated the server-rendered page: clicks made before that are lost,
+ * because the server HTML has no event handlers. React tags every hydrated DOM node with an
+ * internal `__reactProps$…` key; the `<main>` element is rendered by the root layout on every page.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const main = document.querySelector('main');
+    return !!main && Object.keys(main).some((key) => key.startsWith('__reactProps$'));
+  });
+  // Let the commit's passive effects (useEffect) run before the test interacts.
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
+/** Navigates, checks the response arrived, and waits for hydration. */
+export async function gotoHydrated(page: Page, url: string): Promise<Response> {
+  const response = await page.goto(url);
+  expect(response, `no response for ${url}`).not.toBeNull();
+  await waitForHydration(page);
+  return response!;
+}

@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CatalogueError, createCatalog } from '../../core/catalog/catalog.ts';
+import type { CatalogueInput } from '../../core/catalog/types.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
+
+const catalogue = (overrides: Partial<CatalogueInput['groups'][0]['services'][0]> = {}, price = '1.4999', discount = 10): CatalogueInput => ({
+  groups: [
+    {
+      slug: 'instagram',
+      title: 'Instagram',
+      image: '/images/groups/instagram.svg',
+      services: [
+        {
+          slug: 'instagram-followers',
+          name: 'Instagram Followers',
+          titleHtml: 'Buy <strong>followers</strong><script>alert(1)</script><img src=x onerror="alert(2)">',
+          description: 'Followers.',
+          image: '/images/services/instagram-followers.svg',
+          targetKind: 'instagram_username',
+          commentRequired: false,
+          plans: [
+            {
+              type: 'Standard',
+              title: 'Standard',
+              icon: '/images/plans/standard.svg',
+              currency: '$',
+              options: ['Gradual delivery'],
+              tiers: [{ qty: 100, text: '100 Followers', price, discount, supplierServiceId: '1' }],
+            },
+          ],
+          ...overrides,
+        },
+      ],
+    },
+  ],
+});
+
+describe.each(dialects)('catalogue store on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await openTestDatabase(dialect);
+    await migrateToLatest(database.db);
+  });
+  afterEach(async () => {
+    await database.dispose();
+  });
+
+  it('migrations are idempotent', async () => {
+    expect(await migrateToLatest(database.db)).toEqual([]);
+  });
+
+  it('sanitises stored HTML and keeps money exact', async () => {
+    const catalog = createCatalog(database.db);
+    await catalog.replaceCatalogue(catalogue());
+    const row = await database.db.selectFrom('services').select('title_html').executeTakeFirstOrThrow();
+    expect(row.title_html).toBe('Buy <strong>followers</strong><img src="x" />');
+    const tier = await database.db.selectFrom('price_tiers').select(['price_e4', 'discount_percent']).executeTakeFirstOrThrow();
+    expect(tier).toEqual({ price_e4: 14_999, discount_percent: 10 });
+    const service = await catalog.getService('instagram-followers');
+    expect(service?.plans[0].list[0]).toEqual({ qty: 100, text: '100 Followers', price: 1.4999, discount: 10 });
+  });
+
+  it('rejects invalid catalogues without touching the stored one', async () => {
+    const catalog = createCatalog(database.db);
+    await catalog.replaceCatalogue(catalogue());
+    await expect(catalog.replaceCatalogue(catalogue({}, '1.23456'))).rejects.toThrow();
+    await expect(catalog.replaceCatalogue(catalogue({}, '2', 100))).rejects.toThrow(CatalogueError);
+    await expect(catalog.replaceCatalogue(catalogue({ plans: [] }))).rejects.toThrow(CatalogueError);
+    expect((await catalog.getService('instagram-followers'))?.plans[0].list[0].price).toBe(1.4999);
+  });
+
+  it('rolls back a write that fails halfway', async () => {
+    const catalog = createCatalog(database.db);
+    await catalog.replaceCatalogue(catalogue());
+    const duplicateQty = catalogue();
+    const plan = duplicateQty.groups[0].services[0].plans[0];
+    plan.tiers.push({ ...plan.tiers[0] }); // violates the unique (plan, qty) constraint in SQL
+    await expect(catalog.replaceCatalogue(duplicateQty)).rejects.toThrow();
+    expect(await catalog.listGroups()).toHaveLength(1);
+    expect(await database.db.selectFrom('price_tiers').select('id').execute()).toHaveLength(1);
+  });
+
+  it('serves reads from a snapshot that a write replaces', async () => {
+    const catalog = createCatalog(database.db);
+    await catalog.replaceCatalogue(catalogue());
+    const before = catalog.version();
+    expect((await catalog.getService('instagram-followers'))?.name).toBe('Instagram Followers');
+    await catalog.replaceCatalogue(catalogue({ name: 'IG Followers' }));
+    expect(catalog.version()).toBeGreaterThan(before);
+    expect((await catalog.getService('instagram-followers'))?.name).toBe('IG Followers');
+    expect(await catalog.getGroupDetail('nothing')).toBeNull();
+  });
+});
