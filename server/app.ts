@@ -69,7 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
-      const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || first?.params?.issue?.path?.join('.');
+      const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || error.validationContext;
       const message = first ? `${field ? `${field}: ` : ''}${first.message}` : 'Invalid request';
       return reply.status(400).send(failure(message));
     }

@@ -1,0 +1,62 @@
+import { type Page, expect, test } from '@playwright/test';
+import { gotoHydrated } from './support/page.ts';
+
+/** Indexes of the slides whose box lies wholly inside the track's box (1 px tolerance). */
+async function fullyVisibleSlides(page: Page): Promise<number[]> {
+  return page.getByTestId('reviews-track').evaluate((track) => {
+    const box = track.getBoundingClientRect();
+    const slides = Array.from(track.querySelectorAll('[data-testid="review-slide"]'));
+    return slides.flatMap((slide, index) => {
+      const r = slide.getBoundingClientRect();
+      const inside =
+        r.width > 0 &&
+        r.left >= box.left - 1 &&
+        r.right <= box.right + 1 &&
+        r.top >= box.top - 1 &&
+        r.bottom <= box.bottom + 1;
+      return inside ? [index] : [];
+    });
+  });
+}
+
+// Spec section 9: 5 slides at wide widths; 4 below 1500, 3 below 1200, 2 below 900, 1 below 500.
+const CASES: [width: number, visible: number][] = [
+  [1600, 5],
+  [1300, 4],
+  [1000, 3],
+  [700, 2],
+  [400, 1],
+];
+
+test.describe('reviews carousel', () => {
+  for (const [width, visible] of CASES) {
+    test(`shows ${visible} whole review(s) at ${width}px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await gotoHydrated(page, '/');
+      const track = page.getByTestId('reviews-track');
+      await track.scrollIntoViewIfNeeded();
+      expect(await page.getByTestId('review-slide').count()).toBeGreaterThan(visible);
+      expect(await fullyVisibleSlides(page)).toEqual(Array.from({ length: visible }, (_, i) => i));
+    });
+  }
+
+  test('"Next reviews" scrolls the track by one slide and "Previous reviews" back', async ({ page }) => {
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await gotoHydrated(page, '/');
+    const track = page.getByTestId('reviews-track');
+    await track.scrollIntoViewIfNeeded();
+    const scrollLeft = () => track.evaluate((el) => el.scrollLeft);
+    expect(await scrollLeft()).toBe(0);
+    const slideWidth = await page.getByTestId('review-slide').first().evaluate((el) => el.getBoundingClientRect().width);
+
+    await page.getByRole('button', { name: 'Next reviews' }).click();
+    await expect.poll(scrollLeft).toBeGreaterThan(0);
+    // Smooth scrolling settles on the next slide.
+    await expect.poll(async () => Math.abs((await scrollLeft()) - slideWidth)).toBeLessThanOrEqual(2);
+    expect(await fullyVisibleSlides(page)).toEqual([1, 2, 3, 4, 5]);
+
+    await page.getByRole('button', { name: 'Previous reviews' }).click();
+    await expect.poll(scrollLeft).toBeLessThanOrEqual(1);
+    expect(await fullyVisibleSlides(page)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
