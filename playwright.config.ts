@@ -35,6 +35,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: !!process.env.CI,
   reporter: [['list']],
+  globalTeardown: './tests/e2e/support/global-teardown.ts',
   use: {
     baseURL: BASE_URL,
     launchOptions,

@@ -45,7 +45,7 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
     return handler(toFetchRequest(request), loadContext as never);
   };
 
-  app.all('/*', async (request, reply) => {
+  app.all('/*', { schema: { hide: true } }, async (request, reply) => {
     const cacheable = options.pageCache.enabled && (request.method === 'GET' || request.method === 'HEAD');
     if (!cacheable) {
       const nonce = newNonce();

@@ -162,13 +162,13 @@ export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
         data-testid="reviews-track"
         aria-label="Customer reviews"
         tabIndex={0}
-        className="flex snap-x snap-mandatory overflow-x-auto px-2 pb-2 [scrollbar-width:none] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-scrollbar]:hidden"
+        className="flex snap-x snap-mandatory scroll-px-2 overflow-x-auto px-2 pb-2 [scrollbar-width:none] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-scrollbar]:hidden"
       >
         {reviews.map((review, index) => (
           <li
             key={`${review.handle}-${index}`}
             data-testid="review-slide"
-            className="shrink-0 grow-0 basis-full snap-start px-2 min-[500px]:basis-1/2 min-[900px]:basis-1/3 min-[1200px]:basis-1/4 min-[1500px]:basis-1/5"
+            className="min-w-0 shrink-0 grow-0 basis-full snap-start px-2 min-[500px]:basis-1/2 min-[900px]:basis-1/3 min-[1200px]:basis-1/4 min-[1500px]:basis-1/5"
           >
             <figure className="flex h-full flex-col rounded-2xl border border-gray-200 bg-white p-5 shadow-sm">
               <Stars rating={review.rating} />

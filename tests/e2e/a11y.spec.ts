@@ -35,10 +35,11 @@ for (const url of ['/', '/service/instagram-followers']) {
       .join('\n');
     const minor = violations.filter((v) => !blocking.includes(v));
     if (minor.length > 0) {
-      test.info().annotations.push({
-        type: 'axe (minor/moderate)',
-        description: minor.map((v) => `${v.id} (${v.impact}) ${JSON.stringify(v.nodes.map((n) => n.target))}`).join('; '),
-      });
+      // Not failures, but worth seeing in the run's output.
+      console.log(
+        `axe, minor/moderate on ${url}: ` +
+          minor.map((v) => `${v.id} (${v.impact}) ${JSON.stringify(v.nodes.map((n) => n.target))}`).join('; '),
+      );
     }
     expect(blocking, `axe violations on ${url}:\n${report}`).toEqual([]);
   });

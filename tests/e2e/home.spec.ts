@@ -66,11 +66,21 @@ test.describe('store home page', () => {
     await gotoHydrated(page, '/');
     const ui = picker(page);
 
+    // The category's services load after a 300 ms pause behind a spinner. The spinner may be
+    // gone again before a polling assertion looks, so a MutationObserver records that it showed.
+    await page.evaluate(() => {
+      const w = window as unknown as { spinnerSeen: boolean };
+      w.spinnerSeen = false;
+      const seen = () =>
+        Array.from(document.querySelectorAll('[role="status"]')).some((el) => el.textContent?.includes('Loading services'));
+      new MutationObserver(() => {
+        if (seen()) w.spinnerSeen = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await ui.categories.filter({ hasText: tiktok.title }).click();
-    await expectOnlyPressed(ui.categories, tiktokIndex, groups.length);
-    // The category's services load after a 300 ms pause behind a spinner.
-    await expect(ui.spinner).toBeVisible();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen)).toBe(true);
     await expect(ui.spinner).toBeHidden();
+    await expectOnlyPressed(ui.categories, tiktokIndex, groups.length);
 
     await expect(ui.services).toHaveText(tiktok.services.map((s) => s.name));
     await expectOnlyPressed(ui.services, 0, tiktok.services.length);
