@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as catalogue from './migrations/001-catalogue.ts';
+import * as orders from './migrations/002-orders-payments-jobs.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
   '001-catalogue': catalogue,
+  '002-orders-payments-jobs': orders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -51,4 +51,72 @@ export interface Database {
   services: ServicesTable;
   plans: PlansTable;
   price_tiers: PriceTiersTable;
+  orders: OrdersTable;
+  order_events: OrderEventsTable;
+  webhook_events: WebhookEventsTable;
+  jobs: JobsTable;
+  settings: SettingsTable;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  provider: string;
+  provider_order_id: string;
+  client_order_id: string;
+  email: string;
+  service_slug: string;
+  service_name: string;
+  plan_type: string;
+  quantity: number;
+  target: string;
+  target_kind: string;
+  comment: string | null;
+  supplier_service_id: string;
+  price_e4: number;
+  amount_e4: number;
+  currency: string;
+  payment_status: string;
+  order_status: string;
+  payment_id: string | null;
+  needs_review: Generated<number>;
+  review_reason: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+}
+
+export interface OrderEventsTable {
+  id: Generated<number>;
+  order_id: number;
+  at: string;
+  kind: string;
+  detail_json: Generated<string>;
+}
+
+export interface WebhookEventsTable {
+  provider: string;
+  event_id: string;
+  received_at: string;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload_json: string;
+  dedupe_key: string | null;
+  status: string;
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
 }
