@@ -5,6 +5,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 const PORT = 4317;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** Where tests/e2e/support/serve.ts shows the e-mails its SMTP sink caught (GET /messages). */
+const MAIL_PORT = (process.env.E2E_MAIL_PORT ??= '4318');
 
 /**
  * A fresh, empty data directory per run, so the server seeds the catalogue from
@@ -48,19 +50,23 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // The build must already exist (the test script runs `react-router build` first).
-    command: 'node --import tsx server/main.ts',
+    // The build must already exist (the test script runs `react-router build` first). The
+    // wrapper starts an SMTP sink, then server/main.ts with SMTP_URL pointing at it.
+    command: 'node --import tsx tests/e2e/support/serve.ts',
     url: `${BASE_URL}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
+    // SIGTERM lets the wrapper stop the store cleanly and close the sink.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     env: {
       NODE_ENV: 'production',
       PORT: String(PORT),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      E2E_MAIL_PORT: MAIL_PORT,
     },
   },
 });

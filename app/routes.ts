@@ -4,5 +4,9 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes';
 export default [
   index('routes/home.tsx'),
   route('service/:slug', 'routes/service.tsx'),
+  route('order/:param', 'routes/order.tsx'),
+  route('order-confirm/:orderId', 'routes/order-confirm.tsx'),
+  // The spec lists this misspelt route; it only redirects to the confirmation (or order lookup).
+  route('order-confrim/:orderId?', 'routes/order-confrim.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -56,6 +56,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   jobs: JobsTable;
   settings: SettingsTable;
+  sandbox_payments: SandboxPaymentsTable;
 }
 
 export interface OrdersTable {
@@ -119,4 +120,14 @@ export interface JobsTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+export interface SandboxPaymentsTable {
+  id: string;
+  provider_order_id: string;
+  status: string;
+  amount_cents: number;
+  currency: string;
+  error_description: string | null;
+  created_at: string;
 }

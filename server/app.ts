@@ -7,10 +7,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import {
   type ZodTypeProvider,
   hasZodFastifySchemaValidationErrors,
@@ -19,31 +20,34 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { ServerBuild } from 'react-router';
-import type { StoreServices } from '../app/context.ts';
-import type { DatabaseHandle } from '../db/database.ts';
+import { Redis } from 'ioredis';
 import { ping } from '../db/database.ts';
 import { catalogApi } from './api/catalog.ts';
+import { ordersApi } from './api/orders.ts';
+import { verificationApi } from './api/verification.ts';
 import { failure } from './api/envelope.ts';
 import type { Config } from './config.ts';
 import { PageCache } from './page-cache.ts';
+import type { Store } from './store.ts';
 import { pagesPlugin } from './pages.ts';
 import { API_CSP } from './security.ts';
 
 export interface AppOptions {
   config: Config;
-  database: DatabaseHandle;
-  services: StoreServices;
+  store: Store;
   /** The React Router server build; omitted in API-only tests. */
   build?: ServerBuild | (() => Promise<ServerBuild>);
   /** Directory of built client assets (build/client). */
   clientDir?: string;
-  logger?: boolean;
+  /** The server's logger, shared with background work; false for none. */
+  logger?: false | FastifyBaseLogger;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config, services } = options;
+  const { config, store } = options;
+  const { services } = store;
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    ...(options.logger === false ? { logger: false } : options.logger ? { loggerInstance: options.logger } : { logger: { level: config.LOG_LEVEL } }),
     // Our onResponse hook writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
@@ -74,6 +78,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const message = first ? `${field ? `${field}: ` : ''}${first.message}` : 'Invalid request';
       return reply.status(400).send(failure(message));
     }
+    // Domain refusals (e.g. OrderError) carry their status and a message meant for the buyer.
+    if ((error as { expose?: boolean }).expose && error.statusCode) {
+      return reply.status(error.statusCode).send(failure(error.message));
+    }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send(failure(error.message));
     }
@@ -90,6 +98,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', API_CSP);
   });
+  // Per-route limits (`config.rateLimit`) on the calls that cost us or reveal something.
+  await app.register(rateLimit, {
+    global: false,
+    ...(config.REDIS_URL ? { redis: new Redis(config.REDIS_URL, { connectTimeout: 2_000, maxRetriesPerRequest: 1 }) } : {}),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      ...failure(`Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`),
+    }),
+  });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 5 } } });
 
   await app.register(swagger, {
@@ -104,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(catalogApi, { catalog: services.catalog });
+      await api.register(verificationApi, { verifier: store.verifier });
+      await api.register(ordersApi, { catalog: store.catalog, orders: store.orders, provider: store.provider });
       api.setNotFoundHandler((_request, reply) => reply.status(404).send(failure('Not found')));
     },
     { prefix: '/api' },
@@ -112,8 +131,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await ping(options.database.db);
-      return { status: 'ready', database: options.database.dialect };
+      await ping(store.database.db);
+      return { status: 'ready', database: store.database.dialect };
     } catch (error) {
       reply.status(503);
       return { status: 'unavailable', reason: error instanceof Error ? error.message : String(error) };
@@ -142,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       services,
       pageCache,
       contentVersion: () => services.catalog.version(),
+      razorpayCheckout: store.provider.name === 'razorpay',
     });
   }
 

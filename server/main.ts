@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
 import type { ServerBuild } from 'react-router';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -31,8 +32,10 @@ async function main() {
   }
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
 
-  const store = await openStore(config);
-  const app = await buildApp({ config, database: store.database, services: store.services, build, clientDir: path.join(root, 'build/client') });
+  const logger = pino({ level: config.LOG_LEVEL });
+  const store = await openStore(config, undefined, { logger });
+  const app = await buildApp({ config, store, build, clientDir: path.join(root, 'build/client'), logger });
+  store.startBackground();
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ServerBuild, createRequestHandler } from 'react-router';
 import type { RequestContext, StoreServices } from '../app/context.ts';
 import { type CachedPage, PageCache, type RenderedPage, encodedBody, isCachedPage, pickEncoding } from './page-cache.ts';
-import { newNonce, setPageCsp } from './security.ts';
+import { type PageCspOptions, newNonce, setPageCsp } from './security.ts';
 
 /** What our entry.server module exports besides the renderer. */
 interface StoreServerBuild extends ServerBuild {
@@ -26,6 +26,8 @@ export interface PagesOptions {
   pageCache: PageCache;
   /** Part of the cache key: pages change when the catalogue does. */
   contentVersion: () => number;
+  /** Whether order pages open Razorpay's checkout (their CSP must allow it). */
+  razorpayCheckout: boolean;
 }
 
 export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): Promise<void> {
@@ -46,11 +48,12 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
   };
 
   app.all('/*', { schema: { hide: true } }, async (request, reply) => {
+    const csp = { razorpayCheckout: options.razorpayCheckout && request.url.startsWith('/order/') };
     const cacheable = options.pageCache.enabled && (request.method === 'GET' || request.method === 'HEAD');
     if (!cacheable) {
       const nonce = newNonce();
       const response = await render(request, nonce);
-      setPageCsp(reply, nonce);
+      setPageCsp(reply, nonce, csp);
       return sendStreamed(reply, response);
     }
 
@@ -59,7 +62,7 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
       const nonce = newNonce();
       return bufferResponse(await render(request, nonce), nonce);
     });
-    return sendPage(request, reply, page);
+    return sendPage(request, reply, page, csp);
   });
 }
 
@@ -110,10 +113,10 @@ async function bufferResponse(response: Response, nonce: string): Promise<Render
   };
 }
 
-function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage | RenderedPage) {
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage | RenderedPage, csp: PageCspOptions) {
   reply.status(page.status);
   copyHeaders(reply, page.headers);
-  setPageCsp(reply, page.nonce);
+  setPageCsp(reply, page.nonce, csp);
   if (!isCachedPage(page)) return reply.send(page.body);
   const encoding = pickEncoding(request.headers['accept-encoding']);
   reply.header('vary', 'Accept-Encoding');

@@ -8,16 +8,31 @@ export function newNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
+/** Razorpay Standard Checkout: its script, its frames, and the calls they make. */
+const RAZORPAY_CHECKOUT = {
+  script: 'https://checkout.razorpay.com',
+  frame: 'https://api.razorpay.com https://checkout.razorpay.com',
+  connect: 'https://api.razorpay.com https://lumberjack.razorpay.com',
+  img: 'https://cdn.razorpay.com',
+};
+
+export interface PageCspOptions {
+  /** Order pages open Razorpay's checkout when Razorpay keys are configured. */
+  razorpayCheckout?: boolean;
+}
+
 /** Pages: our own scripts plus the one inline bootstrap script carrying this response's nonce. */
-export function pageCsp(nonce: string): string {
+export function pageCsp(nonce: string, options: PageCspOptions = {}): string {
+  const rzp = options.razorpayCheckout;
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${rzp ? ` ${RAZORPAY_CHECKOUT.script}` : ''}`,
+    ...(rzp ? [`frame-src ${RAZORPAY_CHECKOUT.frame}`] : []),
     // React renders a few `style` attributes (e.g. carousel offsets); styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${rzp ? ` ${RAZORPAY_CHECKOUT.img}` : ''}`,
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${rzp ? ` ${RAZORPAY_CHECKOUT.connect}` : ''}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -25,6 +40,6 @@ export function pageCsp(nonce: string): string {
   ].join('; ');
 }
 
-export function setPageCsp(reply: FastifyReply, nonce: string): void {
-  reply.header('content-security-policy', pageCsp(nonce));
+export function setPageCsp(reply: FastifyReply, nonce: string, options: PageCspOptions = {}): void {
+  reply.header('content-security-policy', pageCsp(nonce, options));
 }

@@ -25,6 +25,8 @@ interface Snapshot {
   groupDetails: Map<string, { group: GroupDetailView['group']; services: ServiceView[] }>;
   /** Service slug → its group's slug. */
   serviceToGroup: Map<string, string>;
+  /** "slug|plan type|qty" → the supplier panel's service id for that tier. */
+  supplierServices: Map<string, string>;
   /** Bumped on every write; part of page cache keys. */
   version: number;
 }
@@ -34,6 +36,8 @@ export interface Catalog {
   /** A group slug or a service slug; null when neither exists. */
   getGroupDetail(slug: string): Promise<GroupDetailView | null>;
   getService(slug: string): Promise<ServiceView | null>;
+  /** The supplier panel's service id that fulfils one price tier. */
+  supplierServiceId(slug: string, planType: string, qty: number): Promise<string | null>;
   replaceCatalogue(input: CatalogueInput): Promise<void>;
   isEmpty(): Promise<boolean>;
   /** Changes whenever the catalogue changes. */
@@ -68,6 +72,9 @@ export function createCatalog(db: Kysely<Database>): Catalog {
       const detail = await this.getGroupDetail(slug);
       return detail?.services.find((s) => s.slug === slug) ?? null;
     },
+    async supplierServiceId(slug, planType, qty) {
+      return (await load()).supplierServices.get(`${slug}|${planType}|${qty}`) ?? null;
+    },
     async replaceCatalogue(input) {
       await writeCatalogue(db, input);
       version += 1;
@@ -93,7 +100,14 @@ async function loadSnapshot(db: Kysely<Database>, version: number): Promise<Snap
   const plansByService = groupBy(plans, (p) => p.service_id);
   const servicesByGroup = groupBy(services, (s) => s.group_id);
 
-  const snap: Snapshot = { groups: [], groupDetails: new Map(), serviceToGroup: new Map(), version };
+  const snap: Snapshot = { groups: [], groupDetails: new Map(), serviceToGroup: new Map(), supplierServices: new Map(), version };
+  const planById = new Map(plans.map((plan) => [plan.id, plan]));
+  const serviceById = new Map(services.map((service) => [service.id, service]));
+  for (const tier of tiers) {
+    const plan = planById.get(tier.plan_id);
+    const service = plan ? serviceById.get(plan.service_id) : undefined;
+    if (plan && service) snap.supplierServices.set(`${service.slug}|${plan.type}|${tier.qty}`, tier.supplier_service_id);
+  }
   for (const group of groups) {
     const rows = servicesByGroup.get(group.id) ?? [];
     const views: ServiceView[] = rows.map((service) => ({

@@ -72,6 +72,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('jobs_status_run_at').on('jobs').columns(['status', 'run_at']).execute();
 
+  // Payments taken by the built-in sandbox checkout, so the reconciler can ask it like a provider.
+  await db.schema
+    .createTable('sandbox_payments')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('provider_order_id', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('amount_cents', 'integer', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('error_description', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('sandbox_payments_order').on('sandbox_payments').column('provider_order_id').execute();
+
   await db.schema
     .createTable('settings')
     .addColumn('key', 'text', (c) => c.primaryKey())
@@ -80,7 +93,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['settings', 'jobs', 'webhook_events', 'order_events', 'orders']) {
+  for (const table of ['settings', 'sandbox_payments', 'jobs', 'webhook_events', 'order_events', 'orders']) {
     await db.schema.dropTable(table).execute();
   }
 }

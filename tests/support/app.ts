@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import type { ServerBuild } from 'react-router';
 import type { DialectName } from '../../db/database.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { type Store, openStore } from '../../server/store.ts';
+import { type Store, type StoreOverrides, openStore } from '../../server/store.ts';
 import { type TestDatabase, openTestDatabase } from './databases.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -29,15 +30,14 @@ export async function loadServerBuild(): Promise<ServerBuild> {
 
 export async function startTestApp(
   dialect: DialectName,
-  options: { withPages?: boolean; env?: Record<string, string> } = {},
+  options: { withPages?: boolean; env?: Record<string, string>; overrides?: StoreOverrides } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(dialect);
   const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: path.join(root, '.tmp/unused'), LOG_LEVEL: 'silent', ...options.env });
-  const store = await openStore(config, database);
+  const store = await openStore(config, database, { logger: pino({ level: 'silent' }), ...options.overrides });
   const app = await buildApp({
     config,
-    database,
-    services: store.services,
+    store,
     build: options.withPages ? await loadServerBuild() : undefined,
     clientDir: options.withPages ? path.join(root, 'build/client') : undefined,
     logger: false,
@@ -49,6 +49,8 @@ export async function startTestApp(
     database,
     async close() {
       await app.close();
+      await store.worker.stop();
+      await store.mailer.close();
       await database.dispose();
     },
   };

@@ -1,0 +1,144 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { CreatedOrder } from '../../../core/orders/orders.ts';
+import { Spinner } from '../Spinner.tsx';
+import { messageOf, postJson } from './api.ts';
+import { type RazorpaySuccess, loadRazorpay } from './razorpay.ts';
+import { SandboxCheckout } from './SandboxCheckout.tsx';
+
+export const VERIFICATION_FAILED_PREFIX = 'Payment verification failed: ';
+
+export const WINDOW_CLOSED_NOTICE = 'The payment window was closed before the payment was completed. Nothing was charged.';
+
+interface PaymentResult {
+  orderId: string;
+}
+
+/**
+ * Opens the payment window an order creation asked for (`checkout`): the sandbox dialog or
+ * Razorpay's Standard Checkout. A verified payment or a failed attempt ends on the order's
+ * confirmation page; a failed verification shows the spec's alert (section 8).
+ */
+export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDismiss: (notice?: string) => void }) {
+  const navigate = useNavigate();
+  const { checkout } = order;
+  const [phase, setPhase] = useState<'opening' | 'open' | 'verifying' | 'recording'>('opening');
+  const opened = useRef<string | null>(null);
+
+  const confirmationOf = (orderId: string) => `/order-confirm/${encodeURIComponent(orderId)}`;
+
+  /** The payment window's three signed fields → verify → confirmation page, or the alert. */
+  const finishPaid = useCallback(
+    async (result: RazorpaySuccess) => {
+      setPhase('verifying');
+      try {
+        const { orderId } = await postJson<PaymentResult>('/api/order/verify-payment', {
+          razorpay_order_id: result.razorpay_order_id,
+          razorpay_payment_id: result.razorpay_payment_id,
+          razorpay_signature: result.razorpay_signature,
+        });
+        await navigate(confirmationOf(orderId));
+      } catch (error) {
+        window.alert(`${VERIFICATION_FAILED_PREFIX}${messageOf(error)}`);
+        onDismiss();
+      }
+    },
+    [navigate, onDismiss],
+  );
+
+  /** A failed attempt is recorded, then the confirmation page shows the failure variant. */
+  const finishFailed = useCallback(
+    async (failure: { paymentId?: string; reason?: string }) => {
+      setPhase('recording');
+      const { orderId } = await postJson<PaymentResult>('/api/order/payment-failed', {
+        razorpay_order_id: checkout.order_id,
+        ...(failure.paymentId ? { razorpay_payment_id: failure.paymentId } : {}),
+        ...(failure.reason ? { reason: failure.reason } : {}),
+      });
+      await navigate(confirmationOf(orderId));
+    },
+    [checkout.order_id, navigate],
+  );
+
+  useEffect(() => {
+    if (checkout.provider !== 'razorpay' || opened.current === checkout.order_id) return;
+    opened.current = checkout.order_id;
+    let settled = false;
+    loadRazorpay().then(
+      (Razorpay) => {
+        const rzp = new Razorpay({
+          key: checkout.key,
+          amount: checkout.amount,
+          currency: checkout.currency,
+          name: checkout.name,
+          description: checkout.description,
+          order_id: checkout.order_id,
+          prefill: checkout.prefill,
+          handler: (response) => {
+            if (settled) return;
+            settled = true;
+            void finishPaid(response);
+          },
+          modal: {
+            ondismiss: () => {
+              if (settled) return;
+              settled = true;
+              onDismiss(WINDOW_CLOSED_NOTICE);
+            },
+          },
+        });
+        rzp.on('payment.failed', (response) => {
+          if (settled) return;
+          settled = true;
+          try {
+            rzp.close();
+          } catch {
+            // The window may already be gone.
+          }
+          finishFailed({ paymentId: response.error?.metadata?.payment_id, reason: response.error?.description }).catch((error: unknown) =>
+            onDismiss(messageOf(error)),
+          );
+        });
+        setPhase('open');
+        rzp.open();
+      },
+      (error: unknown) => onDismiss(messageOf(error)),
+    );
+  }, [checkout, finishFailed, finishPaid, onDismiss]);
+
+  if (checkout.provider === 'sandbox') {
+    return (
+      <SandboxCheckout
+        amountCents={checkout.amount}
+        currency={checkout.currency}
+        email={order.email}
+        serviceName={order.serviceName}
+        onPay={async () => {
+          const result = await postJson<RazorpaySuccess>('/api/sandbox/pay', { razorpay_order_id: checkout.order_id });
+          await finishPaid(result);
+        }}
+        onFail={async () => {
+          const failure = await postJson<{ paymentId: string; description: string }>('/api/sandbox/fail', {
+            razorpay_order_id: checkout.order_id,
+          });
+          await finishFailed({ paymentId: failure.paymentId, reason: failure.description });
+        }}
+        onClose={() => onDismiss(WINDOW_CLOSED_NOTICE)}
+      />
+    );
+  }
+
+  if (phase === 'open') return null;
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-gray-900/50">
+      <div className="rounded-2xl bg-white px-8 py-6 shadow-xl">
+        <Spinner
+          label={phase === 'opening' ? 'Opening the payment window' : phase === 'verifying' ? 'Confirming your payment' : 'Recording the failed payment'}
+        />
+        <p aria-hidden="true" className="text-center text-sm font-medium text-gray-800">
+          {phase === 'opening' ? 'Opening the payment window…' : phase === 'verifying' ? 'Confirming your payment…' : 'One moment…'}
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Spinner } from '../Spinner.tsx';
+
+/** Cents → "$12.99" (the order API gives amounts in the smallest unit). */
+export function formatCents(cents: number, currency = 'USD'): string {
+  const sign = currency.toUpperCase() === 'USD' ? '$' : `${currency.toUpperCase()} `;
+  const whole = Math.floor(Math.abs(cents) / 100);
+  const rest = String(Math.abs(cents) % 100).padStart(2, '0');
+  return `${cents < 0 ? '-' : ''}${sign}${whole}.${rest}`;
+}
+
+export interface SandboxCheckoutProps {
+  amountCents: number;
+  currency: string;
+  email: string;
+  serviceName: string;
+  /** Pay pressed; resolves when the payment was handled (the page navigates), rejects with a message to show. */
+  onPay: () => Promise<void>;
+  onFail: () => Promise<void>;
+  /** Closed without paying; the order stays created. */
+  onClose: () => void;
+}
+
+/**
+ * The keyless sandbox's payment window: a modal dialog standing in for the card provider's.
+ * Native `<dialog>` opened with showModal() keeps focus inside and closes on Escape.
+ */
+export function SandboxCheckout({ amountCents, currency, email, serviceName, onPay, onFail, onClose }: SandboxCheckoutProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const noteId = useId();
+  const [busy, setBusy] = useState<'pay' | 'fail' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const amount = formatCents(amountCents, currency);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => {
+      if (element?.open) element.close();
+    };
+  }, []);
+
+  const run = async (kind: 'pay' | 'fail') => {
+    if (busy) return;
+    setBusy(kind);
+    setError(null);
+    try {
+      await (kind === 'pay' ? onPay() : onFail());
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={noteId}
+      aria-busy={busy ? 'true' : undefined}
+      onCancel={(event) => {
+        // Escape: the native dialog would close itself; keep it open while a payment is running.
+        event.preventDefault();
+        if (!busy) onClose();
+      }}
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl bg-white p-0 text-gray-900 shadow-2xl backdrop:bg-gray-900/60"
+    >
+      <div className="flex items-start justify-between gap-4 border-b border-gray-200 px-6 py-4">
+        <div>
+          <h2 id={titleId} className="text-lg font-bold">
+            Sandbox checkout
+          </h2>
+          <p className="text-sm text-gray-700">{serviceName}</p>
+        </div>
+        <button
+          type="button"
+          aria-label="Close"
+          disabled={busy !== null}
+          onClick={onClose}
+          className="flex h-9 w-9 items-center justify-center rounded-full text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:opacity-50"
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={2}>
+            <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
+          </svg>
+        </button>
+      </div>
+      <div className="space-y-4 px-6 py-5">
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-gray-700">Amount</dt>
+          <dd data-testid="sandbox-amount" className="text-right text-lg font-extrabold">
+            {amount}
+          </dd>
+          <dt className="text-gray-700">E-mail</dt>
+          <dd data-testid="sandbox-email" className="text-right break-all">
+            {email}
+          </dd>
+        </dl>
+        <p id={noteId} className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          This is a test payment window: no real card is charged. Choose how the payment should end.
+        </p>
+        {error ? (
+          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+            {error}
+          </p>
+        ) : null}
+        {busy ? <Spinner label={busy === 'pay' ? 'Processing payment' : 'Recording the failed payment'} className="py-2" /> : null}
+        <div className="flex flex-col gap-3">
+          <button
+            type="button"
+            disabled={busy !== null}
+            onClick={() => void run('pay')}
+            className="rounded-xl bg-brand-700 px-6 py-3 text-lg font-bold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:opacity-60"
+          >
+            Pay {amount}
+          </button>
+          <button
+            type="button"
+            disabled={busy !== null}
+            onClick={() => void run('fail')}
+            className="rounded-xl border-2 border-gray-300 px-6 py-2.5 font-semibold text-gray-800 hover:border-red-700 hover:text-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:opacity-60"
+          >
+            Simulate a failed payment
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}

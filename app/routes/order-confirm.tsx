@@ -1,0 +1,158 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { formatHomePrice } from '../../core/catalog/pricing.ts';
+import type { OrderStatusView } from '../../core/orders/orders.ts';
+import type { Route } from './+types/order-confirm';
+import { CacheStrategy } from '../cache.ts';
+import { Spinner } from '../components/Spinner.tsx';
+import { getJson, isAbort, messageOf } from '../components/order/api.ts';
+import { statusTag } from '../components/order/status-tag.ts';
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Order confirmation | Boostly' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+
+const TAG_STYLES: Record<string, string> = {
+  completed: 'bg-green-100 text-green-900',
+  'in-progress': 'bg-blue-100 text-blue-900',
+  processing: 'bg-blue-100 text-blue-900',
+  partial: 'bg-amber-100 text-amber-900',
+  canceled: 'bg-red-100 text-red-900',
+  pending: 'bg-gray-100 text-gray-900',
+};
+
+type LoadState = { status: 'loading' } | { status: 'ready'; order: OrderStatusView } | { status: 'failed'; message: string };
+
+export default function OrderConfirmPage({ params }: Route.ComponentProps) {
+  const { orderId } = params;
+  const [state, setState] = useState<LoadState>({ status: 'loading' });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ status: 'loading' });
+    getJson<OrderStatusView>(`/api/order/order-status?orderId=${encodeURIComponent(orderId)}`, controller.signal).then(
+      (order) => {
+        if (!controller.signal.aborted) setState({ status: 'ready', order });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted && !isAbort(error)) setState({ status: 'failed', message: messageOf(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [orderId]);
+
+  return (
+    <section aria-live="polite" className="mx-auto max-w-2xl px-4 py-12">
+      {state.status === 'loading' ? <Spinner label="Loading your order" className="py-24" /> : null}
+      {state.status === 'failed' ? (
+        <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 px-6 py-5 text-red-800">
+          <p className="font-semibold">Error: {state.message}</p>
+          <p className="mt-2 text-sm">
+            <Link to="/client" className="font-semibold underline">
+              Look up your orders
+            </Link>{' '}
+            or{' '}
+            <Link to="/contact" className="font-semibold underline">
+              contact support
+            </Link>
+            .
+          </p>
+        </div>
+      ) : null}
+      {state.status === 'ready' ? (
+        state.order.paymentStatus === 'fail' ? (
+          <OrderFailed order={state.order} />
+        ) : (
+          <OrderThanks order={state.order} />
+        )
+      ) : null}
+    </section>
+  );
+}
+
+function ViewAllOrders() {
+  return (
+    <Link
+      to="/client"
+      className="inline-flex items-center justify-center rounded-xl bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+    >
+      View all orders
+    </Link>
+  );
+}
+
+function OrderFailed({ order }: { order: OrderStatusView }) {
+  return (
+    <div className="rounded-2xl border border-gray-200 bg-white p-8 text-center shadow-sm">
+      <p aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-red-100 text-3xl font-bold text-red-700">
+        !
+      </p>
+      <h1 className="mt-4 text-3xl font-extrabold text-gray-900">Order not fulfill</h1>
+      <p className="mt-3 text-gray-700">
+        Your payment for order <span className="font-semibold text-gray-900">{order.orderId}</span> did not go through, so we have not
+        started it. Please try again with another card or payment method.
+      </p>
+      <div className="mt-6 flex flex-col items-center justify-center gap-3 sm:flex-row">
+        <Link
+          to="/"
+          className="inline-flex items-center justify-center rounded-xl border-2 border-brand-700 px-6 py-2.5 font-bold text-brand-800 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+        >
+          Try again
+        </Link>
+        <ViewAllOrders />
+      </div>
+    </div>
+  );
+}
+
+function OrderThanks({ order }: { order: OrderStatusView }) {
+  const tag = statusTag(order.orderStatus);
+  const paid = order.paymentStatus === 'paid';
+  return (
+    <div className="rounded-2xl border border-gray-200 bg-white p-8 shadow-sm">
+      <div className="text-center">
+        <p aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-green-100 text-3xl font-bold text-green-800">
+          ✓
+        </p>
+        <h1 className="mt-4 text-3xl font-extrabold text-gray-900">Thank you</h1>
+        <p className="mt-2 text-gray-700">Your order has been placed.</p>
+      </div>
+      <dl className="mt-6 divide-y divide-gray-200 rounded-xl border border-gray-200 text-sm" data-testid="order-summary">
+        {[
+          ['Order number', order.orderId, 'order-number'],
+          ['Service', order.serviceName, 'order-service'],
+          ['Quantity', order.quantity.toLocaleString('en-US'), 'order-quantity'],
+          ['Target', order.target, 'order-target'],
+          ['Amount', formatHomePrice(order.amount), 'order-amount'],
+          ['E-mail', order.email, 'order-email'],
+        ].map(([label, value, testId]) => (
+          <div key={label} className="flex items-start justify-between gap-4 px-4 py-3">
+            <dt className="text-gray-700">{label}</dt>
+            <dd data-testid={testId} className="text-right font-semibold break-all text-gray-900">
+              {value}
+            </dd>
+          </div>
+        ))}
+        <div className="flex items-center justify-between gap-4 px-4 py-3">
+          <dt className="text-gray-700">Status</dt>
+          <dd>
+            <span data-testid="order-status" className={`rounded-full px-3 py-1 text-xs font-bold ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}>
+              {tag}
+            </span>
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-6 text-center text-sm text-gray-700" data-testid="receipt-note">
+        {paid
+          ? `A receipt has been e-mailed to ${order.email}.`
+          : `We will e-mail a receipt to ${order.email} as soon as your payment is confirmed.`}
+      </p>
+      <div className="mt-6 text-center">
+        <ViewAllOrders />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,229 @@
+/**
+ * The in-process job worker: polls the jobs table, claims a batch with a lease, and runs each
+ * job's handler in turn. Several instances (processes or machines) may run at once.
+ *
+ * - A handler that throws `PermanentJobError` fails the job for good; any other error retries
+ *   it with exponential backoff until `max_attempts`.
+ * - A job whose kind has no handler fails permanently with a clear `last_error`.
+ * - While a handler runs its lease is renewed (heartbeat), so a slow but alive handler is not
+ *   taken over by another worker.
+ * - The loop never throws: errors (e.g. the database is down) are logged and polling goes on.
+ *   The poll timer is `unref`'d and `stop()` clears it, so the worker never keeps the process
+ *   alive on its own.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { type JobRow, claimJobs, completeJob, describeError, failJob, releaseJob, renewLease } from './queue.ts';
+
+/** Thrown by a handler when retrying cannot help (bad payload, address rejected, …). */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}
+
+/** Each handler declares its own payload type; the worker hands it the parsed `payload_json`. */
+export type JobHandler<P = any> = (payload: P, job: JobRow) => Promise<unknown>;
+
+/** The subset of pino's (and Fastify's) logger the worker uses. */
+export interface JobLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface JobWorkerOptions {
+  db: Kysely<Database>;
+  handlers: Record<string, JobHandler>;
+  /** Unique per worker instance; default `<hostname>:<pid>:<random>`. */
+  workerId?: string;
+  /** Idle poll interval. */
+  pollMs?: number;
+  /** Lease per claim; renewed every leaseMs/3 while a handler runs. */
+  leaseMs?: number;
+  /** Jobs claimed per round; run one after another. */
+  batch?: number;
+  logger?: JobLogger;
+}
+
+export interface JobWorker {
+  readonly workerId: string;
+  /** Starts the poll loop (idempotent). */
+  start(): void;
+  /** Stops polling and waits for the running handler; claimed jobs not yet started are released. */
+  stop(): Promise<void>;
+  /** Claims and runs one batch; resolves to the number of jobs claimed. */
+  runOnce(): Promise<number>;
+  /** Polls now instead of at the next tick (e.g. right after enqueuing); no-op when stopped. */
+  wake(): void;
+}
+
+export const consoleLogger: JobLogger = {
+  info: (obj, msg) => console.info(msg ?? '', JSON.stringify(obj)),
+  warn: (obj, msg) => console.warn(msg ?? '', JSON.stringify(obj)),
+  error: (obj, msg) => console.error(msg ?? '', JSON.stringify(obj)),
+};
+
+export function defaultWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+export function createJobWorker(options: JobWorkerOptions): JobWorker {
+  const { db, handlers, pollMs = 1000, leaseMs = 60_000, batch = 10, logger = consoleLogger } = options;
+  const workerId = options.workerId ?? defaultWorkerId();
+  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0)) throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
+
+  let started = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<number> | null = null;
+  let wakeRequested = false;
+
+  const handlerFor = (kind: string): JobHandler | undefined => (Object.hasOwn(handlers, kind) ? handlers[kind] : undefined);
+
+  async function runJob(job: JobRow): Promise<void> {
+    const log = { jobId: job.id, kind: job.kind, attempt: job.attempts, workerId };
+    const handler = handlerFor(job.kind);
+    let failure: unknown = null;
+    let permanent = false;
+    const startedAt = Date.now();
+
+    if (!handler) {
+      failure = new PermanentJobError(`no handler registered for job kind "${job.kind}"`);
+      permanent = true;
+    } else {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(job.payload_json);
+      } catch (err) {
+        failure = new PermanentJobError(`payload is not valid JSON: ${describeError(err)}`);
+        permanent = true;
+      }
+      if (!failure) {
+        // Heartbeat: keep the lease while the handler is alive.
+        const heartbeat = setInterval(() => {
+          renewLease(db, job, workerId, leaseMs).then(
+            (held) => {
+              if (!held) logger.warn(log, 'job lease lost while its handler was running');
+            },
+            (err) => logger.warn({ ...log, err: describeError(err) }, 'job lease renewal failed'),
+          );
+        }, Math.max(1000, Math.floor(leaseMs / 3)));
+        heartbeat.unref();
+        try {
+          await handler(payload, job);
+        } catch (err) {
+          failure = err ?? new Error('handler threw a nullish value');
+          permanent = err instanceof PermanentJobError;
+        } finally {
+          clearInterval(heartbeat);
+        }
+      }
+    }
+
+    const ms = Date.now() - startedAt;
+    if (!failure) {
+      const done = await completeJob(db, job, workerId);
+      if (done) logger.info({ ...log, ms }, 'job done');
+      else logger.warn({ ...log, ms }, 'job finished but its claim was lost (taken over by another worker); not marked done');
+      return;
+    }
+    const result = await failJob(db, job, workerId, failure, { retryable: !permanent });
+    const entry = { ...log, ms, error: describeError(failure), status: result.status, retryAt: result.runAt };
+    if (!result.updated) logger.warn(entry, 'job failed but its claim was lost; not updated');
+    else if (result.status === 'pending') logger.warn(entry, 'job failed; will retry');
+    else logger.error(entry, 'job failed permanently');
+  }
+
+  async function runBatch(): Promise<number> {
+    const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs });
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i];
+      try {
+        if (stopping) {
+          await releaseJob(db, job, workerId);
+          continue;
+        }
+        // Jobs later in the batch waited while earlier ones ran: refresh the lease first and
+        // skip the job if another worker has taken it over meanwhile.
+        if (i > 0 && !(await renewLease(db, job, workerId, leaseMs))) {
+          logger.warn({ jobId: job.id, kind: job.kind, workerId }, 'job claim lost before it started; skipped');
+          continue;
+        }
+        await runJob(job);
+      } catch (err) {
+        // A database error while recording the outcome: the lease expires and the job is retried.
+        logger.error({ jobId: job.id, kind: job.kind, workerId, err: describeError(err) }, 'job bookkeeping failed');
+      }
+    }
+    return jobs.length;
+  }
+
+  function runOnce(): Promise<number> {
+    const previous = inFlight ?? Promise.resolve(0);
+    const current = previous.then(
+      () => runBatch(),
+      () => runBatch(),
+    );
+    inFlight = current;
+    const clear = () => {
+      if (inFlight === current) inFlight = null;
+    };
+    current.then(clear, clear);
+    return current;
+  }
+
+  function schedule(delay: number): void {
+    if (!started) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, delay);
+    timer.unref();
+  }
+
+  async function tick(): Promise<void> {
+    timer = undefined;
+    if (!started) return;
+    let claimed = 0;
+    try {
+      claimed = await runOnce();
+    } catch (err) {
+      logger.error({ workerId, err: describeError(err) }, 'job worker poll failed');
+    }
+    const again = claimed >= batch || wakeRequested;
+    wakeRequested = false;
+    schedule(again ? 0 : pollMs);
+  }
+
+  return {
+    workerId,
+    start() {
+      if (started) return;
+      started = true;
+      stopping = false;
+      logger.info({ workerId, pollMs, leaseMs, batch, kinds: Object.keys(handlers) }, 'job worker started');
+      schedule(0);
+    },
+    async stop() {
+      const wasStarted = started;
+      started = false;
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      try {
+        while (inFlight) await inFlight.catch(() => 0);
+      } finally {
+        stopping = false;
+      }
+      if (wasStarted) logger.info({ workerId }, 'job worker stopped');
+    },
+    runOnce,
+    wake() {
+      if (!started) return;
+      if (inFlight) wakeRequested = true;
+      else schedule(0);
+    },
+  };
+}

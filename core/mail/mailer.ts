@@ -1,0 +1,147 @@
+/**
+ * Outgoing e-mail behind one small interface, with two transports:
+ * - file (the default, no SMTP server needed): each message is written to `DATA_DIR/mail/` as
+ *   a real RFC 5322 `.eml` file (open it in any mail client) and one log line names the file;
+ * - SMTP (`SMTP_URL`): one pooled nodemailer transporter with short timeouts, so a slow or
+ *   dead server fails a send in seconds instead of nodemailer's default minutes.
+ *
+ * Mail is sent from the jobs table (see send-mail-job.ts), never inside a request.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<{ messageId: string }>;
+  close(): Promise<void>;
+}
+
+/** The subset of pino's (and Fastify's) logger used here. */
+export interface MailLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+const consoleLogger: MailLogger = {
+  info: (obj, msg) => console.info(msg ?? '', JSON.stringify(obj)),
+  warn: (obj, msg) => console.warn(msg ?? '', JSON.stringify(obj)),
+  error: (obj, msg) => console.error(msg ?? '', JSON.stringify(obj)),
+};
+
+/** Timeouts for the SMTP transport (nodemailer's defaults are 2 min to connect, 10 min idle). */
+export const SMTP_TIMEOUTS = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 30_000,
+} as const;
+
+export interface FileMailerOptions {
+  dir: string;
+  from: string;
+  logger?: MailLogger;
+}
+
+/** A file-system-safe form of the recipient for the file name. */
+function safeRecipient(to: string): string {
+  const safe = to
+    .toLowerCase()
+    .replace(/[^a-z0-9@._+-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 64);
+  return safe || 'unknown';
+}
+
+export function createFileMailer(options: FileMailerOptions): Mailer {
+  const { dir, from, logger = consoleLogger } = options;
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  let dirReady: Promise<unknown> | null = null;
+
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ from, ...messageFields(mail) });
+      if (!Buffer.isBuffer(info.message)) throw new Error('file mailer: expected a buffered message');
+      // nodemailer keeps the bare LFs of 7bit bodies; an RFC 5322 message uses CRLF throughout.
+      const message = Buffer.from(info.message.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
+      dirReady ??= mkdir(dir, { recursive: true }).catch((err: unknown) => {
+        dirReady = null;
+        throw err;
+      });
+      await dirReady;
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = path.join(dir, `${stamp}-${safeRecipient(mail.to)}-${randomBytes(4).toString('hex')}.eml`);
+      await writeFile(file, message, { flag: 'wx' });
+      logger.info({ file, to: mail.to, subject: mail.subject, messageId: info.messageId }, `mail written to ${file}`);
+      return { messageId: info.messageId };
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+export interface SmtpMailerOptions {
+  /** smtp://user:pass@host:587 or smtps://…:465; query parameters (e.g. `?requireTLS=true`) become transport options. */
+  url: string;
+  from: string;
+  logger?: MailLogger;
+}
+
+/**
+ * The transport options for an SMTP URL: pooled, with short timeouts. nodemailer's
+ * `createTransport(url, second)` treats `second` as message defaults, not transport options,
+ * so a URL alone could not carry `pool` or the timeouts: the URL is parsed and merged here.
+ * Query parameters in the URL (e.g. `?socketTimeout=60000&tls.rejectUnauthorized=false`)
+ * override the defaults.
+ */
+export function smtpTransportOptions(url: string): SMTPPool.Options {
+  if (!/^smtps?:\/\//i.test(url)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  return { ...SMTP_TIMEOUTS, ...parseConnectionUrl(url), pool: true };
+}
+
+export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
+  const { url, from, logger = consoleLogger } = options;
+  const transport = nodemailer.createTransport(smtpTransportOptions(url));
+  transport.on('error', (err) => logger.error({ err: err.message }, 'SMTP transport error'));
+  const host = new URL(url).host;
+
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ from, ...messageFields(mail) });
+      logger.info({ host, to: mail.to, subject: mail.subject, messageId: info.messageId, response: info.response }, 'mail sent');
+      return { messageId: info.messageId };
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+export interface MailerConfig {
+  /** Unset or empty: write files into `dir`. */
+  smtpUrl?: string;
+  dir: string;
+  from: string;
+  logger?: MailLogger;
+}
+
+export function createMailer(config: MailerConfig): Mailer {
+  return config.smtpUrl
+    ? createSmtpMailer({ url: config.smtpUrl, from: config.from, logger: config.logger })
+    : createFileMailer({ dir: config.dir, from: config.from, logger: config.logger });
+}
+
+function messageFields(mail: OutgoingMail) {
+  return { to: mail.to, subject: mail.subject, html: mail.html, text: mail.text, headers: mail.headers };
+}

@@ -1,0 +1,107 @@
+/**
+ * What the order page's form needs for one package (spec "Order page" and section 3, "Service
+ * page data for ordering"), and the lookup rules shared with order creation.
+ */
+import type { Catalog } from '../catalog/catalog.ts';
+import { chargeAmountE4 } from '../catalog/pricing.ts';
+import type { PlanView, PriceTierView, ServiceView, TargetKind } from '../catalog/types.ts';
+import { e4ToNumber, numberToE4 } from '../money/money.ts';
+
+export const ORDER_PAGE_MESSAGES = {
+  invalidParams: 'Invalid URL parameters!',
+  packageUnavailable: 'Package details not available',
+  packageNotFound: 'Selected package not found',
+} as const;
+
+export interface TargetField {
+  title: string;
+  placeholder: string;
+  icon: string;
+}
+
+/** The target input's title, placeholder and icon for each kind of target. */
+export const TARGET_FIELDS: Record<TargetKind, TargetField> = {
+  youtube_video_url: {
+    title: 'YouTube Video URL',
+    placeholder: 'https://www.youtube.com/watch?v=…',
+    icon: '/images/groups/youtube.svg',
+  },
+  instagram_username: { title: 'Instagram Username', placeholder: 'yourusername (without @)', icon: '/images/groups/instagram.svg' },
+  instagram_post_url: {
+    title: 'Instagram Post URL',
+    placeholder: 'https://www.instagram.com/p/…',
+    icon: '/images/groups/instagram.svg',
+  },
+  tiktok_username: { title: 'TikTok Username', placeholder: 'yourusername (without @)', icon: '/images/groups/tiktok.svg' },
+  tiktok_post_url: {
+    title: 'TikTok Post URL',
+    placeholder: 'https://www.tiktok.com/@user/video/…',
+    icon: '/images/groups/tiktok.svg',
+  },
+};
+
+export const COMMENT_FIELD: TargetField = {
+  title: 'Comments',
+  placeholder: 'One comment per line',
+  icon: '/images/icons/comment.svg',
+};
+
+export interface PackageChoice {
+  service: ServiceView;
+  plan: PlanView;
+  tier: PriceTierView;
+}
+
+export type PackageLookup = { ok: true; choice: PackageChoice } | { ok: false; status: 400 | 404; message: string };
+
+/** Finds the package an order URL names: slug, plan type (case-insensitive) and quantity. */
+export async function findPackage(
+  catalog: Catalog,
+  params: { slug?: string | null; qty?: string | number | null; type?: string | null },
+): Promise<PackageLookup> {
+  const slug = params.slug?.toString().trim();
+  const type = params.type?.toString().trim();
+  const qtyText = params.qty?.toString().trim();
+  if (!slug || !type || !qtyText) return { ok: false, status: 400, message: ORDER_PAGE_MESSAGES.invalidParams };
+  const qty = Number(qtyText);
+  if (!Number.isInteger(qty) || qty <= 0) return { ok: false, status: 400, message: ORDER_PAGE_MESSAGES.invalidParams };
+
+  const service = await catalog.getService(slug);
+  const plan = service?.plans.find((p) => p.type.toLowerCase() === type.toLowerCase());
+  if (!service || !plan) return { ok: false, status: 404, message: ORDER_PAGE_MESSAGES.packageUnavailable };
+  const tier = plan.list.find((t) => t.qty === qty);
+  if (!tier) return { ok: false, status: 404, message: ORDER_PAGE_MESSAGES.packageNotFound };
+  return { ok: true, choice: { service, plan, tier } };
+}
+
+export interface OrderFormDetail {
+  serviceId: string;
+  name: string;
+  targetKind: TargetKind;
+  commentRequired: boolean;
+  planType: string;
+  planTitle: string;
+  currency: string;
+  /** Spec order: target input, e-mail input, the package list, then the optional comment input. */
+  fields: [TargetField, { title: string; placeholder: string }, { list: { qty: number; text: string; price: number }[] }, ...TargetField[]];
+  selected: { qty: number; text: string; price: number; discount: number; charge: number };
+}
+
+export function toFormDetail({ service, plan, tier }: PackageChoice): OrderFormDetail {
+  return {
+    serviceId: service.slug,
+    name: service.name,
+    targetKind: service.targetKind,
+    commentRequired: service.commentRequired,
+    planType: plan.type,
+    planTitle: plan.title,
+    currency: plan.currency,
+    fields: [
+      TARGET_FIELDS[service.targetKind],
+      { title: 'Email', placeholder: 'you@example.com' },
+      { list: plan.list.map(({ qty, text, price }) => ({ qty, text, price })) },
+      ...(service.commentRequired ? [COMMENT_FIELD] : []),
+    ],
+    selected: { ...tier, charge: e4ToNumber(chargeAmountE4(numberToE4(tier.price))) },
+  };
+}

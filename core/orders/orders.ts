@@ -1,0 +1,357 @@
+/**
+ * Checkout: pricing an order from the catalogue, creating it with the payment provider,
+ * verifying the payment, webhooks and reconciliation. Handlers call these and shape replies.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import { chargeAmountE4 } from '../catalog/pricing.ts';
+import type { TargetKind } from '../catalog/types.ts';
+import { e4ToCents, e4ToNumber, numberToE4 } from '../money/money.ts';
+import type { CheckoutInstructions, PaymentProvider } from '../payments/provider.ts';
+import { PaymentProviderError } from '../payments/provider.ts';
+import { expireOrder, markPaid, markPaymentFailed, recordOrderEvent } from '../payments/transitions.ts';
+import { findPackage } from './form-detail.ts';
+import { ORDER_CURRENCY, type PaymentStatus, maskEmail, providerOrderIdFrom, publicOrderId } from './types.ts';
+import { validateOrderForm } from './validation.ts';
+
+export type TargetCheckResult =
+  | { outcome: 'verified'; canonical: string }
+  | { outcome: 'invalid'; message: string }
+  | { outcome: 'unavailable'; canonical: string; message: string };
+
+/** Format and existence check of a target (core/verification). */
+export type TargetCheck = (kind: TargetKind, input: string) => Promise<TargetCheckResult>;
+
+/** A refusal meant for the buyer: the API answers with its status and message. */
+export class OrderError extends Error {
+  /** Read by the API's error handler. */
+  readonly expose = true;
+  constructor(
+    message: string,
+    readonly statusCode: 400 | 404 | 409 | 502,
+  ) {
+    super(message);
+  }
+}
+
+export interface CreateOrderInput {
+  type: string;
+  slug: string;
+  qty: number | string;
+  name: string;
+  email: string;
+  amount?: number;
+  currency?: string;
+  /** The browser's random 6-digit id; one per form, so a double click names the same order. */
+  order_id: string;
+  comment?: string;
+}
+
+export interface CreatedOrder {
+  currency: string;
+  serviceName: string;
+  razorpay_order_id: string;
+  email: string;
+  amount: number;
+  checkout: CheckoutInstructions;
+}
+
+export interface OrderStatusView {
+  razorPayOrderId: string;
+  orderId: string;
+  email: string;
+  serviceName: string;
+  quantity: number;
+  target: string;
+  amount: number;
+  currency: string;
+  orderStatus: string;
+  paymentStatus: PaymentStatus;
+  createdAt: string;
+}
+
+export interface OrderServiceOptions {
+  db: Kysely<Database>;
+  catalog: Catalog;
+  provider: PaymentProvider;
+  checkTarget: TargetCheck;
+  publicUrl: string;
+  now?: () => Date;
+}
+
+export const PAYMENT_MESSAGES = {
+  invalidSignature: 'Invalid payment signature',
+  orderNotFound: 'Order not found',
+} as const;
+
+/** Unpaid orders older than this are expired by the reconciler. */
+export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+/** The reconciler leaves fresh orders to the checkout callback and webhooks. */
+export const RECONCILE_AFTER_MS = 2 * 60 * 1000;
+
+export function createOrderService(options: OrderServiceOptions) {
+  const { db, catalog, provider } = options;
+  const now = () => options.now?.() ?? new Date();
+  const context = { publicUrl: options.publicUrl, now };
+
+  async function findByProviderId(providerOrderId: string) {
+    return db.selectFrom('orders').selectAll().where('provider_order_id', '=', providerOrderId).executeTakeFirst();
+  }
+
+  function reply(order: { provider_order_id: string; email: string; service_name: string; amount_e4: number; currency: string }): CreatedOrder {
+    const amountCents = e4ToCents(order.amount_e4);
+    return {
+      currency: order.currency,
+      serviceName: order.service_name,
+      razorpay_order_id: order.provider_order_id,
+      email: order.email,
+      amount: amountCents,
+      checkout: provider.checkoutFor({
+        providerOrderId: order.provider_order_id,
+        amountCents,
+        currency: order.currency,
+        email: order.email,
+        description: order.service_name,
+      }),
+    };
+  }
+
+  return {
+    /** Prices the order from the catalogue and opens a provider order; never trusts the client's amount. */
+    async create(input: CreateOrderInput): Promise<CreatedOrder> {
+      const lookup = await findPackage(catalog, input);
+      if (!lookup.ok) throw new OrderError(lookup.message, lookup.status);
+      const { service, plan, tier } = lookup.choice;
+
+      const email = input.email.trim().toLowerCase();
+      const target = input.name.trim();
+      const comment = input.comment?.trim() || null;
+      const errors = validateOrderForm({ name: target, email, comment: comment ?? '' }, service);
+      const firstError = errors.name ?? errors.email ?? errors.comment;
+      if (firstError) throw new OrderError(firstError, 400);
+      if (!/^\d{6}$/.test(input.order_id)) throw new OrderError('order_id must be 6 digits', 400);
+      if (input.currency && input.currency.toUpperCase() !== ORDER_CURRENCY) throw new OrderError('Orders are paid in USD', 400);
+
+      const priceE4 = numberToE4(tier.price);
+      const amountE4 = chargeAmountE4(priceE4);
+      if (input.amount !== undefined && numberToE4(input.amount) !== amountE4) {
+        throw new OrderError(`The price of this package has changed to $${e4ToNumber(amountE4).toFixed(2)}. Please review your order.`, 409);
+      }
+
+      // A repeated submission of the same form (double click, retry) gets the same order back.
+      const existing = await db
+        .selectFrom('orders')
+        .selectAll()
+        .where('email', '=', email)
+        .where('client_order_id', '=', input.order_id)
+        .executeTakeFirst();
+      if (existing) {
+        if (existing.service_slug === service.slug && existing.quantity === tier.qty && existing.target === target) return reply(existing);
+        throw new OrderError('This order id was already used for another order. Please reload the page.', 409);
+      }
+
+      const check = await options.checkTarget(service.targetKind, target);
+      if (check.outcome === 'invalid') throw new OrderError(check.message, 400);
+
+      let providerOrderId: string;
+      try {
+        ({ providerOrderId } = await provider.createOrder({
+          amountCents: e4ToCents(amountE4),
+          currency: ORDER_CURRENCY,
+          receipt: `bst_${input.order_id}_${randomBytes(4).toString('hex')}`,
+          notes: { email, service: service.slug, quantity: String(tier.qty) },
+        }));
+      } catch (error) {
+        if (error instanceof PaymentProviderError) throw new OrderError('The payment service is not available right now. Please try again in a minute.', 502);
+        throw error;
+      }
+
+      const at = now().toISOString();
+      const row = {
+        provider: provider.name,
+        provider_order_id: providerOrderId,
+        client_order_id: input.order_id,
+        email,
+        service_slug: service.slug,
+        service_name: service.name,
+        plan_type: plan.type,
+        quantity: tier.qty,
+        target,
+        target_kind: service.targetKind,
+        comment,
+        supplier_service_id: '',
+        price_e4: priceE4,
+        amount_e4: amountE4,
+        currency: ORDER_CURRENCY,
+        payment_status: 'created',
+        order_status: 'Pending',
+        payment_id: null,
+        needs_review: check.outcome === 'unavailable' ? 1 : 0,
+        review_reason: check.outcome === 'unavailable' ? `Target could not be verified: ${check.message}` : null,
+        error_message: null,
+        created_at: at,
+        updated_at: at,
+        paid_at: null,
+      };
+      row.supplier_service_id = (await catalog.supplierServiceId(service.slug, plan.type, tier.qty)) ?? '';
+      try {
+        await db.transaction().execute(async (trx) => {
+          const { id } = await trx.insertInto('orders').values(row).returning('id').executeTakeFirstOrThrow();
+          await recordOrderEvent(trx, id, 'order.created', { provider: provider.name, verified: check.outcome }, at);
+        });
+      } catch (error) {
+        // Two identical submissions raced past the lookup: the unique (email, client id) keeps one.
+        const winner = await db
+          .selectFrom('orders')
+          .selectAll()
+          .where('email', '=', email)
+          .where('client_order_id', '=', input.order_id)
+          .executeTakeFirst();
+        if (winner) return reply(winner);
+        throw error;
+      }
+      return reply(row);
+    },
+
+    /** The checkout handler's result: the signature is checked against our own record. */
+    async verifyPayment(input: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }) {
+      const order = await findByProviderId(input.razorpay_order_id);
+      if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
+      if (!provider.isValidPaymentSignature(order.provider_order_id, input.razorpay_payment_id, input.razorpay_signature)) {
+        throw new OrderError(PAYMENT_MESSAGES.invalidSignature, 400);
+      }
+      const result = await db
+        .transaction()
+        .execute((trx) => markPaid(trx, { providerOrderId: order.provider_order_id, paymentId: input.razorpay_payment_id, source: 'checkout' }, context));
+      if (result.outcome === 'rejected') throw new OrderError(result.reason, 400);
+      return { orderId: publicOrderId(order.provider_order_id) };
+    },
+
+    /** The payment window reported a failed attempt. */
+    async paymentFailed(input: { razorpay_order_id: string; reason?: string; razorpay_payment_id?: string }) {
+      const order = await findByProviderId(input.razorpay_order_id);
+      if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
+      await db.transaction().execute((trx) =>
+        markPaymentFailed(
+          trx,
+          { providerOrderId: order.provider_order_id, paymentId: input.razorpay_payment_id, reason: input.reason?.slice(0, 300) || 'Payment failed', source: 'checkout' },
+          now(),
+        ),
+      );
+      return { orderId: publicOrderId(order.provider_order_id) };
+    },
+
+    async status(orderId: string): Promise<OrderStatusView> {
+      const order = await findByProviderId(providerOrderIdFrom(orderId.trim()));
+      if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
+      return {
+        razorPayOrderId: order.provider_order_id,
+        orderId: publicOrderId(order.provider_order_id),
+        email: maskEmail(order.email),
+        serviceName: order.service_name,
+        quantity: order.quantity,
+        target: order.target,
+        amount: e4ToNumber(order.amount_e4),
+        currency: order.currency,
+        orderStatus: order.order_status,
+        paymentStatus: order.payment_status as PaymentStatus,
+        createdAt: order.created_at,
+      };
+    },
+
+    /** An order, for the sandbox window (amount and currency come from our record). */
+    async payableOrder(providerOrderId: string) {
+      const order = await findByProviderId(providerOrderId);
+      if (!order || order.provider !== provider.name) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
+      return { providerOrderId: order.provider_order_id, amountCents: e4ToCents(order.amount_e4), currency: order.currency, paymentStatus: order.payment_status };
+    },
+
+    /**
+     * A provider webhook, already authenticated. Deduplicated by event id in the same transaction
+     * as its effect, so a crash cannot drop an event that was recorded as seen.
+     */
+    async handleWebhookEvent(eventId: string, event: RazorpayWebhookEvent): Promise<{ duplicate: boolean; result: string }> {
+      return db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('webhook_events')
+          .values({ provider: provider.name, event_id: eventId, received_at: now().toISOString() })
+          .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { duplicate: true, result: 'duplicate' };
+
+        const payment = event.payload?.payment?.entity;
+        if ((event.event === 'payment.captured' || event.event === 'order.paid') && payment?.order_id) {
+          if (event.event === 'payment.captured' && payment.status && payment.status !== 'captured') {
+            return { duplicate: false, result: 'ignored' };
+          }
+          const result = await markPaid(
+            trx,
+            { providerOrderId: payment.order_id, paymentId: payment.id, amountCents: payment.amount, currency: payment.currency, source: 'webhook' },
+            context,
+          );
+          if (result.outcome === 'rejected') throw new WebhookRejected(result.reason);
+          return { duplicate: false, result: result.outcome };
+        }
+        if (event.event === 'payment.failed' && payment?.order_id) {
+          await markPaymentFailed(
+            trx,
+            { providerOrderId: payment.order_id, paymentId: payment.id, reason: payment.error_description ?? 'Payment failed', source: 'webhook' },
+            now(),
+          );
+          return { duplicate: false, result: 'failed' };
+        }
+        return { duplicate: false, result: 'ignored' };
+      });
+    },
+
+    /**
+     * Asks the provider about orders still waiting for payment (the buyer may have closed the
+     * window after paying) and expires those abandoned for a day.
+     */
+    async reconcile(limit = 50): Promise<{ checked: number; paid: number; expired: number }> {
+      const current = now().getTime();
+      const stale = await db
+        .selectFrom('orders')
+        .select(['id', 'provider_order_id', 'created_at'])
+        .where('provider', '=', provider.name)
+        .where('payment_status', 'in', ['created', 'fail'])
+        .where('created_at', '<', new Date(current - RECONCILE_AFTER_MS).toISOString())
+        .orderBy('created_at')
+        .limit(limit)
+        .execute();
+      let paid = 0;
+      let expired = 0;
+      for (const order of stale) {
+        const payments = await provider.listOrderPayments(order.provider_order_id);
+        const captured = payments.find((p) => p.status === 'captured');
+        if (captured) {
+          const result = await db.transaction().execute((trx) =>
+            markPaid(
+              trx,
+              { providerOrderId: order.provider_order_id, paymentId: captured.id, amountCents: captured.amountCents, currency: captured.currency, source: 'reconciler' },
+              context,
+            ),
+          );
+          if (result.outcome === 'paid') paid += 1;
+        } else if (Date.parse(order.created_at) < current - ABANDONED_AFTER_MS) {
+          if (await db.transaction().execute((trx) => expireOrder(trx, order.id, now()))) expired += 1;
+        }
+      }
+      return { checked: stale.length, paid, expired };
+    },
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;
+
+export class WebhookRejected extends Error {}
+
+export interface RazorpayWebhookEvent {
+  event: string;
+  payload?: {
+    payment?: { entity?: { id: string; order_id?: string; amount?: number; currency?: string; status?: string; error_description?: string } };
+    order?: { entity?: { id: string; amount_paid?: number; currency?: string } };
+  };
+}

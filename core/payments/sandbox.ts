@@ -1,0 +1,105 @@
+/**
+ * The keyless sandbox: a stand-in for the card provider so a newcomer can buy end to end.
+ * Its checkout window (app) calls `pay` or `fail`; a successful payment hands back the same
+ * three fields Razorpay's handler does, signed with Razorpay's rule and the sandbox secret, and
+ * the store verifies them exactly as it verifies Razorpay's.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { PaymentProvider } from './provider.ts';
+import { isValidPaymentSignature, paymentSignature } from './signatures.ts';
+
+const SECRET_KEY = 'sandbox.secret';
+
+function randomId(prefix: string): string {
+  return `${prefix}_${randomBytes(10).toString('base64url').replace(/[-_]/g, 'x').slice(0, 14)}`;
+}
+
+/** The sandbox secret is made once per installation and kept in the database. */
+export async function loadSandboxSecret(db: Kysely<Database>): Promise<string> {
+  await db
+    .insertInto('settings')
+    .values({ key: SECRET_KEY, value: randomBytes(32).toString('hex') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', SECRET_KEY).executeTakeFirstOrThrow();
+  return row.value;
+}
+
+export interface SandboxProvider extends PaymentProvider {
+  readonly name: 'sandbox';
+  /** The buyer pressed Pay in the sandbox window. */
+  pay(order: { providerOrderId: string; amountCents: number; currency: string }): Promise<{
+    razorpay_order_id: string;
+    razorpay_payment_id: string;
+    razorpay_signature: string;
+  }>;
+  /** The buyer pressed Fail (a declined card). */
+  fail(order: { providerOrderId: string; amountCents: number; currency: string }): Promise<{ paymentId: string; description: string }>;
+}
+
+export function createSandboxProvider(db: Kysely<Database>, secret: string): SandboxProvider {
+  return {
+    name: 'sandbox',
+    acceptsWebhooks: false,
+    async createOrder() {
+      return { providerOrderId: randomId('order') };
+    },
+    isValidPaymentSignature(providerOrderId, paymentId, signature) {
+      return isValidPaymentSignature(secret, providerOrderId, paymentId, signature);
+    },
+    isValidWebhookSignature() {
+      return false;
+    },
+    async listOrderPayments(providerOrderId) {
+      const rows = await db.selectFrom('sandbox_payments').selectAll().where('provider_order_id', '=', providerOrderId).execute();
+      return rows.map((row) => ({
+        id: row.id,
+        status: row.status as 'captured' | 'failed',
+        amountCents: row.amount_cents,
+        currency: row.currency,
+      }));
+    },
+    checkoutFor(order) {
+      return { provider: 'sandbox', order_id: order.providerOrderId, amount: order.amountCents, currency: order.currency };
+    },
+    async pay(order) {
+      const paymentId = randomId('pay');
+      await db
+        .insertInto('sandbox_payments')
+        .values({
+          id: paymentId,
+          provider_order_id: order.providerOrderId,
+          status: 'captured',
+          amount_cents: order.amountCents,
+          currency: order.currency,
+          error_description: null,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      return {
+        razorpay_order_id: order.providerOrderId,
+        razorpay_payment_id: paymentId,
+        razorpay_signature: paymentSignature(secret, order.providerOrderId, paymentId),
+      };
+    },
+    async fail(order) {
+      const paymentId = randomId('pay');
+      const description = 'Your card was declined (sandbox).';
+      await db
+        .insertInto('sandbox_payments')
+        .values({
+          id: paymentId,
+          provider_order_id: order.providerOrderId,
+          status: 'failed',
+          amount_cents: order.amountCents,
+          currency: order.currency,
+          error_description: description,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      return { paymentId, description };
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The only code that changes an order's payment state. Each change is a compare-and-set in SQL
+ * (`UPDATE … WHERE payment_status IN (…)`), so the checkout callback, webhooks and the
+ * reconciler can race, retry and replay: exactly one of them wins, and only the winner writes
+ * the timeline entry and enqueues the receipt, in the same transaction.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { enqueueJob } from '../jobs/queue.ts';
+import { MAIL_JOB } from '../mail/send-mail-job.ts';
+import { renderReceipt } from '../mail/templates/receipt.ts';
+import { e4ToCents, formatAmountE4 } from '../money/money.ts';
+import { PAYABLE_STATUSES, publicOrderId } from '../orders/types.ts';
+
+export type PaymentSource = 'checkout' | 'webhook' | 'reconciler';
+
+export interface PaymentFacts {
+  providerOrderId: string;
+  paymentId: string;
+  /** Present when the source states them (webhooks, reconciler); checked against the order. */
+  amountCents?: number;
+  currency?: string;
+  source: PaymentSource;
+}
+
+export type MarkPaidResult =
+  | { outcome: 'paid'; orderId: number }
+  | { outcome: 'already-paid'; orderId: number }
+  | { outcome: 'rejected'; reason: string };
+
+export async function recordOrderEvent(
+  db: Kysely<Database> | Transaction<Database>,
+  orderId: number,
+  kind: string,
+  detail: Record<string, unknown>,
+  at = new Date().toISOString(),
+): Promise<void> {
+  await db.insertInto('order_events').values({ order_id: orderId, at, kind, detail_json: JSON.stringify(detail) }).execute();
+}
+
+export interface MarkPaidContext {
+  publicUrl: string;
+  now?: () => Date;
+}
+
+export async function markPaid(trx: Transaction<Database>, facts: PaymentFacts, context: MarkPaidContext): Promise<MarkPaidResult> {
+  const order = await trx.selectFrom('orders').selectAll().where('provider_order_id', '=', facts.providerOrderId).executeTakeFirst();
+  if (!order) return { outcome: 'rejected', reason: 'Order not found' };
+  if (facts.amountCents !== undefined && facts.amountCents !== e4ToCents(order.amount_e4)) {
+    return { outcome: 'rejected', reason: 'Payment amount does not match the order' };
+  }
+  if (facts.currency !== undefined && facts.currency.toUpperCase() !== order.currency) {
+    return { outcome: 'rejected', reason: 'Payment currency does not match the order' };
+  }
+
+  const now = (context.now?.() ?? new Date()).toISOString();
+  const updated = await trx
+    .updateTable('orders')
+    .set({ payment_status: 'paid', payment_id: facts.paymentId, paid_at: now, updated_at: now })
+    .where('id', '=', order.id)
+    .where('payment_status', 'in', PAYABLE_STATUSES)
+    .executeTakeFirst();
+
+  if (Number(updated.numUpdatedRows) === 0) {
+    const current = await trx.selectFrom('orders').select(['payment_id']).where('id', '=', order.id).executeTakeFirstOrThrow();
+    if (current.payment_id !== facts.paymentId) {
+      // The buyer paid twice for one order: keep the first, flag the second for a refund.
+      await trx
+        .updateTable('orders')
+        .set({ needs_review: 1, review_reason: `A second payment ${facts.paymentId} was received for this order`, updated_at: now })
+        .where('id', '=', order.id)
+        .execute();
+      await recordOrderEvent(trx, order.id, 'payment.duplicate', { paymentId: facts.paymentId, source: facts.source }, now);
+    }
+    return { outcome: 'already-paid', orderId: order.id };
+  }
+
+  await recordOrderEvent(trx, order.id, 'payment.paid', { paymentId: facts.paymentId, source: facts.source }, now);
+  const orderNumber = publicOrderId(order.provider_order_id);
+  const receipt = renderReceipt({
+    orderNumber,
+    serviceName: order.service_name,
+    target: order.target,
+    quantity: order.quantity,
+    amount: `$${formatAmountE4(order.amount_e4, 2)}`,
+    trackingUrl: new URL(`/order-confirm/${orderNumber}`, context.publicUrl).toString(),
+    email: order.email,
+  });
+  await enqueueJob(trx, {
+    kind: MAIL_JOB,
+    payload: { to: order.email, ...receipt },
+    dedupeKey: `receipt:${order.id}`,
+  });
+  return { outcome: 'paid', orderId: order.id };
+}
+
+/** A failed attempt marks the order `fail` only while it is still waiting for a payment. */
+export async function markPaymentFailed(
+  trx: Transaction<Database>,
+  facts: { providerOrderId: string; paymentId?: string; reason: string; source: PaymentSource },
+  now = new Date(),
+): Promise<boolean> {
+  const order = await trx.selectFrom('orders').select('id').where('provider_order_id', '=', facts.providerOrderId).executeTakeFirst();
+  if (!order) return false;
+  const at = now.toISOString();
+  const updated = await trx
+    .updateTable('orders')
+    .set({ payment_status: 'fail', error_message: facts.reason, updated_at: at })
+    .where('id', '=', order.id)
+    .where('payment_status', '=', 'created')
+    .executeTakeFirst();
+  const changed = Number(updated.numUpdatedRows) === 1;
+  if (changed) await recordOrderEvent(trx, order.id, 'payment.failed', { paymentId: facts.paymentId, reason: facts.reason, source: facts.source }, at);
+  return changed;
+}
+
+/** An order nobody paid for within the window is expired; a late payment can still revive it. */
+export async function expireOrder(trx: Transaction<Database>, orderId: number, now = new Date()): Promise<boolean> {
+  const at = now.toISOString();
+  const updated = await trx
+    .updateTable('orders')
+    .set({ payment_status: 'expired', updated_at: at })
+    .where('id', '=', orderId)
+    .where('payment_status', 'in', ['created', 'fail'])
+    .executeTakeFirst();
+  const changed = Number(updated.numUpdatedRows) === 1;
+  if (changed) await recordOrderEvent(trx, orderId, 'payment.expired', {}, at);
+  return changed;
+}

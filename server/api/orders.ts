@@ -1,0 +1,207 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Catalog } from '../../core/catalog/catalog.ts';
+import { findPackage, toFormDetail } from '../../core/orders/form-detail.ts';
+import { type OrderService, type RazorpayWebhookEvent, WebhookRejected } from '../../core/orders/orders.ts';
+import type { PaymentProvider } from '../../core/payments/provider.ts';
+import type { SandboxProvider } from '../../core/payments/sandbox.ts';
+import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
+
+const text = (max: number) => z.string().max(max);
+const lenientText = (max: number) => z.union([z.string().max(max), z.number()]).transform(String);
+
+const FormDetailBody = z.object({
+  slug: lenientText(100).optional(),
+  qty: lenientText(12).optional(),
+  type: lenientText(40).optional(),
+});
+
+const CreateOrderBody = z.object({
+  type: text(40),
+  slug: text(100),
+  qty: lenientText(12),
+  name: text(500).default(''),
+  email: text(254).default(''),
+  amount: z.number().nonnegative().optional(),
+  currency: text(8).optional(),
+  order_id: lenientText(12),
+  comment: text(5000).optional(),
+  comments: text(5000).optional(),
+});
+
+const PaymentResultBody = z.object({
+  razorpay_order_id: text(100).min(1, 'razorpay_order_id is required'),
+  razorpay_payment_id: text(100).min(1, 'razorpay_payment_id is required'),
+  razorpay_signature: text(200).min(1, 'razorpay_signature is required'),
+});
+
+const PaymentFailedBody = z.object({
+  razorpay_order_id: text(100).min(1),
+  razorpay_payment_id: text(100).optional(),
+  reason: text(500).optional(),
+});
+
+const OrderIdBody = z.object({ razorpay_order_id: text(100).min(1, 'razorpay_order_id is required') });
+
+export interface OrdersApiOptions {
+  catalog: Catalog;
+  orders: OrderService;
+  provider: PaymentProvider;
+}
+
+const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+
+export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { catalog, orders, provider }) => {
+  app.post(
+    '/order/form-detail',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'What the order form needs for one package (target field, package list, comment field)',
+        body: FormDetailBody,
+        response: { 200: envelopeOf(z.any()), 400: FailureSchema, 404: FailureSchema },
+      },
+    },
+    async (request, reply) => {
+      const lookup = await findPackage(catalog, request.body);
+      if (!lookup.ok) return reply.status(lookup.status).send(failure(lookup.message));
+      return ok(toFormDetail(lookup.choice));
+    },
+  );
+
+  app.post(
+    '/order',
+    {
+      config: limit(20),
+      schema: {
+        tags: ['checkout'],
+        summary: 'Create an order priced from the catalogue and open a payment with the provider',
+        body: CreateOrderBody,
+        response: { 200: envelopeOf(z.any()), 400: FailureSchema, 404: FailureSchema, 409: FailureSchema, 502: FailureSchema },
+      },
+    },
+    async (request) => {
+      const { comments, comment, ...rest } = request.body;
+      return ok(await orders.create({ ...rest, comment: comment ?? comments }), 'Order created');
+    },
+  );
+
+  app.post(
+    '/order/verify-payment',
+    {
+      config: limit(30),
+      schema: {
+        tags: ['checkout'],
+        summary: 'Verify the payment window’s signed result and mark the order paid (exactly once)',
+        body: PaymentResultBody,
+        response: { 200: envelopeOf(z.object({ orderId: z.string() })), 400: FailureSchema, 404: FailureSchema },
+      },
+    },
+    async (request) => {
+      return ok(await orders.verifyPayment(request.body), 'Payment verified');
+    },
+  );
+
+  app.post(
+    '/order/payment-failed',
+    {
+      config: limit(30),
+      schema: {
+        tags: ['checkout'],
+        summary: 'Record a failed attempt reported by the payment window',
+        body: PaymentFailedBody,
+        response: { 200: envelopeOf(z.object({ orderId: z.string() })), 404: FailureSchema },
+      },
+    },
+    async (request) => {
+      return ok(await orders.paymentFailed(request.body), 'Payment failure recorded');
+    },
+  );
+
+  app.get(
+    '/order/order-status',
+    {
+      config: limit(60),
+      schema: {
+        tags: ['checkout'],
+        summary: 'Status of one order for its confirmation page (the e-mail is masked)',
+        querystring: z.object({ orderId: text(100).min(1, 'orderId is required') }),
+        response: { 200: envelopeOf(z.any()), 404: FailureSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return ok(await orders.status(request.query.orderId));
+    },
+  );
+
+  // Webhooks need the raw body for the signature, so they get their own parser scope.
+  await app.register(async (hooks) => {
+    hooks.removeContentTypeParser('application/json');
+    hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+    hooks.post(
+      '/payments/razorpay/webhook',
+      { schema: { tags: ['payments'], summary: 'Razorpay webhook (X-Razorpay-Signature over the raw body)' } },
+      async (request, reply) => {
+        const signature = String(request.headers['x-razorpay-signature'] ?? '');
+        const raw = request.body;
+        if (!provider.acceptsWebhooks || !Buffer.isBuffer(raw) || !provider.isValidWebhookSignature(raw, signature)) {
+          return reply.status(400).send(failure('Invalid webhook signature'));
+        }
+        let event: RazorpayWebhookEvent & { created_at?: number };
+        try {
+          event = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return reply.status(400).send(failure('Invalid JSON'));
+        }
+        const eventId =
+          String(request.headers['x-razorpay-event-id'] ?? '') || `${event.event}:${event.payload?.payment?.entity?.id ?? event.created_at}`;
+        try {
+          const { result } = await orders.handleWebhookEvent(eventId, event);
+          return ok({ result }, 'Webhook processed');
+        } catch (error) {
+          if (!(error instanceof WebhookRejected)) throw error;
+          request.log.warn({ eventId, reason: error.message }, 'webhook rejected');
+          return reply.status(400).send(failure(error.message));
+        }
+      },
+    );
+  });
+
+  if (provider.name === 'sandbox') {
+    const sandbox = provider as SandboxProvider;
+    app.post(
+      '/sandbox/pay',
+      {
+        config: limit(30),
+        schema: {
+          tags: ['sandbox'],
+          summary: 'Sandbox payment window: pay',
+          body: OrderIdBody,
+          response: { 200: envelopeOf(PaymentResultBody), 404: FailureSchema, 409: FailureSchema },
+        },
+      },
+      async (request, reply) => {
+        const order = await orders.payableOrder(request.body.razorpay_order_id);
+        if (order.paymentStatus === 'paid') return reply.status(409).send(failure('This order is already paid'));
+        return ok(await sandbox.pay(order), 'Payment captured');
+      },
+    );
+    app.post(
+      '/sandbox/fail',
+      {
+        config: limit(30),
+        schema: {
+          tags: ['sandbox'],
+          summary: 'Sandbox payment window: a declined card',
+          body: OrderIdBody,
+          response: { 200: envelopeOf(z.object({ paymentId: z.string(), description: z.string() })), 404: FailureSchema },
+        },
+      },
+      async (request) => {
+        const order = await orders.payableOrder(request.body.razorpay_order_id);
+        return ok(await sandbox.fail(order), 'Payment failed');
+      },
+    );
+  }
+};

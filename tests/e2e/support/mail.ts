@@ -1,0 +1,30 @@
+/**
+ * Reads the e-mails the web server's SMTP sink caught (see serve.ts and playwright.config.ts).
+ */
+import type { CapturedMail } from './serve.ts';
+
+export type { CapturedMail };
+
+const MAIL_URL = `http://127.0.0.1:${process.env.E2E_MAIL_PORT ?? '4318'}/messages`;
+
+export async function capturedMail(): Promise<CapturedMail[]> {
+  const response = await fetch(MAIL_URL, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`GET ${MAIL_URL} answered ${response.status}`);
+  return (await response.json()) as CapturedMail[];
+}
+
+/** Polls until a caught e-mail matches, or fails after `timeoutMs` listing what did arrive. */
+export async function waitForMail(predicate: (mail: CapturedMail) => boolean, timeoutMs = 20_000): Promise<CapturedMail> {
+  const deadline = Date.now() + timeoutMs;
+  let seen: CapturedMail[] = [];
+  for (;;) {
+    seen = await capturedMail();
+    const found = seen.find(predicate);
+    if (found) return found;
+    if (Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(
+    `no matching e-mail within ${timeoutMs} ms; caught ${seen.length}: ${seen.map((m) => `${m.to} "${m.subject}"`).join('; ') || 'none'}`,
+  );
+}
