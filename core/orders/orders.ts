@@ -12,6 +12,7 @@ import { e4ToCents, e4ToNumber, numberToE4 } from '../money/money.ts';
 import type { CheckoutInstructions, PaymentProvider } from '../payments/provider.ts';
 import { PaymentProviderError } from '../payments/provider.ts';
 import { expireOrder, markPaid, markPaymentFailed, recordOrderEvent } from '../payments/transitions.ts';
+import { parseTarget, storedTargetOf } from '../verification/parse.ts';
 import { findPackage } from './form-detail.ts';
 import { ORDER_CURRENCY, type PaymentStatus, maskEmail, providerOrderIdFrom, publicOrderId } from './types.ts';
 import { validateOrderForm } from './validation.ts';
@@ -126,7 +127,10 @@ export function createOrderService(options: OrderServiceOptions) {
       const { service, plan, tier } = lookup.choice;
 
       const email = input.email.trim().toLowerCase();
-      const target = input.name.trim();
+      const typed = input.name.trim();
+      const parsed = parseTarget(service.targetKind, typed);
+      // "@Some.User" and "some.user" are one account: store and compare the normal form.
+      const target = parsed ? storedTargetOf(parsed) : typed;
       const comment = input.comment?.trim() || null;
       const errors = validateOrderForm({ name: target, email, comment: comment ?? '' }, service);
       const firstError = errors.name ?? errors.email ?? errors.comment;
@@ -152,7 +156,7 @@ export function createOrderService(options: OrderServiceOptions) {
         throw new OrderError('This order id was already used for another order. Please reload the page.', 409);
       }
 
-      const check = await options.checkTarget(service.targetKind, target);
+      const check = await options.checkTarget(service.targetKind, typed);
       if (check.outcome === 'invalid') throw new OrderError(check.message, 400);
 
       let providerOrderId: string;

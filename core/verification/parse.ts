@@ -328,6 +328,14 @@ export function parseTarget(kind: TargetKind, input: unknown): ParsedTarget | nu
   }
 }
 
+/**
+ * The form a target is stored and sent to the supplier in: the username (lowercase, no @) for
+ * username kinds, the canonical URL for links.
+ */
+export function storedTargetOf(parsed: ParsedTarget): string {
+  return parsed.kind === 'instagram_username' || parsed.kind === 'tiktok_username' ? parsed.username : parsed.canonicalUrl;
+}
+
 /** True when the trimmed input is empty (the "is required" case), as opposed to malformed. */
 export function isBlankTarget(input: unknown): boolean {
   return input === undefined || input === null || (typeof input === 'string' && input.trim() === '');

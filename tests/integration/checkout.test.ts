@@ -135,6 +135,9 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       expect(razorpay.requests.every((r) => r.authorized)).toBe(true);
       const row = await orderRow(data.razorpay_order_id);
       expect(row).toMatchObject({ payment_status: 'created', order_status: 'Pending', quantity: tier.qty, target: 'boostly.test', needs_review: 0 });
+      // "@Boostly.Test" is the same account: stored in its normal form, and a replay matches it.
+      const typed = await createOrder({ name: '@Boostly.Test' });
+      expect((await orderRow(typed.json().data.razorpay_order_id)).target).toBe('boostly.test');
       expect(row.supplier_service_id).toBe(tier.supplierServiceId);
       expect((await events(data.razorpay_order_id)).map((e) => e.kind)).toEqual(['order.created']);
     });

@@ -18,7 +18,7 @@ export function OrderHeader() {
             </svg>
           </Link>
           <Link to="/" className="shrink-0">
-            <img src="/images/logo.svg" alt="Boostly home" width={140} height={35} />
+            <img src="/images/logo.svg" alt="Boostly home" width={140} height={35} className="h-8 w-auto sm:h-9" />
           </Link>
         </div>
         <ul className="flex items-center gap-2">
@@ -27,11 +27,11 @@ export function OrderHeader() {
               to="/client"
               className="flex items-center gap-2 rounded-full px-3 py-2 text-sm font-semibold text-gray-800 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
             >
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={2}>
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 shrink-0" fill="none" stroke="currentColor" strokeWidth={2}>
                 <circle cx="12" cy="8" r="4" />
                 <path strokeLinecap="round" d="M4 21c0-4 4-6 8-6s8 2 8 6" />
               </svg>
-              <span>My orders</span>
+              <span className="sr-only sm:not-sr-only">My orders</span>
             </Link>
           </li>
           <li className="group relative">
@@ -42,10 +42,10 @@ export function OrderHeader() {
               data-testid="report-issue"
               className="flex items-center gap-2 rounded-full px-3 py-2 text-sm font-semibold text-gray-800 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
             >
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={2}>
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5 shrink-0" fill="none" stroke="currentColor" strokeWidth={2}>
                 <path strokeLinecap="round" strokeLinejoin="round" d="M5 21V4m0 0h11l-2 4 2 4H5" />
               </svg>
-              <span>Report an issue</span>
+              <span className="sr-only sm:not-sr-only">Report an issue</span>
             </Link>
             <span
               id="report-issue-tooltip"
