@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { loadInstallSecret } from '../settings/install-secret.ts';
 import type { PaymentProvider } from './provider.ts';
 import { isValidPaymentSignature, paymentSignature } from './signatures.ts';
 
@@ -16,15 +17,9 @@ function randomId(prefix: string): string {
   return `${prefix}_${randomBytes(10).toString('base64url').replace(/[-_]/g, 'x').slice(0, 14)}`;
 }
 
-/** The sandbox secret is made once per installation and kept in the database. */
-export async function loadSandboxSecret(db: Kysely<Database>): Promise<string> {
-  await db
-    .insertInto('settings')
-    .values({ key: SECRET_KEY, value: randomBytes(32).toString('hex') })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', SECRET_KEY).executeTakeFirstOrThrow();
-  return row.value;
+/** The sandbox's signing secret, made once per installation. */
+export function loadSandboxSecret(db: Kysely<Database>): Promise<string> {
+  return loadInstallSecret(db, SECRET_KEY);
 }
 
 export interface SandboxProvider extends PaymentProvider {
