@@ -2,11 +2,15 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import { isPostgres } from './migrations/helpers.ts';
 import * as catalogue from './migrations/001-catalogue.ts';
 import * as orders from './migrations/002-orders-payments-jobs.ts';
+import * as fulfilment from './migrations/003-fulfilment.ts';
+import * as oneTimeCodes from './migrations/004-one-time-codes.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
   '001-catalogue': catalogue,
   '002-orders-payments-jobs': orders,
+  '003-fulfilment': fulfilment,
+  '004-one-time-codes': oneTimeCodes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -57,6 +57,8 @@ export interface Database {
   jobs: JobsTable;
   settings: SettingsTable;
   sandbox_payments: SandboxPaymentsTable;
+  one_time_codes: OneTimeCodesTable;
+  simulated_panel_orders: SimulatedPanelOrdersTable;
 }
 
 export interface OrdersTable {
@@ -85,6 +87,17 @@ export interface OrdersTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+  /** The supplier panel's order id once `add` succeeded. */
+  supplier_order_id: string | null;
+  /** none | submitting | submitted | needs_review | failed */
+  fulfilment_state: Generated<string>;
+  fulfilment_attempts: Generated<number>;
+  /** As last reported by the supplier. */
+  start_count: number | null;
+  remains: number | null;
+  supplier_charge_e4: number | null;
+  status_synced_at: string | null;
+  refunded_e4: Generated<number>;
 }
 
 export interface OrderEventsTable {
@@ -129,5 +142,45 @@ export interface SandboxPaymentsTable {
   amount_cents: number;
   currency: string;
   error_description: string | null;
+  created_at: string;
+}
+
+/** Orders of the built-in simulated supplier panel (core/fulfilment/simulated-panel.ts). */
+export interface SimulatedPanelOrdersTable {
+  id: Generated<number>;
+  service: string;
+  link: string;
+  quantity: number;
+  comments: string | null;
+  /** As panels send it: Pending, In progress, Completed, Partial, Canceled. */
+  status: string;
+  start_count: number;
+  remains: number;
+  /** What will remain when delivery ends, fixed at creation: 0 for 'complete'. */
+  final_remains: number;
+  charge_e4: number;
+  /** complete | partial | cancel, decided at creation. */
+  outcome: string;
+  /** When the order reached its final status. */
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OneTimeCodesTable {
+  id: Generated<number>;
+  /** What the code proves: 'order-history', 'admin-login'. */
+  purpose: string;
+  /** The e-mail, trimmed and lowercased. */
+  subject: string;
+  /** HMAC-SHA256(pepper, `${purpose}:${subject}:${code}`) as hex; never the code itself. */
+  code_hash: string;
+  expires_at: string;
+  attempts: Generated<number>;
+  max_attempts: number;
+  consumed_at: string | null;
+  last_sent_at: string;
+  sends_in_window: number;
+  window_started_at: string;
   created_at: string;
 }

@@ -1,0 +1,296 @@
+/**
+ * A client for supplier panels speaking "SMM panel API v2": one endpoint, POST form-encoded,
+ * `key` and `action` in every request, errors as `{ error }` with HTTP 200, numbers often sent
+ * as strings. Replies are normalised (ids and decimals to strings, counts to numbers, statuses
+ * to ORDER_STATUSES) and every failure is an SmmPanelError with a `kind`.
+ *
+ * IMPORTANT: for `add`, a timeout or network failure (and a 5xx or garbled reply) is AMBIGUOUS:
+ * the panel may have created, and will charge for, the order. This client never retries; callers
+ * must not resend automatically either, but mark the order for review or look it up first
+ * (see isAmbiguousAddError).
+ */
+import { numberToE4, parseAmountE4 } from '../money/money.ts';
+import { normalizeSupplierStatus } from './statuses.ts';
+import type {
+  NewSupplierOrder,
+  SupplierBalance,
+  SupplierCancelResult,
+  SupplierOrderStatus,
+  SupplierPanel,
+  SupplierService,
+  SupplierStatusResult,
+} from './supplier.ts';
+
+export type SmmPanelErrorKind = 'api' | 'http' | 'timeout' | 'network' | 'bad-response';
+
+export class SmmPanelError extends Error {
+  override name = 'SmmPanelError';
+  constructor(
+    readonly kind: SmmPanelErrorKind,
+    message: string,
+    /** The HTTP status, for kind 'http'. */
+    readonly status?: number,
+    /** The API action that failed ('add', 'status', …). */
+    readonly action?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+const RETRYABLE_API_MESSAGE = /try again|temporar|busy|too many/i;
+
+/**
+ * Whether trying the same request again later may succeed: timeouts, network failures, HTTP
+ * 5xx and 429, and API errors that say so ("try again", "temporarily", "busy", "too many").
+ * Says nothing about whether resending is SAFE: see isAmbiguousAddError for `add`.
+ */
+export function isRetryableSupplierError(error: unknown): boolean {
+  if (!(error instanceof SmmPanelError)) return false;
+  switch (error.kind) {
+    case 'timeout':
+    case 'network':
+      return true;
+    case 'http':
+      return error.status === 429 || (error.status !== undefined && error.status >= 500);
+    case 'api':
+      return RETRYABLE_API_MESSAGE.test(error.message);
+    case 'bad-response':
+      return false;
+  }
+}
+
+/**
+ * An `add` that failed this way may still have created the order at the panel (the request may
+ * have arrived; the answer was lost): do not resend automatically.
+ */
+export function isAmbiguousAddError(error: unknown): boolean {
+  if (!(error instanceof SmmPanelError) || error.action !== 'add') return false;
+  return (
+    error.kind === 'timeout' ||
+    error.kind === 'network' ||
+    error.kind === 'bad-response' ||
+    (error.kind === 'http' && error.status !== undefined && error.status >= 500)
+  );
+}
+
+export interface SmmPanelClientOptions {
+  /** The full API URL, e.g. https://panel.example/api/v2. */
+  url: string;
+  key: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export const MAX_STATUS_IDS = 100;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** "123", 123 → "123"; anything else → null. */
+function idText(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  return null;
+}
+
+/** "157", 157, "157.0" → 157; "", null, junk → null. */
+function count(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : null;
+  if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Math.trunc(Number(value));
+  return null;
+}
+
+/** "0.2782", 0.2782 → "0.2782"; absent → null. */
+function decimalText(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  return null;
+}
+
+function flag(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'string') return /^(1|true|yes)$/i.test(value.trim());
+  return false;
+}
+
+function errorText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (isObject(value) && typeof value.error === 'string') return value.error;
+  return null;
+}
+
+export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPanel {
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+
+  const bad = (action: string, message: string) => new SmmPanelError('bad-response', message, undefined, action);
+
+  async function call(action: string, fields: Record<string, string> = {}): Promise<unknown> {
+    const body = new URLSearchParams({ key: options.key, action, ...fields });
+    let text: string;
+    let response: Response;
+    try {
+      response = await doFetch(options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: body.toString(),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      const name = error instanceof Error ? error.name : '';
+      if (name === 'TimeoutError' || name === 'AbortError') {
+        throw new SmmPanelError('timeout', `Supplier panel did not answer ${action} within ${timeoutMs} ms`, undefined, action, { cause: error });
+      }
+      const detail = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      throw new SmmPanelError('network', `Supplier panel is unreachable (${action}): ${detail}`, undefined, action, { cause: error });
+    }
+
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!response.ok) {
+      const message = isObject(json) && typeof json.error === 'string' ? `: ${json.error}` : '';
+      throw new SmmPanelError('http', `Supplier panel answered ${action} with HTTP ${response.status}${message}`, response.status, action);
+    }
+    if (json === undefined) {
+      throw bad(action, `Supplier panel answered ${action} with something other than JSON: ${JSON.stringify(text.slice(0, 80))}`);
+    }
+    if (isObject(json) && json.error !== undefined && json.error !== null) {
+      throw new SmmPanelError('api', String(errorText(json.error) ?? JSON.stringify(json.error)), undefined, action);
+    }
+    return json;
+  }
+
+  function parseStatus(action: string, entry: Json): SupplierOrderStatus {
+    if (typeof entry.status !== 'string') throw bad(action, 'Supplier panel sent a status reply without a status');
+    return {
+      status: normalizeSupplierStatus(entry.status),
+      rawStatus: entry.status,
+      charge: decimalText(entry.charge),
+      startCount: count(entry.start_count),
+      remains: count(entry.remains),
+      currency: typeof entry.currency === 'string' && entry.currency !== '' ? entry.currency : null,
+    };
+  }
+
+  function parseService(entry: unknown): SupplierService {
+    if (!isObject(entry)) throw bad('services', 'Supplier panel sent a service that is not an object');
+    const service = idText(entry.service);
+    const rateText = decimalText(entry.rate);
+    const rate = rateText === null ? Number.NaN : Number(rateText);
+    const min = count(entry.min);
+    const max = count(entry.max);
+    if (service === null || !Number.isFinite(rate) || rate < 0 || min === null || max === null) {
+      throw bad('services', `Supplier panel sent a malformed service: ${JSON.stringify(entry).slice(0, 200)}`);
+    }
+    let rateE4: number;
+    try {
+      rateE4 = parseAmountE4(rateText as string);
+    } catch {
+      rateE4 = numberToE4(rate); // more than 4 decimals or exponent notation: rounded
+    }
+    return {
+      service,
+      name: String(entry.name ?? ''),
+      type: String(entry.type ?? 'Default'),
+      category: String(entry.category ?? ''),
+      rate,
+      rateE4,
+      min,
+      max,
+      refill: flag(entry.refill),
+      cancel: flag(entry.cancel),
+    };
+  }
+
+  return {
+    async services() {
+      const reply = await call('services');
+      if (!Array.isArray(reply)) throw bad('services', 'Supplier panel sent a services reply that is not a list');
+      return reply.map(parseService);
+    },
+
+    async add({ service, link, quantity, comments }: NewSupplierOrder) {
+      const fields: Record<string, string> = { service, link, quantity: String(quantity) };
+      if (comments && comments.length > 0) fields.comments = comments.join('\n');
+      const reply = await call('add', fields);
+      const order = isObject(reply) ? idText(reply.order) : null;
+      // The order may exist at the panel even so: the caller treats this as ambiguous.
+      if (order === null) throw bad('add', 'Supplier panel accepted the order without an order id');
+      return { order };
+    },
+
+    async status(order: string) {
+      const reply = await call('status', { order });
+      if (!isObject(reply)) throw bad('status', 'Supplier panel sent a status reply that is not an object');
+      return parseStatus('status', reply);
+    },
+
+    async statuses(orders: string[]) {
+      if (orders.length < 1 || orders.length > MAX_STATUS_IDS) {
+        throw new RangeError(`statuses takes 1 to ${MAX_STATUS_IDS} order ids, got ${orders.length}`);
+      }
+      const ids = [...new Set(orders.map(String))];
+      const reply = await call('status', { orders: ids.join(',') });
+      if (!isObject(reply)) throw bad('status', 'Supplier panel sent a multi-status reply that is not an object');
+      const result = new Map<string, SupplierStatusResult>();
+      for (const id of ids) {
+        const entry = reply[id];
+        if (entry === undefined) {
+          result.set(id, { error: 'Missing from the supplier reply' });
+        } else if (!isObject(entry)) {
+          result.set(id, { error: errorText(entry) ?? 'Malformed entry in the supplier reply' });
+        } else if (entry.error !== undefined && entry.error !== null) {
+          result.set(id, { error: errorText(entry.error) ?? JSON.stringify(entry.error) });
+        } else if (typeof entry.status !== 'string') {
+          result.set(id, { error: 'Malformed entry in the supplier reply' });
+        } else {
+          result.set(id, parseStatus('status', entry));
+        }
+      }
+      return result;
+    },
+
+    async refill(order: string) {
+      const reply = await call('refill', { order });
+      if (!isObject(reply)) throw bad('refill', 'Supplier panel sent a refill reply that is not an object');
+      const refillError = isObject(reply.refill) ? errorText(reply.refill) : null;
+      if (refillError) throw new SmmPanelError('api', refillError, undefined, 'refill');
+      const refill = idText(reply.refill);
+      if (refill === null) throw bad('refill', 'Supplier panel accepted the refill without a refill id');
+      return { refill };
+    },
+
+    async cancel(orders: string[]) {
+      if (orders.length < 1 || orders.length > MAX_STATUS_IDS) {
+        throw new RangeError(`cancel takes 1 to ${MAX_STATUS_IDS} order ids, got ${orders.length}`);
+      }
+      const reply = await call('cancel', { orders: orders.join(',') });
+      if (!Array.isArray(reply)) throw bad('cancel', 'Supplier panel sent a cancel reply that is not a list');
+      return reply.map((entry): SupplierCancelResult => {
+        const order = isObject(entry) ? idText(entry.order) : null;
+        if (!isObject(entry) || order === null) throw bad('cancel', 'Supplier panel sent a cancel entry without an order id');
+        const outcome = entry.cancel;
+        if (isObject(outcome) || (typeof outcome === 'string' && !/^(1|true)$/i.test(outcome.trim()))) {
+          return { order, cancelled: false, error: errorText(outcome) ?? 'Not cancelled' };
+        }
+        if (entry.error !== undefined) return { order, cancelled: false, error: errorText(entry.error) ?? 'Not cancelled' };
+        return flag(outcome) ? { order, cancelled: true } : { order, cancelled: false, error: 'Not cancelled' };
+      });
+    },
+
+    async balance(): Promise<SupplierBalance> {
+      const reply = await call('balance');
+      const balance = isObject(reply) ? decimalText(reply.balance) : null;
+      if (!isObject(reply) || balance === null) throw bad('balance', 'Supplier panel sent a balance reply without a balance');
+      return { balance, currency: typeof reply.currency === 'string' ? reply.currency : '' };
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Supplier panels spell order statuses loosely ("In progress", "In Progress", "Cancelled",
+ * "CANCELED"): this maps them onto the store's ORDER_STATUSES.
+ */
+import type { OrderStatus } from '../orders/types.ts';
+
+const SUPPLIER_STATUSES: Record<string, OrderStatus> = {
+  completed: 'Completed',
+  inprogress: 'In Progress',
+  processing: 'Processing',
+  pending: 'Pending',
+  partial: 'Partial',
+  canceled: 'Canceled',
+  cancelled: 'Canceled',
+};
+
+/** Case-insensitive, ignoring spaces, underscores and hyphens; null for anything unknown. */
+export function normalizeSupplierStatus(raw: unknown): OrderStatus | null {
+  if (typeof raw !== 'string') return null;
+  const key = raw.trim().toLowerCase().replace(/[\s_-]+/g, '');
+  return Object.hasOwn(SUPPLIER_STATUSES, key) ? SUPPLIER_STATUSES[key] : null;
+}
+
+export const FINAL_STATUSES: readonly OrderStatus[] = ['Completed', 'Partial', 'Canceled'];
+
+/** The supplier has finished with the order: nothing more will be delivered. */
+export function isFinalStatus(status: OrderStatus | null | undefined): boolean {
+  return !!status && FINAL_STATUSES.includes(status);
+}

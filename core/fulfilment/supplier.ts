@@ -1,0 +1,75 @@
+/**
+ * What the store needs from a supplier panel speaking "SMM panel API v2". Implemented by the
+ * HTTP client (core/fulfilment/smm-panel-client.ts); the built-in simulated panel speaks the same
+ * protocol and can be used in-process through the client with `simulatedPanelFetch`.
+ */
+import type { OrderStatus } from '../orders/types.ts';
+
+export interface SupplierService {
+  /** The panel's service id, always a string. */
+  service: string;
+  name: string;
+  type: string;
+  category: string;
+  /** Price per 1000 as a number (e.g. 0.9), for display. */
+  rate: number;
+  /** Price per 1000 in ten-thousandths (see core/money): exact when the panel sends ≤ 4 decimals, rounded otherwise. */
+  rateE4: number;
+  min: number;
+  max: number;
+  refill: boolean;
+  cancel: boolean;
+}
+
+export interface NewSupplierOrder {
+  service: string;
+  link: string;
+  quantity: number;
+  /** Custom comments, one per line; sent joined by "\n". */
+  comments?: string[];
+}
+
+export interface SupplierOrderStatus {
+  /** Normalised; null when the panel sent a status the store does not know (see rawStatus). */
+  status: OrderStatus | null;
+  rawStatus: string;
+  /** Decimal string as the panel sent it (e.g. "0.2782"); null when absent. */
+  charge: string | null;
+  startCount: number | null;
+  /** What was not (yet) delivered; for Partial and Canceled the basis of a refund. */
+  remains: number | null;
+  currency: string | null;
+}
+
+/** One entry of a multi-status reply: a status, or the panel's refusal for that id. */
+export type SupplierStatusResult = SupplierOrderStatus | { error: string };
+
+export function isSupplierStatusError(result: SupplierStatusResult): result is { error: string } {
+  return 'error' in result;
+}
+
+export interface SupplierCancelResult {
+  order: string;
+  cancelled: boolean;
+  error?: string;
+}
+
+export interface SupplierBalance {
+  balance: string;
+  currency: string;
+}
+
+export interface SupplierPanel {
+  services(): Promise<SupplierService[]>;
+  /**
+   * Creates an order. A timeout or network failure is ambiguous: the panel may have created the
+   * order. Callers must not resend automatically (see isAmbiguousAddError).
+   */
+  add(order: NewSupplierOrder): Promise<{ order: string }>;
+  status(order: string): Promise<SupplierOrderStatus>;
+  /** 1–100 ids; every requested id is in the map, as a status or `{ error }`. */
+  statuses(orders: string[]): Promise<Map<string, SupplierStatusResult>>;
+  refill(order: string): Promise<{ refill: string }>;
+  cancel(orders: string[]): Promise<SupplierCancelResult[]>;
+  balance(): Promise<SupplierBalance>;
+}

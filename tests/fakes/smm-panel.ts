@@ -1,0 +1,206 @@
+/**
+ * A local stand-in for a supplier panel speaking "SMM panel API v2" over real HTTP on
+ * 127.0.0.1: form-encoded POSTs to /api/v2, `{ error }` with HTTP 200, numbers sent as strings
+ * (or not) as the test sets them. Orders are a programmable table; modes simulate an outage
+ * (503), a panel that never answers, and a 200 that is not JSON.
+ */
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What `status` replies for an order: set any field, with strings or numbers, as a panel would. */
+export interface FakeSmmOrder {
+  id: string;
+  service: string;
+  link: string;
+  quantity: number;
+  comments?: string;
+  status: string;
+  charge: string | number;
+  start_count: string | number;
+  remains: string | number;
+  currency: string;
+}
+
+export interface FakeSmmService {
+  service: string | number;
+  name: string;
+  type: string;
+  category: string;
+  rate: string | number;
+  min: string | number;
+  max: string | number;
+  refill: boolean | number | string;
+  cancel: boolean | number | string;
+}
+
+export interface FakeSmmRequest {
+  method: string;
+  path: string;
+  contentType: string;
+  form: Record<string, string>;
+}
+
+export type FakeSmmMode = 'normal' | 'down' | 'slow' | 'garbage';
+
+export const defaultFakeServices = (): FakeSmmService[] => [
+  { service: 1, name: 'Instagram Followers', type: 'Default', category: 'Instagram', rate: '0.90', min: '50', max: '10000', refill: true, cancel: true },
+  { service: '2', name: 'YouTube Views', type: 'Default', category: 'YouTube', rate: 1.5, min: 100, max: 1000000, refill: false, cancel: '1' },
+  { service: 3, name: 'Instagram Custom Comments', type: 'Custom Comments', category: 'Instagram', rate: '12.34567', min: '10', max: '500', refill: 0, cancel: false },
+];
+
+export async function startFakeSmmPanel(options: { key: string }) {
+  const orders = new Map<string, FakeSmmOrder>();
+  const services = defaultFakeServices();
+  const requests: FakeSmmRequest[] = [];
+  let mode: FakeSmmMode = 'normal';
+  let nextId = 23_501;
+  let nextAddError: string | null = null;
+  const held: ServerResponse[] = [];
+
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const readForm = async (req: IncomingMessage): Promise<Record<string, string>> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    if ((req.headers['content-type'] ?? '').includes('application/json')) {
+      return text ? (JSON.parse(text) as Record<string, string>) : {};
+    }
+    return Object.fromEntries(new URLSearchParams(text));
+  };
+
+  const statusOf = (order: FakeSmmOrder) => ({
+    charge: order.charge,
+    start_count: order.start_count,
+    status: order.status,
+    remains: order.remains,
+    currency: order.currency,
+  });
+  const ids = (text: string | undefined) => (text ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+
+  function answer(form: Record<string, string>): unknown {
+    if (form.key !== options.key) return { error: 'Invalid API key' };
+    switch (form.action) {
+      case 'services':
+        return services;
+      case 'add': {
+        if (nextAddError !== null) {
+          const error = nextAddError;
+          nextAddError = null;
+          return { error };
+        }
+        if (!services.some((s) => String(s.service) === form.service)) return { error: 'Incorrect service ID' };
+        if (!form.link) return { error: 'Incorrect link' };
+        const quantity = Number(form.quantity);
+        if (!Number.isInteger(quantity) || quantity < 1) return { error: 'Incorrect quantity' };
+        const id = nextId++;
+        orders.set(String(id), {
+          id: String(id),
+          service: form.service,
+          link: form.link,
+          quantity,
+          comments: form.comments,
+          status: 'Pending',
+          charge: '0.2782',
+          start_count: '0',
+          remains: String(quantity),
+          currency: 'USD',
+        });
+        return { order: id };
+      }
+      case 'status': {
+        if (form.orders !== undefined) {
+          const reply: Record<string, unknown> = {};
+          for (const id of ids(form.orders)) {
+            const order = orders.get(id);
+            reply[id] = order ? statusOf(order) : { error: 'Incorrect order ID' };
+          }
+          return reply;
+        }
+        const order = orders.get(form.order ?? '');
+        return order ? statusOf(order) : { error: 'Incorrect order ID' };
+      }
+      case 'refill': {
+        const order = orders.get(form.order ?? '');
+        if (!order) return { error: 'Incorrect order ID' };
+        if (order.status !== 'Completed') return { error: 'Refill is disabled for this service' };
+        return { refill: Number(order.id) + 1000 };
+      }
+      case 'cancel':
+        return ids(form.orders).map((id) => {
+          const order = orders.get(id);
+          if (!order) return { order: Number(id), cancel: { error: 'Incorrect order ID' } };
+          if (order.status !== 'Pending' && order.status !== 'In progress') {
+            return { order: Number(id), cancel: { error: 'Order cannot be canceled' } };
+          }
+          order.status = 'Canceled';
+          return { order: Number(id), cancel: 1 };
+        });
+      case 'balance':
+        return { balance: '100.84', currency: 'USD' };
+      default:
+        return { error: 'Incorrect request' };
+    }
+  }
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const form = await readForm(req).catch(() => ({}) as Record<string, string>);
+    requests.push({ method: req.method ?? '', path: url.pathname, contentType: req.headers['content-type'] ?? '', form });
+    if (mode === 'down') return json(res, 503, { error: 'Service Unavailable' });
+    if (mode === 'slow') {
+      held.push(res); // never answered; released on close
+      return;
+    }
+    if (mode === 'garbage') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end('<html><body>502 Bad Gateway (cloudflare)</body></html>');
+    }
+    if (req.method !== 'POST' || url.pathname !== '/api/v2') return json(res, 404, { error: 'Not found' });
+    return json(res, 200, answer(form));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/api/v2`,
+    orders,
+    services,
+    requests,
+    setMode(next: FakeSmmMode) {
+      mode = next;
+    },
+    /** The next `add` answers `{ error }` (HTTP 200) without creating an order. */
+    failNextAdd(error: string) {
+      nextAddError = error;
+    },
+    /** Adds or updates an order as the panel would report it. */
+    setOrder(id: string | number, fields: Partial<Omit<FakeSmmOrder, 'id'>>) {
+      const key = String(id);
+      const current = orders.get(key) ?? {
+        id: key,
+        service: '1',
+        link: 'https://instagram.com/someone',
+        quantity: 1000,
+        status: 'Pending',
+        charge: '0.9',
+        start_count: '0',
+        remains: '1000',
+        currency: 'USD',
+      };
+      const order = { ...current, ...fields, id: key };
+      orders.set(key, order);
+      return order;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of held.splice(0)) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeSmmPanel = Awaited<ReturnType<typeof startFakeSmmPanel>>;
