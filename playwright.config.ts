@@ -67,6 +67,13 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       E2E_MAIL_PORT: MAIL_PORT,
+      // The simulated supplier delivers within seconds and never fails, so a purchase can be
+      // watched all the way to Completed; statuses are synced every second.
+      SIMULATED_PANEL_DELIVERY_SECONDS: '4',
+      SIMULATED_PANEL_FAILURE_RATE: '0',
+      SUPPLIER_SYNC_SECONDS: '1',
+      // Tests stand in for many customers by sending their own X-Forwarded-For, as a proxy would.
+      TRUST_PROXY: 'true',
     },
   },
 });

@@ -8,5 +8,6 @@ export default [
   route('order-confirm/:orderId', 'routes/order-confirm.tsx'),
   // The spec lists this misspelt route; it only redirects to the confirmation (or order lookup).
   route('order-confrim/:orderId?', 'routes/order-confrim.tsx'),
+  route('client', 'routes/client.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -4,6 +4,7 @@ import * as catalogue from './migrations/001-catalogue.ts';
 import * as orders from './migrations/002-orders-payments-jobs.ts';
 import * as fulfilment from './migrations/003-fulfilment.ts';
 import * as oneTimeCodes from './migrations/004-one-time-codes.ts';
+import * as refunds from './migrations/005-refunds.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002-orders-payments-jobs': orders,
   '003-fulfilment': fulfilment,
   '004-one-time-codes': oneTimeCodes,
+  '005-refunds': refunds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -58,6 +58,7 @@ export interface Database {
   settings: SettingsTable;
   sandbox_payments: SandboxPaymentsTable;
   one_time_codes: OneTimeCodesTable;
+  refunds: RefundsTable;
   simulated_panel_orders: SimulatedPanelOrdersTable;
 }
 
@@ -182,5 +183,14 @@ export interface OneTimeCodesTable {
   last_sent_at: string;
   sends_in_window: number;
   window_started_at: string;
+  created_at: string;
+}
+
+export interface RefundsTable {
+  id: Generated<number>;
+  order_id: number;
+  provider_refund_id: string;
+  amount_e4: number;
+  reason: string;
   created_at: string;
 }

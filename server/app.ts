@@ -24,6 +24,8 @@ import { Redis } from 'ioredis';
 import { ping } from '../db/database.ts';
 import { catalogApi } from './api/catalog.ts';
 import { ordersApi } from './api/orders.ts';
+import { simulatedPanelApi } from './api/simulated-panel.ts';
+import { orderHistoryApi } from './api/order-history.ts';
 import { verificationApi } from './api/verification.ts';
 import { failure } from './api/envelope.ts';
 import type { Config } from './config.ts';
@@ -52,7 +54,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: true,
+    // Fastify accepts a hop count too; its option type leaves numbers out.
+    trustProxy: config.TRUST_PROXY as boolean | string,
     // Node's default keep-alive (5 s) is shorter than most proxies'; avoid racing them.
     keepAliveTimeout: 65_000,
   }).withTypeProvider<ZodTypeProvider>();
@@ -123,10 +126,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(catalogApi, { catalog: services.catalog });
       await api.register(verificationApi, { verifier: store.verifier });
       await api.register(ordersApi, { catalog: store.catalog, orders: store.orders, provider: store.provider });
+      await api.register(orderHistoryApi, { history: store.history });
       api.setNotFoundHandler((_request, reply) => reply.status(404).send(failure('Not found')));
     },
     { prefix: '/api' },
   );
+
+  // The built-in supplier panel, reachable over HTTP like a real one (tools, other instances).
+  if (store.simulatedPanel) await app.register(simulatedPanelApi, { panel: store.simulatedPanel });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -9,25 +9,44 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { StoreServices } from '../app/context.ts';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.ts';
 import { flashSaleEnd } from '../core/catalog/flash-sale.ts';
+import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment.ts';
+import { FULFIL_JOB, REFUND_JOB } from '../core/fulfilment/jobs.ts';
+import { type SimulatedPanel, createSimulatedPanel, simulatedPanelFetch } from '../core/fulfilment/simulated-panel.ts';
+import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
+import type { SupplierPanel } from '../core/fulfilment/supplier.ts';
 import { type JobWorker, createJobWorker } from '../core/jobs/worker.ts';
 import { type Mailer, createMailer } from '../core/mail/mailer.ts';
 import { MAIL_JOB, createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { type OrderService, createOrderService } from '../core/orders/orders.ts';
+import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
+import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
 import type { PaymentProvider } from '../core/payments/provider.ts';
 import { createRazorpayProvider } from '../core/payments/razorpay.ts';
 import { createSandboxProvider, loadSandboxSecret } from '../core/payments/sandbox.ts';
+import { purgeExpiredData } from '../core/retention/purge.ts';
+import { loadInstallSecret } from '../core/settings/install-secret.ts';
 import { type TargetVerifier, createTargetVerifier } from '../core/verification/verifier.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { catalogueSeed } from '../db/seed/catalogue-data.ts';
+import { SIMULATED_PANEL_PATH } from './api/simulated-panel.ts';
 import type { Config } from './config.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { formatAmountE4 } from '../core/money/money.ts';
 
 export interface Store {
   database: DatabaseHandle;
+  supplier: SupplierPanel;
+  /** The built-in panel when no SMM_PANEL_URL is set (also served over HTTP). */
+  simulatedPanel: SimulatedPanel | null;
+  fulfilment: Fulfilment;
   catalog: Catalog;
   provider: PaymentProvider;
   verifier: TargetVerifier;
   orders: OrderService;
+  /** The customer's order history behind an e-mailed one-time code. */
+  history: OrderHistory;
   mailer: Mailer;
   worker: JobWorker;
   services: StoreServices;
@@ -43,6 +62,8 @@ export interface StoreOverrides {
   verifier?: TargetVerifier;
 }
 
+/** How often records past the retention period are purged. */
+const PURGE_EVERY_MS = 24 * 60 * 60 * 1000;
 /** How often unpaid orders are checked with the provider. */
 const RECONCILE_EVERY_MS = 60_000;
 
@@ -70,9 +91,41 @@ export async function openStore(config: Config, database?: DatabaseHandle, overr
     checkTarget: (kind, input) => verifier.verify(kind, input),
     publicUrl: config.PUBLIC_URL,
   });
+  const history = createOrderHistory({
+    db,
+    codes: createOneTimeCodes({ db, pepper: await loadCodePepper(db) }),
+    publicUrl: config.PUBLIC_URL,
+  });
   const logger = overrides.logger;
+
+  let simulatedPanel: SimulatedPanel | null = null;
+  let supplier: SupplierPanel;
+  if (config.SMM_PANEL_URL && config.SMM_PANEL_KEY) {
+    supplier = createSmmPanelClient({ url: config.SMM_PANEL_URL, key: config.SMM_PANEL_KEY });
+  } else {
+    const key = await loadInstallSecret(db, 'simulated-panel.key');
+    simulatedPanel = createSimulatedPanel({
+      db,
+      key,
+      deliverySeconds: config.SIMULATED_PANEL_DELIVERY_SECONDS,
+      failureRate: config.SIMULATED_PANEL_FAILURE_RATE,
+      services: await simulatedServices(db),
+    });
+    // The store talks to its own simulated panel through the same client and wire format as to a
+    // real one, only without a network hop.
+    supplier = createSmmPanelClient({ url: `http://simulated-panel.internal${SIMULATED_PANEL_PATH}`, key, fetch: simulatedPanelFetch(simulatedPanel) });
+  }
+  const fulfilment = createFulfilment({ db, supplier, provider, publicUrl: config.PUBLIC_URL });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, dir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, logger });
-  const worker = createJobWorker({ db, handlers: { [MAIL_JOB]: createSendMailHandler(mailer) }, logger });
+  const worker = createJobWorker({
+    db,
+    handlers: {
+      [MAIL_JOB]: createSendMailHandler(mailer),
+      [FULFIL_JOB]: ({ orderId }: { orderId: number }) => fulfilment.submit(orderId),
+      [REFUND_JOB]: ({ orderId }: { orderId: number }) => fulfilment.refund(orderId),
+    },
+    logger,
+  });
 
   const fixedEnd = config.FLASH_SALE_ENDS_AT ? Date.parse(config.FLASH_SALE_ENDS_AT) : null;
   const services: StoreServices = {
@@ -81,12 +134,18 @@ export async function openStore(config: Config, database?: DatabaseHandle, overr
   };
 
   let reconcileTimer: NodeJS.Timeout | undefined;
+  let syncTimer: NodeJS.Timeout | undefined;
+  let purgeTimer: NodeJS.Timeout | undefined;
   return {
     database: handle,
+    supplier,
+    simulatedPanel,
+    fulfilment,
     catalog,
     provider,
     verifier,
     orders,
+    history,
     mailer,
     worker,
     services,
@@ -101,12 +160,61 @@ export async function openStore(config: Config, database?: DatabaseHandle, overr
         );
       }, RECONCILE_EVERY_MS);
       reconcileTimer.unref();
+      let syncing = false;
+      syncTimer = setInterval(() => {
+        if (syncing) return; // a slow supplier must not stack up overlapping syncs
+        syncing = true;
+        fulfilment
+          .syncStatuses()
+          .then(
+            (result) => {
+              if (result.changed) logger?.info(result, 'supplier statuses synced');
+            },
+            (error: unknown) => logger?.warn({ err: error }, 'supplier status sync failed'),
+          )
+          .finally(() => {
+            syncing = false;
+          });
+      }, config.SUPPLIER_SYNC_SECONDS * 1000);
+      syncTimer.unref();
+      const purge = () =>
+        purgeExpiredData(db).then(
+          (counts) => logger?.info(counts, 'data retention: purged records older than 2 years'),
+          (error: unknown) => logger?.error({ err: error }, 'data retention purge failed'),
+        );
+      // Once shortly after start, then daily.
+      purgeTimer = setTimeout(function daily() {
+        void purge();
+        purgeTimer = setTimeout(daily, PURGE_EVERY_MS).unref();
+      }, 60_000).unref();
     },
     async close() {
       clearInterval(reconcileTimer);
+      clearInterval(syncTimer);
+      clearTimeout(purgeTimer);
       await worker.stop();
       await mailer.close();
       await handle.close();
     },
   };
+}
+
+/**
+ * The simulated panel offers one service per supplier service id the catalogue uses, priced at
+ * a wholesale rate (a third of our per-1000 price), so its charges look like a real panel's.
+ */
+async function simulatedServices(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom('price_tiers')
+    .innerJoin('plans', 'plans.id', 'price_tiers.plan_id')
+    .innerJoin('services', 'services.id', 'plans.service_id')
+    .select(['price_tiers.supplier_service_id as id', 'price_tiers.price_e4', 'price_tiers.qty', 'services.name', 'plans.type'])
+    .execute();
+  const byId = new Map<string, { service: string; name: string; rate: string }>();
+  for (const row of rows) {
+    if (byId.has(row.id)) continue;
+    const ratePer1000E4 = Math.max(1, Math.round((row.price_e4 * 1000) / row.qty / 3));
+    byId.set(row.id, { service: row.id, name: `${row.name} (${row.type})`, rate: formatAmountE4(ratePer1000E4, 4) });
+  }
+  return [...byId.values()];
 }

@@ -37,6 +37,11 @@ export interface PaymentProvider {
   isValidWebhookSignature(rawBody: Buffer, signature: string): boolean;
   /** The payments made against one provider order (the reconciler's question). */
   listOrderPayments(providerOrderId: string): Promise<ProviderPayment[]>;
+  /**
+   * Refunds part or all of a captured payment. The idempotency key makes a retried call return
+   * the first refund instead of refunding twice.
+   */
+  refund(input: { paymentId: string; amountCents: number; idempotencyKey: string; notes?: Record<string, string> }): Promise<{ refundId: string }>;
   checkoutFor(order: { providerOrderId: string; amountCents: number; currency: string; email: string; description: string }): CheckoutInstructions;
 }
 

@@ -21,12 +21,12 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
   const auth = `Basic ${Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64')}`;
   const base = options.apiUrl.replace(/\/$/, '');
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {
         method,
-        headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       });
@@ -60,6 +60,16 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
         `/v1/orders/${encodeURIComponent(providerOrderId)}/payments`,
       );
       return (reply.items ?? []).map((p) => ({ id: p.id, status: p.status, amountCents: p.amount, currency: p.currency }));
+    },
+    async refund({ paymentId, amountCents, idempotencyKey, notes }) {
+      const refund = await call<{ id: string }>(
+        'POST',
+        `/v1/payments/${encodeURIComponent(paymentId)}/refund`,
+        { amount: amountCents, notes },
+        { 'x-refund-idempotency': idempotencyKey },
+      );
+      if (!refund?.id) throw new PaymentProviderError('Razorpay returned no refund id');
+      return { refundId: refund.id };
     },
     checkoutFor(order): CheckoutInstructions {
       return {

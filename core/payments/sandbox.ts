@@ -4,7 +4,7 @@
  * three fields Razorpay's handler does, signed with Razorpay's rule and the sandbox secret, and
  * the store verifies them exactly as it verifies Razorpay's.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { loadInstallSecret } from '../settings/install-secret.ts';
@@ -55,6 +55,10 @@ export function createSandboxProvider(db: Kysely<Database>, secret: string): San
         amountCents: row.amount_cents,
         currency: row.currency,
       }));
+    },
+    async refund({ idempotencyKey }) {
+      // The sandbox moves no money; the refund id is derived from the key, so a retry is the same refund.
+      return { refundId: `rfnd_sandbox_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 14)}` };
     },
     checkoutFor(order) {
       return { provider: 'sandbox', order_id: order.providerOrderId, amount: order.amountCents, currency: order.currency };

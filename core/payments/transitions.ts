@@ -2,10 +2,12 @@
  * The only code that changes an order's payment state. Each change is a compare-and-set in SQL
  * (`UPDATE … WHERE payment_status IN (…)`), so the checkout callback, webhooks and the
  * reconciler can race, retry and replay: exactly one of them wins, and only the winner writes
- * the timeline entry and enqueues the receipt, in the same transaction.
+ * the timeline entry and enqueues the receipt and the supplier submission, in the same
+ * transaction.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { enqueueFulfilment } from '../fulfilment/jobs.ts';
 import { enqueueJob } from '../jobs/queue.ts';
 import { MAIL_JOB } from '../mail/send-mail-job.ts';
 import { renderReceipt } from '../mail/templates/receipt.ts';
@@ -91,6 +93,7 @@ export async function markPaid(trx: Transaction<Database>, facts: PaymentFacts, 
     payload: { to: order.email, ...receipt },
     dedupeKey: `receipt:${order.id}`,
   });
+  await enqueueFulfilment(trx, order.id);
   return { outcome: 'paid', orderId: order.id };
 }
 

@@ -28,6 +28,8 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
   const orders = new Map<string, FakeRazorpayOrder>();
   const payments: FakeRazorpayPayment[] = [];
   const requests: { method: string; path: string; authorized: boolean }[] = [];
+  /** Refunds made, and the idempotency key each answered to (a repeated key returns the first). */
+  const refunds: { id: string; payment_id: string; amount: number; idempotencyKey: string }[] = [];
   let mode: 'normal' | 'down' = 'normal';
   const expectedAuth = `Basic ${Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64')}`;
 
@@ -71,6 +73,24 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
       const items = payments.filter((p) => p.order_id === id).map((p) => ({ ...p, entity: 'payment' }));
       return json(res, 200, { entity: 'collection', count: items.length, items });
     }
+    const refundMatch = /^\/v1\/payments\/([^/]+)\/refund$/.exec(url.pathname);
+    if (req.method === 'POST' && refundMatch) {
+      const paymentId = decodeURIComponent(refundMatch[1]);
+      const payment = payments.find((p) => p.id === paymentId && p.status === 'captured');
+      if (!payment) return json(res, 400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
+      const body = await readBody(req);
+      const key = String(req.headers['x-refund-idempotency'] ?? '');
+      const earlier = key ? refunds.find((r) => r.idempotencyKey === key) : undefined;
+      if (earlier) return json(res, 200, { entity: 'refund', ...earlier });
+      const refunded = refunds.filter((r) => r.payment_id === paymentId).reduce((sum, r) => sum + r.amount, 0);
+      const amount = body.amount ?? payment.amount - refunded;
+      if (!Number.isInteger(amount) || amount <= 0 || refunded + amount > payment.amount) {
+        return json(res, 400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The refund amount is more than the amount left to refund' } });
+      }
+      const refund = { id: `rfnd_${randomBytes(7).toString('hex')}`, payment_id: paymentId, amount, idempotencyKey: key };
+      refunds.push(refund);
+      return json(res, 200, { entity: 'refund', ...refund, currency: payment.currency, status: 'processed' });
+    }
     return json(res, 404, { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -80,6 +100,7 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
     url: `http://127.0.0.1:${port}`,
     orders,
     payments,
+    refunds,
     requests,
     setMode(next: 'normal' | 'down') {
       mode = next;

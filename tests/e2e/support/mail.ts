@@ -28,3 +28,17 @@ export async function waitForMail(predicate: (mail: CapturedMail) => boolean, ti
     `no matching e-mail within ${timeoutMs} ms; caught ${seen.length}: ${seen.map((m) => `${m.to} "${m.subject}"`).join('; ') || 'none'}`,
   );
 }
+
+/** The newest one-time code e-mailed to `email` (subject "Your Boostly code: 123456"), other than `previous`. */
+export async function codeFor(email: string, previous: string | null = null, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let seen: CapturedMail[] = [];
+  for (;;) {
+    seen = (await capturedMail()).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.includes('code'));
+    const code = seen.length ? /\b(\d{6})\b/.exec(seen[seen.length - 1].subject)?.[1] : undefined;
+    if (code && code !== previous) return code;
+    if (Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no code e-mail to ${email} within ${timeoutMs} ms (saw ${seen.length})`);
+}

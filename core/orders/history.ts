@@ -1,0 +1,178 @@
+/**
+ * The customer's order history (spec "Client page"). Anyone can type anyone's e-mail, so the
+ * visitor first proves they read that mailbox: a one-time code is e-mailed (core/auth/
+ * one-time-codes.ts: hashed, 10 minutes, single use, 5 attempts, resend throttled), and only
+ * `lookup` with the right code returns the rows.
+ *
+ * - `requestCode` always issues and sends a code, whether or not the address has orders, and
+ *   never reads the orders table: the reply (and its timing) says nothing about the address.
+ * - The code goes into the mail job's payload and nowhere else: it is never logged, and the
+ *   codes table keeps only its HMAC.
+ * - Orders whose payment status is 'expired' (checkouts abandoned for a day, never paid) are
+ *   left out: they are noise to the customer. Unpaid ('created') and failed ('fail') orders
+ *   stay, since the customer may be looking for exactly those.
+ */
+import type { Kysely } from 'kysely';
+import type { OneTimeCodes, VerifyFailure } from '../auth/one-time-codes.ts';
+import { enqueueMail } from '../mail/send-mail-job.ts';
+import { renderOrderHistoryCode } from '../mail/templates/login-code.ts';
+import { e4ToNumber } from '../money/money.ts';
+import type { Database } from '../../db/schema.ts';
+import type { PaymentStatus } from './types.ts';
+import { isEmail } from './validation.ts';
+
+/** What the code proves; also the codes table's `purpose`. */
+export const ORDER_HISTORY_PURPOSE = 'order-history';
+/** As configured in the codes service (its default TTL). */
+export const ORDER_HISTORY_CODE_MINUTES = 10;
+/** At most this many orders, newest first. */
+export const ORDER_HISTORY_LIMIT = 200;
+/**
+ * Mail retries with backoff from 5 s doubling: 6 attempts span about 2.5 minutes, well within
+ * the code's 10 minutes; a later delivery would be useless.
+ */
+const CODE_MAIL_MAX_ATTEMPTS = 6;
+
+export const ORDER_HISTORY_MESSAGES = {
+  emailRequired: 'Email is required',
+  emailInvalid: 'Invalid email',
+  codeRequired: 'Code is required',
+  codeSent: 'If this e-mail has orders with us, a 6-digit code is on its way. It is valid for 10 minutes.',
+  invalid: 'Invalid code',
+  expired: 'This code has expired. Ask for a new one.',
+  locked: 'Too many wrong codes. Ask for a new one.',
+  missing: 'Ask for a code first.',
+} as const;
+
+const VERIFY_MESSAGES: Record<VerifyFailure, string> = {
+  invalid: ORDER_HISTORY_MESSAGES.invalid,
+  expired: ORDER_HISTORY_MESSAGES.expired,
+  locked: ORDER_HISTORY_MESSAGES.locked,
+  missing: ORDER_HISTORY_MESSAGES.missing,
+};
+
+export function throttledMessage(retryAfterMs: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before asking for a new code.`;
+}
+
+/** A refusal meant for the customer: the API answers with its status and message. */
+export class HistoryError extends Error {
+  /** Read by the API's error handler. */
+  readonly expose = true;
+  constructor(
+    message: string,
+    readonly statusCode: 400 | 429,
+  ) {
+    super(message);
+    this.name = 'HistoryError';
+  }
+}
+
+/** One row of the spec's order history (section 3, "Order (history row)"). */
+export interface OrderHistoryRow {
+  /** The payment provider's order id, with its `order_` prefix. */
+  razorPayOrderId: string;
+  /** The service slug. */
+  serviceId: string;
+  /** The target: username or post/video URL. */
+  name: string;
+  serviceName: string;
+  quantity: number;
+  /** The amount charged (from `amount_e4`), in `currency`. */
+  price: number;
+  currency: string;
+  orderStatus: string;
+  paymentStatus: PaymentStatus;
+  /** ISO-8601 creation time. */
+  orderDate: string;
+  errorMessage: string | null;
+  email: string;
+}
+
+export interface OrderHistoryOptions {
+  db: Kysely<Database>;
+  codes: OneTimeCodes;
+  /** The store's public origin, for the link in the e-mail. */
+  publicUrl: string;
+}
+
+export interface OrderHistory {
+  /** Validates the e-mail, issues a code and queues it by e-mail; throws `HistoryError` (400, 429). */
+  requestCode(email: string): Promise<void>;
+  /** Checks the code and returns the address's orders, newest first; throws `HistoryError` (400). */
+  lookup(email: string, code: string): Promise<OrderHistoryRow[]>;
+}
+
+function normaliseEmail(raw: unknown): string {
+  const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  if (!email) throw new HistoryError(ORDER_HISTORY_MESSAGES.emailRequired, 400);
+  if (!isEmail(email)) throw new HistoryError(ORDER_HISTORY_MESSAGES.emailInvalid, 400);
+  return email;
+}
+
+export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
+  const { db, codes, publicUrl } = options;
+
+  return {
+    async requestCode(rawEmail) {
+      const email = normaliseEmail(rawEmail);
+      const issued = await codes.issue(ORDER_HISTORY_PURPOSE, email);
+      if (!issued.ok) throw new HistoryError(throttledMessage(issued.retryAfterMs), 429);
+      const mail = renderOrderHistoryCode({ code: issued.code, minutes: ORDER_HISTORY_CODE_MINUTES, publicUrl });
+      // No dedupe key: every issued code replaces the previous one and must be delivered.
+      await enqueueMail(
+        db,
+        { to: email, ...mail, headers: { 'Auto-Submitted': 'auto-generated' } },
+        { maxAttempts: CODE_MAIL_MAX_ATTEMPTS },
+      );
+    },
+
+    async lookup(rawEmail, rawCode) {
+      const email = normaliseEmail(rawEmail);
+      const code = typeof rawCode === 'string' ? rawCode.trim() : '';
+      if (!code) throw new HistoryError(ORDER_HISTORY_MESSAGES.codeRequired, 400);
+      const verified = await codes.verify(ORDER_HISTORY_PURPOSE, email, code);
+      if (!verified.ok) throw new HistoryError(VERIFY_MESSAGES[verified.reason], 400);
+
+      const rows = await db
+        .selectFrom('orders')
+        .select([
+          'provider_order_id',
+          'service_slug',
+          'target',
+          'service_name',
+          'quantity',
+          'amount_e4',
+          'currency',
+          'order_status',
+          'payment_status',
+          'created_at',
+          'error_message',
+          'email',
+        ])
+        .where('email', '=', email)
+        // Abandoned checkouts (never paid, expired by the reconciler) are noise to the customer.
+        .where('payment_status', '!=', 'expired')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(ORDER_HISTORY_LIMIT)
+        .execute();
+
+      return rows.map((row) => ({
+        razorPayOrderId: row.provider_order_id,
+        serviceId: row.service_slug,
+        name: row.target,
+        serviceName: row.service_name,
+        quantity: row.quantity,
+        price: e4ToNumber(row.amount_e4),
+        currency: row.currency,
+        orderStatus: row.order_status,
+        paymentStatus: row.payment_status as PaymentStatus,
+        orderDate: new Date(row.created_at).toISOString(),
+        errorMessage: row.error_message,
+        email: row.email,
+      }));
+    },
+  };
+}
