@@ -9,5 +9,12 @@ export default [
   // The spec lists this misspelt route; it only redirects to the confirmation (or order lookup).
   route('order-confrim/:orderId?', 'routes/order-confrim.tsx'),
   route('client', 'routes/client.tsx'),
+  route('login', 'routes/login.tsx'),
+  // The admin area: the layout guards every child (token in local storage, spec section 6).
+  route('admin', 'routes/admin/layout.tsx', [
+    index('routes/admin/index.tsx'),
+    route('all-orders', 'routes/admin/all-orders.tsx'),
+    route('orders/:orderId', 'routes/admin/order-detail.tsx'),
+  ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -5,6 +5,8 @@ import * as orders from './migrations/002-orders-payments-jobs.ts';
 import * as fulfilment from './migrations/003-fulfilment.ts';
 import * as oneTimeCodes from './migrations/004-one-time-codes.ts';
 import * as refunds from './migrations/005-refunds.ts';
+import * as admins from './migrations/006-admins.ts';
+import * as orderSearch from './migrations/007-order-search.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '003-fulfilment': fulfilment,
   '004-one-time-codes': oneTimeCodes,
   '005-refunds': refunds,
+  '006-admins': admins,
+  '007-order-search': orderSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -60,6 +60,8 @@ export interface Database {
   one_time_codes: OneTimeCodesTable;
   refunds: RefundsTable;
   simulated_panel_orders: SimulatedPanelOrdersTable;
+  admins: AdminsTable;
+  admin_tokens: AdminTokensTable;
 }
 
 export interface OrdersTable {
@@ -193,4 +195,33 @@ export interface RefundsTable {
   amount_e4: number;
   reason: string;
   created_at: string;
+}
+
+/** Admin accounts (core/auth/admins.ts). */
+export interface AdminsTable {
+  id: Generated<number>;
+  /** Trimmed and lowercased. */
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (core/auth/passwords.ts). */
+  password_hash: string;
+  /** 0 or 1: set by the first one-time code entered after a login. */
+  is_verified: Generated<number>;
+  /** Failed logins in the current run; the run is forgotten 15 minutes after its last failure. */
+  failed_logins: Generated<number>;
+  last_failed_at: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Admin bearer tokens; only the token's SHA-256 is kept. */
+export interface AdminTokensTable {
+  id: Generated<number>;
+  admin_id: number;
+  /** SHA-256 of the token, hex. */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
 }

@@ -26,6 +26,8 @@ import { catalogApi } from './api/catalog.ts';
 import { ordersApi } from './api/orders.ts';
 import { simulatedPanelApi } from './api/simulated-panel.ts';
 import { orderHistoryApi } from './api/order-history.ts';
+import { authApi } from './api/auth.ts';
+import { adminOrdersApi } from './api/admin-orders.ts';
 import { verificationApi } from './api/verification.ts';
 import { failure } from './api/envelope.ts';
 import type { Config } from './config.ts';
@@ -127,6 +129,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(verificationApi, { verifier: store.verifier });
       await api.register(ordersApi, { catalog: store.catalog, orders: store.orders, provider: store.provider });
       await api.register(orderHistoryApi, { history: store.history });
+      await api.register(authApi, { auth: store.adminAuth });
+      await api.register(adminOrdersApi, { console: store.ordersConsole, authenticate: (token) => store.adminAuth.authenticate(token) });
       api.setNotFoundHandler((_request, reply) => reply.status(404).send(failure('Not found')));
     },
     { prefix: '/api' },

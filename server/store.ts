@@ -20,6 +20,8 @@ import { MAIL_JOB, createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { type OrderService, createOrderService } from '../core/orders/orders.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
 import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
+import { type AdminAuth, createAdminAuth } from '../core/auth/admins.ts';
+import { type OrdersConsole, createOrdersConsole } from '../core/admin/orders-console.ts';
 import type { PaymentProvider } from '../core/payments/provider.ts';
 import { createRazorpayProvider } from '../core/payments/razorpay.ts';
 import { createSandboxProvider, loadSandboxSecret } from '../core/payments/sandbox.ts';
@@ -47,6 +49,10 @@ export interface Store {
   orders: OrderService;
   /** The customer's order history behind an e-mailed one-time code. */
   history: OrderHistory;
+  /** Admin accounts, login and bearer tokens (`requireAdmin(store.adminAuth.authenticate)`). */
+  adminAuth: AdminAuth;
+  /** The admin all-orders console: list, search, detail, reorder, apply-service, CSV. */
+  ordersConsole: OrdersConsole;
   mailer: Mailer;
   worker: JobWorker;
   services: StoreServices;
@@ -60,6 +66,8 @@ export interface StoreOverrides {
   logger?: FastifyBaseLogger;
   /** The fetch used for target checks (tests point it at a fake oEmbed server). */
   verifier?: TargetVerifier;
+  /** The clock admin login reads (tests move it past lockouts and token expiry). */
+  adminClock?: () => Date;
 }
 
 /** How often records past the retention period are purged. */
@@ -91,11 +99,14 @@ export async function openStore(config: Config, database?: DatabaseHandle, overr
     checkTarget: (kind, input) => verifier.verify(kind, input),
     publicUrl: config.PUBLIC_URL,
   });
+  // One codes service for every purpose ('order-history', 'admin-login').
+  const codes = createOneTimeCodes({ db, pepper: await loadCodePepper(db) });
   const history = createOrderHistory({
     db,
-    codes: createOneTimeCodes({ db, pepper: await loadCodePepper(db) }),
+    codes,
     publicUrl: config.PUBLIC_URL,
   });
+  const adminAuth = createAdminAuth({ db, codes, publicUrl: config.PUBLIC_URL, now: overrides.adminClock });
   const logger = overrides.logger;
 
   let simulatedPanel: SimulatedPanel | null = null;
@@ -116,6 +127,7 @@ export async function openStore(config: Config, database?: DatabaseHandle, overr
     supplier = createSmmPanelClient({ url: `http://simulated-panel.internal${SIMULATED_PANEL_PATH}`, key, fetch: simulatedPanelFetch(simulatedPanel) });
   }
   const fulfilment = createFulfilment({ db, supplier, provider, publicUrl: config.PUBLIC_URL });
+  const ordersConsole = createOrdersConsole({ db, fulfilment });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, dir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, logger });
   const worker = createJobWorker({
     db,
@@ -146,6 +158,8 @@ export async function openStore(config: Config, database?: DatabaseHandle, overr
     verifier,
     orders,
     history,
+    adminAuth,
+    ordersConsole,
     mailer,
     worker,
     services,

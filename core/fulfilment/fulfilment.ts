@@ -71,8 +71,9 @@ export function createFulfilment(options: FulfilmentOptions) {
     /**
      * Submits one paid order to the supplier (job `order.fulfil`). Safe to run again: only an
      * order in state `none` or `retry` is sent; one left `submitting` is flagged, not resent.
+     * `quantity` overrides the ordered quantity (an admin reorder of a Partial sends the remains).
      */
-    async submit(orderId: number): Promise<'submitted' | 'skipped' | 'needs_review' | 'failed'> {
+    async submit(orderId: number, options: { quantity?: number } = {}): Promise<'submitted' | 'skipped' | 'needs_review' | 'failed'> {
       const at = now().toISOString();
       const claimed = await db
         .updateTable('orders')
@@ -97,7 +98,7 @@ export function createFulfilment(options: FulfilmentOptions) {
         const { order: supplierOrderId } = await supplier.add({
           service: order.supplier_service_id,
           link: order.target,
-          quantity: order.quantity,
+          quantity: options.quantity ?? order.quantity,
           comments: order.comment ? order.comment.split(/\r?\n/).map((c) => c.trim()).filter(Boolean) : undefined,
         });
         await db.transaction().execute(async (trx) => {

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { type Page, expect, test } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { homePrice, plan, service } from './support/catalogue.ts';
 import { waitForMail } from './support/mail.ts';
 import {
@@ -485,29 +485,6 @@ test.describe('Razorpay checkout window (browser side)', () => {
   });
 });
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
-
-async function expectNoSeriousAxeViolations(page: Page, label: string) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  })) as AxeViolation[];
-  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = blocking
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)}\n      ${n.failureSummary ?? ''}`).join('\n')}`)
-    .join('\n');
-  expect(blocking, `axe violations on ${label}:\n${report}`).toEqual([]);
-}
 
 test.describe('accessibility of the checkout pages', () => {
   // The pages send a CSP with script nonces, which would block the injected axe script.

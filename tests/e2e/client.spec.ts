@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { type Page, expect, test } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { detailPrice, plan } from './support/catalogue.ts';
 import { codeFor } from './support/mail.ts';
 import { continueButton, enterTarget, openOrderForm, orderUrl, uniqueSuffix, verificationIcon } from './support/order.ts';
@@ -29,29 +29,6 @@ const sendCode = (page: Page) => page.getByRole('button', { name: 'Send code', e
 const showOrders = (page: Page) => page.getByRole('button', { name: 'Show my orders', exact: true });
 const banner = (page: Page) => page.getByTestId('history-error');
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
-
-async function expectNoSeriousAxeViolations(page: Page, label: string) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  })) as AxeViolation[];
-  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = blocking
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${JSON.stringify(n.target)}\n      ${n.failureSummary ?? ''}`).join('\n')}`)
-    .join('\n');
-  expect(blocking, `axe violations on ${label}:\n${report}`).toEqual([]);
-}
 
 /** Asks for a code on the e-mail step and waits for the code step. */
 async function askForCode(page: Page, email: string) {

@@ -4,13 +4,15 @@
  * 1. starts a real SMTP sink (tests/fakes/smtp.ts) on an ephemeral 127.0.0.1 port;
  * 2. serves what it caught as JSON at `GET http://127.0.0.1:$E2E_MAIL_PORT/messages`
  *    (default 4318, loopback only), so tests in other processes can read the e-mails;
- * 3. starts the real store (server/main.ts) as a child process with the environment Playwright
+ * 3. creates the admin account the admin suite logs in with (`scripts/admin.ts create`, same
+ *    DATA_DIR), failing the start if that fails;
+ * 4. starts the real store (server/main.ts) as a child process with the environment Playwright
  *    gives this process plus `SMTP_URL` pointing at the sink.
  *
  * SIGTERM/SIGINT are forwarded to the store; when it has stopped (or if it dies on its own) the
  * mail endpoint and the sink close and this process exits with the store's exit code.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { startSmtpSink } from '../../fakes/smtp.ts';
@@ -26,6 +28,22 @@ export interface CapturedMail {
   subject: string;
   html: string;
   text: string;
+}
+
+/** The admin the admin suite logs in as (tests/e2e/admin.spec.ts uses the same defaults). */
+const E2E_ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? 'admin@boostly.test';
+const E2E_ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'correct horse battery staple';
+
+// Before the store opens the database: the CLI migrates it and adds the (unverified) admin.
+const admin = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create', '--email', E2E_ADMIN_EMAIL], {
+  cwd: root,
+  env: { ...process.env, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
+  stdio: ['ignore', 'ignore', 'inherit'],
+  timeout: 60_000,
+});
+if (admin.status !== 0) {
+  console.error(`e2e: creating the admin ${E2E_ADMIN_EMAIL} failed (exit ${admin.status ?? admin.signal ?? admin.error?.message})`);
+  process.exit(1);
 }
 
 const sink = await startSmtpSink();

@@ -1,0 +1,427 @@
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { Route } from './+types/all-orders';
+import { CacheStrategy } from '../../cache.ts';
+import {
+  ADMIN_STATUS_FILTERS,
+  type AdminOrderRow,
+  ButtonSpinner,
+  PAYMENT_STYLES,
+  RowActionCell,
+  StatusTag,
+  formatAdminDate,
+  formatAdminPrice,
+  useOrderActions,
+} from '../../admin/orders.tsx';
+import { useToasts } from '../../admin/toasts.tsx';
+import { adminData, adminFetchRaw, isAbort, isUnauthorized, messageOf } from '../../admin/token.ts';
+
+/**
+ * Admin all-orders (spec "Admin all-orders", sections 4, 8, 9): status filter, search (on Enter
+ * or the magnifier; empty clears), the orders table with reorder, pagination and a CSV export.
+ * Filter, search and page live in the query string, so a reload or a shared link keeps them.
+ * Everything is fetched in the browser with the admin's token; nothing is server-rendered.
+ */
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'All orders | Boostly admin' },
+  { name: 'robots', content: 'noindex, nofollow' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+
+const PAGE_SIZE = 20;
+/** The API refuses longer keywords. */
+const MAX_KEYWORD_LENGTH = 200;
+
+const STATUS_VALUES = new Set<string>(ADMIN_STATUS_FILTERS);
+
+interface Query {
+  status: string;
+  keyword: string;
+  page: number;
+}
+
+function readQuery(params: URLSearchParams): Query {
+  const status = params.get('status') ?? '';
+  const page = Number(params.get('page'));
+  return {
+    status: STATUS_VALUES.has(status) ? status : '',
+    keyword: (params.get('keyword') ?? '').trim(),
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+function toParams(query: Query): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.status) params.set('status', query.status);
+  if (query.keyword) params.set('keyword', query.keyword);
+  if (query.page > 1) params.set('page', String(query.page));
+  return params;
+}
+
+function apiParams(query: Pick<Query, 'status' | 'keyword'>): URLSearchParams {
+  const params = new URLSearchParams();
+  params.set('keyword', query.keyword);
+  params.set('status', query.status);
+  return params;
+}
+
+interface ListState {
+  status: 'loading' | 'ready' | 'failed';
+  rows: AdminOrderRow[];
+  count: number;
+  totalPages: number;
+  currentPage: number;
+  /** False when the server could only estimate the count (a keyword with many matches). */
+  exact: boolean;
+  message: string | null;
+}
+
+/** "boostly-orders-2025-03-14.csv", unless the server names the file. */
+function downloadName(response: Response): string {
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+  if (match) {
+    try {
+      return decodeURIComponent(match[1]);
+    } catch {
+      return match[1];
+    }
+  }
+  return `boostly-orders-${new Date().toISOString().slice(0, 10)}.csv`;
+}
+
+function MagnifierIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" className="h-5 w-5">
+      <circle cx="11" cy="11" r="7" />
+      <path d="m20 20-3.5-3.5" />
+    </svg>
+  );
+}
+
+const fieldClass =
+  'rounded-xl border-2 border-gray-300 bg-white px-3 py-2 text-gray-900 focus:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500';
+const secondaryButton =
+  'inline-flex items-center justify-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-4 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-gray-700 disabled:hover:border-gray-300';
+
+export default function AllOrdersPage() {
+  const ids = useId();
+  const toasts = useToasts();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const query = readQuery(searchParams);
+  const queryKey = toParams(query).toString();
+
+  const [keywordInput, setKeywordInput] = useState(query.keyword);
+  const [list, setList] = useState<ListState>({ status: 'loading', rows: [], count: 0, totalPages: 0, currentPage: 1, exact: true, message: null });
+  const [reloads, setReloads] = useState(0);
+  const [exporting, setExporting] = useState(false);
+  const tableRegion = useRef<HTMLDivElement>(null);
+
+  // The box follows the address (back/forward, "Clear filters").
+  useEffect(() => {
+    setKeywordInput(query.keyword);
+  }, [query.keyword]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const { status, keyword, page } = readQuery(new URLSearchParams(queryKey));
+    const params = apiParams({ status, keyword });
+    params.set('page', String(page));
+    params.set('size', String(PAGE_SIZE));
+    setList((current) => ({ ...current, status: 'loading', message: null }));
+    adminData<AdminOrderRow[]>(`/api/order/all-orders?${params}`, { signal: controller.signal }).then(
+      (reply) => {
+        if (controller.signal.aborted) return;
+        const rows = Array.isArray(reply.data) ? reply.data : [];
+        setList({
+          status: 'ready',
+          rows,
+          count: reply.count ?? rows.length,
+          totalPages: reply.totalPages ?? (rows.length ? 1 : 0),
+          currentPage: reply.currentPage ?? page,
+          exact: reply.countExact !== false,
+          message: null,
+        });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted || isAbort(error) || isUnauthorized(error)) return;
+        setList((current) => ({ ...current, status: 'failed', rows: [], message: messageOf(error) }));
+      },
+    );
+    return () => controller.abort();
+  }, [queryKey, reloads]);
+
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+  const { busy, run } = useOrderActions(reload);
+
+  const go = (next: Partial<Query>) => {
+    setSearchParams(toParams({ ...query, ...next }));
+  };
+
+  const submitSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const keyword = keywordInput.trim();
+    setKeywordInput(keyword);
+    if (keyword === query.keyword && query.page === 1) reload();
+    else go({ keyword, page: 1 });
+  };
+
+  const changePage = (page: number) => {
+    go({ page });
+    tableRegion.current?.focus();
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const response = await adminFetchRaw(`/api/order/all-orders.csv?${apiParams(query)}`, { headers: { accept: 'text/csv' } });
+      if (!response.ok) {
+        let message = `HTTP ${response.status}`;
+        try {
+          message = ((await response.json()) as { message?: string }).message || message;
+        } catch {
+          // Not JSON: keep the status.
+        }
+        toasts.show('The export failed', 'error', message);
+        return;
+      }
+      const blob = await response.blob();
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = downloadName(response);
+      link.rel = 'noopener';
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // Give the browser time to start the download before the URL goes away.
+      setTimeout(() => URL.revokeObjectURL(url), 30_000);
+    } catch (error) {
+      if (!isUnauthorized(error)) toasts.show('The export failed', 'error', messageOf(error));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const filtered = query.status !== '' || query.keyword !== '';
+  const { rows, count, totalPages, exact } = list;
+  const about = exact ? '' : 'about ';
+  const currentPage = list.status === 'ready' ? list.currentPage : query.page;
+  const pages = Math.max(totalPages, 1);
+  const detailState = { from: queryKey ? `?${queryKey}` : '' };
+
+  return (
+    <section aria-labelledby={`${ids}-title`}>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 id={`${ids}-title`} className="text-3xl font-extrabold text-gray-900">
+            All orders
+          </h1>
+          <p className="mt-1 text-sm text-gray-700" data-testid="orders-count" aria-live="polite">
+            {list.status === 'ready' ? `${about}${count.toLocaleString('en-US')} ${count === 1 ? 'order' : 'orders'}${filtered ? ' found' : ''}` : '\u00a0'}
+          </p>
+        </div>
+        <button type="button" onClick={() => void exportCsv()} disabled={exporting} className={secondaryButton}>
+          {exporting ? (
+            <ButtonSpinner />
+          ) : (
+            <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="h-4 w-4">
+              <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
+            </svg>
+          )}
+          Export CSV
+        </button>
+      </div>
+
+      <div className="mt-6 flex flex-wrap items-end gap-4">
+        <div>
+          <label htmlFor={`${ids}-status`} className="mb-1 block text-sm font-semibold text-gray-900">
+            Status
+          </label>
+          <select
+            id={`${ids}-status`}
+            value={query.status}
+            onChange={(event) => go({ status: event.target.value, page: 1 })}
+            className={`${fieldClass} min-w-44`}
+          >
+            <option value="">All</option>
+            {ADMIN_STATUS_FILTERS.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </div>
+
+        <form role="search" onSubmit={submitSearch} className="min-w-64 flex-1 sm:max-w-md">
+          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-semibold text-gray-900">
+            Search orders
+          </label>
+          <div className="flex">
+            <input
+              id={`${ids}-search`}
+              type="search"
+              name="keyword"
+              value={keywordInput}
+              onChange={(event) => setKeywordInput(event.target.value)}
+              placeholder="Order ID, e-mail, target or service"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={MAX_KEYWORD_LENGTH}
+              className={`${fieldClass} min-w-0 flex-1 rounded-r-none`}
+            />
+            <button
+              type="submit"
+              aria-label="Search"
+              className="-ml-0.5 inline-flex items-center rounded-r-xl border-2 border-brand-700 bg-brand-700 px-3 text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+            >
+              <MagnifierIcon />
+            </button>
+          </div>
+        </form>
+
+        {filtered ? (
+          <button type="button" onClick={() => setSearchParams(new URLSearchParams())} className="py-2 text-sm font-semibold text-brand-700 underline hover:text-brand-800">
+            Clear filters
+          </button>
+        ) : null}
+      </div>
+
+      {list.status === 'failed' ? (
+        <div role="alert" data-testid="orders-error" className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+          <span>{list.message}</span>
+          <button type="button" onClick={reload} className="font-semibold underline">
+            Try again
+          </button>
+        </div>
+      ) : null}
+
+      {list.status === 'loading' && rows.length === 0 ? (
+        <div role="status" data-testid="orders-loading" className="mt-6 flex items-center gap-3 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700">
+          <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700" />
+          Loading orders...
+        </div>
+      ) : null}
+
+      {list.status === 'ready' && rows.length === 0 ? (
+        <p data-testid="orders-empty" className="mt-6 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700">
+          {filtered ? 'No orders match this search.' : 'There are no orders yet.'}
+        </p>
+      ) : null}
+
+      {rows.length > 0 ? (
+        <div
+          ref={tableRegion}
+          role="region"
+          aria-label="Orders table"
+          aria-busy={list.status === 'loading'}
+          tabIndex={0}
+          className={`mt-6 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700 ${
+            list.status === 'loading' ? 'opacity-60' : ''
+          }`}
+        >
+          <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="orders-table">
+            <caption className="sr-only">
+              Orders, newest first. Page {currentPage} of {pages}.
+            </caption>
+            <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">
+              <tr>
+                <th scope="col" className="px-3 py-3">Order ID</th>
+                <th scope="col" className="px-3 py-3">Date</th>
+                <th scope="col" className="px-3 py-3">E-mail</th>
+                <th scope="col" className="px-3 py-3">Service</th>
+                <th scope="col" className="px-3 py-3">Target</th>
+                <th scope="col" className="px-3 py-3 text-right">Quantity</th>
+                <th scope="col" className="px-3 py-3 text-right">Price</th>
+                <th scope="col" className="px-3 py-3">Payment</th>
+                <th scope="col" className="px-3 py-3">Status</th>
+                <th scope="col" className="px-3 py-3">Supplier ID</th>
+                <th scope="col" className="px-3 py-3">Error</th>
+                <th scope="col" className="px-3 py-3">Action</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {rows.map((row) => (
+                <tr key={row.razorPayOrderId} data-testid="order-row" data-order-id={row.orderId} className="align-top">
+                  <th scope="row" className="px-3 py-3 font-mono font-semibold whitespace-nowrap">
+                    <Link
+                      to={`/admin/orders/${encodeURIComponent(row.orderId)}`}
+                      state={detailState}
+                      data-testid="row-order-id"
+                      className="text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-700"
+                    >
+                      {row.orderId}
+                    </Link>
+                  </th>
+                  <td className="px-3 py-3 whitespace-nowrap text-gray-900 tabular-nums" data-testid="row-date">
+                    {formatAdminDate(row.orderDate)}
+                  </td>
+                  <td className="px-3 py-3 whitespace-nowrap text-gray-900" data-testid="row-email">
+                    {row.email}
+                  </td>
+                  <td className="px-3 py-3 whitespace-nowrap text-gray-900" data-testid="row-service">
+                    {row.serviceName}
+                  </td>
+                  <td className="max-w-64 min-w-40 px-3 py-3 break-all text-gray-900" data-testid="row-target">
+                    {row.name}
+                  </td>
+                  <td className="px-3 py-3 text-right text-gray-900 tabular-nums" data-testid="row-quantity">
+                    {row.quantity.toLocaleString('en-US')}
+                  </td>
+                  <td className="px-3 py-3 text-right font-semibold whitespace-nowrap text-gray-900 tabular-nums" data-testid="row-price">
+                    {formatAdminPrice(row.price, row.currency)}
+                  </td>
+                  <td className={`px-3 py-3 font-semibold ${PAYMENT_STYLES[row.paymentStatus] ?? 'text-gray-900'}`} data-testid="row-payment">
+                    {row.paymentStatus}
+                  </td>
+                  <td className="px-3 py-3">
+                    <StatusTag status={row.orderStatus} testId="row-status" />
+                  </td>
+                  <td className="px-3 py-3 font-mono whitespace-nowrap text-gray-900" data-testid="row-supplier-id">
+                    {row.supplierOrderId ?? <span className="text-gray-700">—</span>}
+                  </td>
+                  <td className="max-w-72 min-w-40 px-3 py-3 text-red-800" data-testid="row-error">
+                    {row.needsReview ? (
+                      <span
+                        data-testid="row-needs-review"
+                        title={row.reviewReason ?? undefined}
+                        className="mb-1 inline-block rounded-full bg-amber-100 px-2 py-0.5 text-xs font-bold whitespace-nowrap text-amber-900"
+                      >
+                        needs review
+                        {row.reviewReason ? <span className="sr-only">: {row.reviewReason}</span> : null}
+                      </span>
+                    ) : null}
+                    {row.errorMessage ? <span className="block break-words">{row.errorMessage}</span> : null}
+                    {!row.needsReview && !row.errorMessage ? <span className="text-gray-700">—</span> : null}
+                  </td>
+                  <td className="px-3 py-3 whitespace-nowrap" data-testid="row-action">
+                    <RowActionCell row={row} busy={busy.has(row.razorPayOrderId)} onRun={(r, action) => void run(r, action)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+
+      {list.status !== 'failed' && count > 0 ? (
+        <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3">
+          <p className="text-sm text-gray-700" data-testid="orders-page">
+            Page {currentPage} of {about}
+            {pages.toLocaleString('en-US')}
+          </p>
+          <div className="flex gap-2">
+            <button type="button" onClick={() => changePage(currentPage - 1)} disabled={currentPage <= 1 || list.status === 'loading'} className={secondaryButton}>
+              Previous
+            </button>
+            <button type="button" onClick={() => changePage(currentPage + 1)} disabled={currentPage >= pages || list.status === 'loading'} className={secondaryButton}>
+              Next
+            </button>
+          </div>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import type { Route } from './+types/layout';
+import { CacheStrategy } from '../../cache.ts';
+import { ToastProvider } from '../../admin/toasts.tsx';
+import { adminData, adminFetch, clearToken, getToken, isAbort, isUnauthorized, subscribeToken, takeClearReason } from '../../admin/token.ts';
+
+/**
+ * The admin shell (spec section 2: "/admin (guarded)"). Logged-in state is the token in local
+ * storage (section 6), which only the browser has: the server renders a neutral "Loading…" and
+ * never any admin data. In the browser, no token → /login; with one, the sidebar, the admin's
+ * e-mail (from /api/auth/me, which also proves the token is still good) and the child page.
+ * Whenever the token goes away (log-out, a 401 from any call, a log-out in another tab) the
+ * shell sends the visitor to /login.
+ */
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Admin | Boostly' },
+  { name: 'robots', content: 'noindex, nofollow' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+
+interface NavItem {
+  to: string;
+  label: string;
+  /** Paths (prefixes) that also mark the item current, e.g. an order's detail page. */
+  matches: string[];
+  /** An SVG path (24×24, stroked). */
+  icon: string;
+}
+
+/** The admin sections. Blog management (spec "Admin blog list") is added here as `/admin/blog`. */
+const ADMIN_NAV: NavItem[] = [
+  {
+    to: '/admin/all-orders',
+    label: 'All orders',
+    matches: ['/admin/all-orders', '/admin/orders'],
+    icon: 'M9 5H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-2M9 5a2 2 0 0 0 2 2h2a2 2 0 0 0 2-2M9 5a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2m-6 9 2 2 4-4',
+  },
+];
+
+function isCurrent(item: NavItem, pathname: string): boolean {
+  return item.matches.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
+/** The server (and the hydrating first render) has no token; afterwards it is local storage's. */
+function useToken(): string | null {
+  return useSyncExternalStore(subscribeToken, getToken, () => null);
+}
+
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  );
+}
+
+function LoadingShell() {
+  return (
+    <div role="status" data-testid="admin-loading" className="flex min-h-[50vh] items-center justify-center gap-3 px-4 py-24 text-gray-700">
+      <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700 motion-reduce:animate-none" />
+      Loading…
+    </div>
+  );
+}
+
+export default function AdminLayout() {
+  const token = useToken();
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [email, setEmail] = useState<string | null>(null);
+  const [loggingOut, setLoggingOut] = useState(false);
+
+  // The guard: no token (never had one, logged out, expired) → the login page, which comes back
+  // here afterwards.
+  useEffect(() => {
+    if (!hydrated || token) return;
+    const notice = takeClearReason();
+    navigate('/login', {
+      replace: true,
+      state: { from: `${location.pathname}${location.search}`, ...(notice ? { notice } : {}) },
+    });
+    // Only a change of token decides; the location is only read for the way back.
+  }, [hydrated, token, navigate]);
+
+  // Who is logged in; a 401 here clears the token and the guard above takes over.
+  useEffect(() => {
+    if (!token) {
+      setEmail(null);
+      return undefined;
+    }
+    const controller = new AbortController();
+    adminData<{ email: string }>('/api/auth/me', { signal: controller.signal }).then(
+      (reply) => {
+        if (!controller.signal.aborted) setEmail(reply.data?.email ?? null);
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error)) console.error('GET /api/auth/me failed', error);
+      },
+    );
+    return () => controller.abort();
+  }, [token]);
+
+  const logOut = useCallback(async () => {
+    setLoggingOut(true);
+    try {
+      // Revoke the token on the server; the admin is logged out here whatever it answers.
+      await adminFetch('/api/auth/logout', { method: 'GET', signal: AbortSignal.timeout(5000) });
+    } catch (error) {
+      if (!isUnauthorized(error)) console.error('GET /api/auth/logout failed', error);
+    } finally {
+      setLoggingOut(false);
+      // The guard above follows the token to /login.
+      clearToken(null);
+    }
+  }, []);
+
+  if (!hydrated || !token) return <LoadingShell />;
+
+  return (
+    <ToastProvider>
+      <div className="mx-auto flex w-full max-w-[96rem] flex-col lg:flex-row">
+        <aside className="border-b border-gray-200 bg-white lg:min-h-[calc(100vh-8rem)] lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0">
+          <div className="flex items-center justify-between gap-4 px-4 py-4 lg:block lg:px-5 lg:py-6">
+            <Link to="/admin/all-orders" className="inline-flex items-center gap-2">
+              <img src="/images/logo.svg" alt="Boostly" width={128} height={32} />
+              <span className="rounded-md bg-brand-100 px-2 py-0.5 text-xs font-bold tracking-wide text-brand-800 uppercase">Admin</span>
+            </Link>
+          </div>
+          <nav aria-label="Admin" className="px-2 pb-3 lg:px-3">
+            <ul className="flex gap-1 overflow-x-auto lg:flex-col" data-testid="admin-nav">
+              {ADMIN_NAV.map((item) => {
+                const current = isCurrent(item, location.pathname);
+                return (
+                  <li key={item.to}>
+                    <Link
+                      to={item.to}
+                      aria-current={current ? 'page' : undefined}
+                      className={`flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${
+                        current ? 'bg-brand-50 text-brand-800' : 'text-gray-700 hover:bg-gray-100 hover:text-gray-900'
+                      }`}
+                    >
+                      <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="h-5 w-5 shrink-0">
+                        <path d={item.icon} />
+                      </svg>
+                      {item.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+        </aside>
+
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center justify-end gap-3 border-b border-gray-200 bg-white px-4 py-3 sm:px-6">
+            <p className="min-w-0 truncate text-sm text-gray-700">
+              <span className="sr-only">Logged in as </span>
+              <span data-testid="admin-email" className="font-semibold text-gray-900">
+                {email ?? '…'}
+              </span>
+            </p>
+            <button
+              type="button"
+              onClick={() => void logOut()}
+              disabled={loggingOut}
+              className="inline-flex items-center gap-2 rounded-lg border-2 border-gray-300 bg-white px-3 py-1.5 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait"
+            >
+              <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="h-4 w-4">
+                <path d="M15 17l5-5-5-5M20 12H9M12 19H6a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2h6" />
+              </svg>
+              Log out
+            </button>
+          </div>
+          <div className="px-4 py-6 sm:px-6">
+            <Outlet />
+          </div>
+        </div>
+      </div>
+    </ToastProvider>
+  );
+}

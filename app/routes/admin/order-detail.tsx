@@ -1,0 +1,257 @@
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import type { Route } from './+types/order-detail';
+import { CacheStrategy } from '../../cache.ts';
+import {
+  type AdminOrderDetail,
+  PAYMENT_STYLES,
+  RowActionCell,
+  StatusTag,
+  formatAdminDate,
+  formatAdminPrice,
+  useOrderActions,
+} from '../../admin/orders.tsx';
+import { adminData, isAbort, isUnauthorized, messageOf } from '../../admin/token.ts';
+
+/**
+ * One order for the admin: its facts, its timeline (every recorded event: payment, supplier,
+ * status changes) and the e-mails sent about it. Fetched in the browser with the admin's token.
+ */
+
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: `Order ${params.orderId} | Boostly admin` },
+  { name: 'robots', content: 'noindex, nofollow' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+
+type LoadState = { status: 'loading' } | { status: 'ready'; detail: AdminOrderDetail } | { status: 'failed'; message: string };
+
+/** A timeline entry's detail: text as it is, an object as "key: value" pairs. */
+function Detail({ value }: { value: unknown }): ReactNode {
+  if (value === null || value === undefined || value === '') return <span className="text-gray-700">—</span>;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(', ');
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  if (entries.length === 0) return <span className="text-gray-700">—</span>;
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
+      {entries.map(([key, v]) => (
+        <div key={key} className="contents">
+          <dt className="font-semibold text-gray-700">{key}</dt>
+          <dd className="break-all text-gray-900">{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-semibold tracking-wide text-gray-700 uppercase">{label}</dt>
+      <dd className="mt-1 break-words text-gray-900" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+const dash = <span className="text-gray-700">—</span>;
+
+export default function OrderDetailPage({ params }: Route.ComponentProps) {
+  const { orderId } = params;
+  const location = useLocation();
+  const [state, setState] = useState<LoadState>({ status: 'loading' });
+  const [reloads, setReloads] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    adminData<AdminOrderDetail>(`/api/order/detail/${encodeURIComponent(orderId)}`, { signal: controller.signal }).then(
+      (reply) => {
+        if (controller.signal.aborted) return;
+        if (!reply.data?.order) setState({ status: 'failed', message: reply.message || 'Order not found.' });
+        else setState({ status: 'ready', detail: reply.data });
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error)) setState({ status: 'failed', message: messageOf(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [orderId, reloads]);
+
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+  const { busy, run } = useOrderActions(reload);
+
+  // Back to the list with the filter, search and page it was opened from.
+  const from = (location.state as { from?: unknown } | null)?.from;
+  const backTo = `/admin/all-orders${typeof from === 'string' && from.startsWith('?') ? from : ''}`;
+
+  return (
+    <section aria-labelledby="order-detail-title" aria-busy={state.status === 'loading'}>
+      <Link to={backTo} className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline hover:text-brand-800">
+        <span aria-hidden="true">←</span> Back to all orders
+      </Link>
+      <h1 id="order-detail-title" className="mt-3 text-3xl font-extrabold text-gray-900">
+        Order <span className="font-mono">{orderId}</span>
+      </h1>
+
+      {state.status === 'loading' ? (
+        <div role="status" className="mt-6 flex items-center gap-3 text-gray-700">
+          <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700" />
+          Loading order...
+        </div>
+      ) : null}
+
+      {state.status === 'failed' ? (
+        <div role="alert" data-testid="order-detail-error" className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+          {state.message}
+        </div>
+      ) : null}
+
+      {state.status === 'ready' ? <OrderDetailView detail={state.detail} busy={busy.has(state.detail.order.razorPayOrderId)} onRun={(row, action) => void run(row, action)} /> : null}
+    </section>
+  );
+}
+
+function OrderDetailView({
+  detail,
+  busy,
+  onRun,
+}: {
+  detail: AdminOrderDetail;
+  busy: boolean;
+  onRun: Parameters<typeof RowActionCell>[0]['onRun'];
+}) {
+  const { order, timeline, emails } = detail;
+  return (
+    <>
+      <div className="mt-6 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="flex flex-wrap items-center gap-3">
+            <StatusTag status={order.orderStatus} testId="detail-status" />
+            {order.needsReview ? (
+              <span data-testid="detail-needs-review" className="rounded-full bg-amber-100 px-3 py-1 text-xs font-bold text-amber-900">
+                needs review
+              </span>
+            ) : null}
+          </div>
+          <RowActionCell row={order} busy={busy} onRun={onRun} />
+        </div>
+        {order.needsReview && order.reviewReason ? (
+          <p className="mt-4 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">{order.reviewReason}</p>
+        ) : null}
+        {order.errorMessage ? (
+          <p data-testid="detail-error" className="mt-4 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+            {order.errorMessage}
+          </p>
+        ) : null}
+        <dl className="mt-6 grid gap-x-6 gap-y-4 sm:grid-cols-2 lg:grid-cols-3">
+          <Fact label="Provider order ID" testId="detail-provider-id">
+            <span className="font-mono">{order.razorPayOrderId}</span>
+          </Fact>
+          <Fact label="Date" testId="detail-date">
+            {formatAdminDate(order.orderDate)}
+          </Fact>
+          <Fact label="E-mail" testId="detail-email">
+            {order.email}
+          </Fact>
+          <Fact label="Service" testId="detail-service">
+            {order.serviceName}
+          </Fact>
+          <Fact label="Target" testId="detail-target">
+            <span className="break-all">{order.name}</span>
+          </Fact>
+          <Fact label="Quantity" testId="detail-quantity">
+            {order.quantity.toLocaleString('en-US')}
+          </Fact>
+          <Fact label="Price" testId="detail-price">
+            {formatAdminPrice(order.price, order.currency)}
+          </Fact>
+          <Fact label="Payment" testId="detail-payment">
+            <span className={`font-semibold ${PAYMENT_STYLES[order.paymentStatus] ?? ''}`}>{order.paymentStatus}</span>
+          </Fact>
+          <Fact label="Fulfilment" testId="detail-fulfilment">
+            {order.fulfilmentState || dash}
+          </Fact>
+          <Fact label="Supplier order ID" testId="detail-supplier-id">
+            {order.supplierOrderId ? <span className="font-mono">{order.supplierOrderId}</span> : dash}
+          </Fact>
+          {order.planType ? <Fact label="Plan">{order.planType}</Fact> : null}
+          {order.comment ? (
+            <Fact label="Comments">
+              <span className="whitespace-pre-line">{order.comment}</span>
+            </Fact>
+          ) : null}
+          {order.paymentId !== undefined ? (
+            <Fact label="Payment ID">{order.paymentId ? <span className="font-mono">{order.paymentId}</span> : dash}</Fact>
+          ) : null}
+          {order.paidAt !== undefined ? <Fact label="Paid at">{order.paidAt ? formatAdminDate(order.paidAt) : dash}</Fact> : null}
+          {order.startCount !== undefined ? <Fact label="Start count">{order.startCount ?? dash}</Fact> : null}
+          {order.remains !== undefined ? <Fact label="Remains">{order.remains ?? dash}</Fact> : null}
+          {order.refunded ? <Fact label="Refunded">{formatAdminPrice(order.refunded, order.currency)}</Fact> : null}
+        </dl>
+      </div>
+
+      <h2 id="order-timeline" className="mt-10 text-xl font-bold text-gray-900">
+        Timeline
+      </h2>
+      {timeline.length === 0 ? (
+        <p className="mt-3 text-gray-700">Nothing recorded yet.</p>
+      ) : (
+        <ol aria-labelledby="order-timeline" data-testid="order-timeline" className="mt-4 space-y-0 border-l-2 border-brand-200 pl-5">
+          {timeline.map((entry, index) => (
+            <li key={`${entry.at}-${index}`} data-testid="timeline-entry" className="relative pb-5">
+              <span aria-hidden="true" className="absolute top-1.5 -left-[27px] h-3 w-3 rounded-full border-2 border-white bg-brand-700" />
+              <div className="flex flex-wrap items-baseline gap-x-3">
+                <time dateTime={entry.at} className="text-sm text-gray-700 tabular-nums">
+                  {formatAdminDate(entry.at, true)}
+                </time>
+                <span data-testid="timeline-kind" className="font-mono text-sm font-semibold text-gray-900">
+                  {entry.kind}
+                </span>
+              </div>
+              <div className="mt-1 text-sm">
+                <Detail value={entry.detail} />
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+
+      <h2 id="order-emails" className="mt-10 text-xl font-bold text-gray-900">
+        E-mails
+      </h2>
+      {emails.length === 0 ? (
+        <p className="mt-3 text-gray-700" data-testid="order-emails-empty">
+          No e-mails for this order.
+        </p>
+      ) : (
+        <div role="region" aria-labelledby="order-emails" tabIndex={0} className="mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm">
+          <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="order-emails">
+            <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">
+              <tr>
+                <th scope="col" className="px-3 py-3">Subject</th>
+                <th scope="col" className="px-3 py-3">Status</th>
+                <th scope="col" className="px-3 py-3 text-right">Attempts</th>
+                <th scope="col" className="px-3 py-3">Queued</th>
+                <th scope="col" className="px-3 py-3">Last error</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {emails.map((mail, index) => (
+                <tr key={`${mail.createdAt}-${index}`} data-testid="email-row">
+                  <td className="px-3 py-3 text-gray-900">{mail.subject ?? dash}</td>
+                  <td className="px-3 py-3 font-semibold text-gray-900">{mail.status}</td>
+                  <td className="px-3 py-3 text-right text-gray-900 tabular-nums">{mail.attempts}</td>
+                  <td className="px-3 py-3 whitespace-nowrap text-gray-900 tabular-nums">{formatAdminDate(mail.createdAt)}</td>
+                  <td className="px-3 py-3 break-words text-red-800">{mail.lastError ?? dash}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,782 @@
+/**
+ * The admin orders console (spec "Admin all-orders"): list with status filter, keyword search
+ * and pages; one order's detail with its timeline and e-mails; reorder and apply-service; CSV
+ * export. Built to stay fast at millions of orders (see `npm run bench:admin`).
+ *
+ * Order. Newest first: (created_at desc, id desc).
+ *
+ * Status filter. One of ORDER_STATUSES, case-insensitive. 'Pending' also matches orders whose
+ * payment is still `created` (the spec shows that payment state as pending).
+ *
+ * Keyword. Trimmed and lowercased, it matches as a substring of the provider order id (so with
+ * or without `order_`), the e-mail, the target or the service name. Keywords of one or two
+ * characters are too short for a trigram index: they match as a prefix of the order id (with or
+ * without `order_`) or of the e-mail.
+ *
+ * How a keyword search runs (migration 007 builds the indexes):
+ * 1. A cheap probe sizes the match set. SQLite: the FTS5 trigram index counts up to
+ *    SMALL_RESULT + 1 matches (incremental, it stops there). PostgreSQL: the planner's
+ *    estimate for the keyword predicate (trigram statistics on the search expression).
+ * 2. Few matches: all of them (ids only) are fetched through the trigram index, filtered by
+ *    status and sorted; the count is exact and the page is a slice.
+ * 3. Many matches: the newest-first index (or the status index) is walked with the keyword as a
+ *    filter and LIMIT/OFFSET, which stops after the page because matches are frequent.
+ *
+ * Counts (`count`, `totalPages`, `countExact`):
+ * - No keyword: exact, read from `order_counts`, which triggers keep per (order status,
+ *   payment status): never a count over the orders table.
+ * - Keyword with few matches (step 2): exact.
+ * - Keyword with many matches: exact when a status filter leaves at most STATUS_SCAN_LIMIT
+ *   orders to check (they are all read through the status index); otherwise an estimate
+ *   (SQLite: the density of matches among the newest ids the probe saw; PostgreSQL: the
+ *   planner's row estimate), flagged `countExact: false`, so a page count in the hundreds of
+ *   thousands never costs a scan of a million rows.
+ */
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import { isPostgres } from '../../db/migrations/helpers.ts';
+import type { Database, OrdersTable } from '../../db/schema.ts';
+import type { Fulfilment } from '../fulfilment/fulfilment.ts';
+import { RetryLaterError } from '../fulfilment/fulfilment.ts';
+import { MAIL_JOB } from '../mail/send-mail-job.ts';
+import { e4ToNumber } from '../money/money.ts';
+import { ORDER_STATUSES, type OrderStatus, providerOrderIdFrom, publicOrderId } from '../orders/types.ts';
+import { recordOrderEvent } from '../payments/transitions.ts';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_KEYWORD_LENGTH = 200;
+/** Keywords shorter than this match as a prefix of the order id or e-mail. */
+export const MIN_SUBSTRING_KEYWORD = 3;
+/** Up to this many keyword matches, searches go through the trigram index and count exactly. */
+export const SMALL_RESULT = { sqlite: 5000, postgres: 2000 } as const;
+/** A status with at most this many orders is checked row by row for an exact keyword count. */
+export const STATUS_SCAN_LIMIT = { sqlite: 5000, postgres: 10_000 } as const;
+/** Rows per query when exporting. */
+export const EXPORT_BATCH = 1000;
+
+export const CONSOLE_MESSAGES = {
+  notFound: 'Order not found',
+  cannotReorder: 'This order cannot be reordered',
+  unpaid: 'This order has not been paid',
+  submitting: 'This order is being sent to the supplier right now. Try again in a minute.',
+  alreadyAtSupplier: 'This order is already with the supplier',
+  changed: 'This order changed in the meantime. Reload it and try again.',
+  nothingRemains: 'Nothing remains to be delivered for this order',
+  ambiguous: 'The supplier did not answer clearly, so the order was flagged for review. Check the supplier panel before trying again.',
+  badStatus: `status must be one of ${ORDER_STATUSES.join(', ')}`,
+} as const;
+
+/** A refusal for the admin: the API answers with its status and message. */
+export class ConsoleError extends Error {
+  /** Read by the API's error handler. */
+  readonly expose = true;
+  constructor(
+    message: string,
+    readonly statusCode: 400 | 404 | 409 | 502,
+  ) {
+    super(message);
+    this.name = 'ConsoleError';
+  }
+}
+
+export interface ListQuery {
+  keyword?: string;
+  status?: string;
+  page?: number;
+  size?: number;
+}
+
+/** One row of the all-orders table (field names follow the spec's order row). */
+export interface ConsoleRow {
+  razorPayOrderId: string;
+  /** The provider order id without its `order_` prefix. */
+  orderId: string;
+  orderDate: string;
+  email: string;
+  serviceName: string;
+  /** The target: username or post/video URL. */
+  name: string;
+  quantity: number;
+  /** What the customer was charged. */
+  price: number;
+  currency: string;
+  paymentStatus: string;
+  orderStatus: string;
+  supplierOrderId: string | null;
+  errorMessage: string | null;
+  needsReview: boolean;
+  reviewReason: string | null;
+  fulfilmentState: string;
+  /** Paid, not Completed or Canceled, and not being sent right now. */
+  canReorder: boolean;
+  /** Paid and not yet at the supplier (or flagged for review). */
+  canApplyService: boolean;
+}
+
+export interface ListResult {
+  rows: ConsoleRow[];
+  count: number;
+  totalPages: number;
+  currentPage: number;
+  /** False when `count` is an estimate (a keyword with many matches, see the module notes). */
+  countExact: boolean;
+}
+
+export interface OrderDetail {
+  order: ConsoleRow & {
+    id: number;
+    provider: string;
+    clientOrderId: string;
+    serviceSlug: string;
+    planType: string;
+    targetKind: string;
+    comment: string | null;
+    supplierServiceId: string;
+    listPrice: number;
+    paymentId: string | null;
+    paidAt: string | null;
+    updatedAt: string;
+    fulfilmentAttempts: number;
+    startCount: number | null;
+    remains: number | null;
+    supplierCharge: number | null;
+    statusSyncedAt: string | null;
+    refunded: number;
+  };
+  /** order_events, oldest first. */
+  timeline: { at: string; kind: string; detail: Record<string, unknown> }[];
+  /** The receipt and status e-mails queued for the order. */
+  emails: {
+    id: number;
+    dedupeKey: string | null;
+    to: string | null;
+    subject: string | null;
+    status: string;
+    attempts: number;
+    lastError: string | null;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+}
+
+export interface ResubmitResult {
+  ok: true;
+  supplierOrderId: string;
+  quantity: number;
+}
+
+export interface ActionOptions {
+  /** The admin who asked (recorded in the timeline). */
+  adminId?: number | null;
+}
+
+export interface OrdersConsoleOptions {
+  db: Kysely<Database>;
+  fulfilment: Pick<Fulfilment, 'submit'>;
+  now?: () => Date;
+  /** Overrides of the size thresholds (tests use tiny ones to reach every code path). */
+  limits?: { smallResult?: number; statusScanLimit?: number; exportBatch?: number };
+}
+
+type OrderRow = Selectable<OrdersTable>;
+type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * The search text, as SQL. PostgreSQL only uses the trigram index when this is the indexed
+ * expression verbatim (db/migrations/007-order-search.ts); SQLite's FTS table holds the same text.
+ */
+const SEARCH_EXPRESSION = {
+  postgres: sql.raw("lower(provider_order_id || E'\\n' || email || E'\\n' || target || E'\\n' || service_name)"),
+  sqlite: sql.raw('lower(provider_order_id || char(10) || email || char(10) || target || char(10) || service_name)'),
+} as const;
+
+/** SQLite's search text before lowering, for LIKE (which ignores ASCII case on its own). */
+const SEARCH_TEXT_SQLITE = sql.raw('(provider_order_id || char(10) || email || char(10) || target || char(10) || service_name)');
+
+const LIST_COLUMNS = [
+  'id',
+  'provider_order_id',
+  'created_at',
+  'email',
+  'service_name',
+  'target',
+  'quantity',
+  'amount_e4',
+  'currency',
+  'payment_status',
+  'order_status',
+  'supplier_order_id',
+  'error_message',
+  'needs_review',
+  'review_reason',
+  'fulfilment_state',
+] as const;
+type ListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
+
+const FINAL_FOR_REORDER: string[] = ['Completed', 'Canceled'];
+/** Fulfilment states from which apply-service sends an order that is not at the supplier yet. */
+const APPLY_STATES = ['none', 'retry', 'failed', 'needs_review'];
+
+/** 'in progress' → 'In Progress'; '' or undefined → null; anything else → ConsoleError 400. */
+export function normaliseStatus(status: string | undefined | null): OrderStatus | null {
+  const text = (status ?? '').trim().toLowerCase();
+  if (!text || text === 'all') return null;
+  const match = ORDER_STATUSES.find((s) => s.toLowerCase() === text || s.toLowerCase().replace(' ', '') === text.replace(/[\s_-]+/g, ''));
+  if (!match) throw new ConsoleError(CONSOLE_MESSAGES.badStatus, 400);
+  return match;
+}
+
+export function normaliseKeyword(keyword: string | undefined | null): string {
+  return (keyword ?? '').trim().slice(0, MAX_KEYWORD_LENGTH).toLowerCase();
+}
+
+function canReorder(row: Pick<OrderRow, 'payment_status' | 'order_status' | 'fulfilment_state'>): boolean {
+  return row.payment_status === 'paid' && !FINAL_FOR_REORDER.includes(row.order_status) && row.fulfilment_state !== 'submitting';
+}
+
+function canApplyService(row: Pick<OrderRow, 'payment_status' | 'fulfilment_state' | 'supplier_order_id' | 'order_status'>): boolean {
+  return (
+    row.payment_status === 'paid' &&
+    !FINAL_FOR_REORDER.includes(row.order_status) &&
+    (row.fulfilment_state === 'needs_review' || (APPLY_STATES.includes(row.fulfilment_state) && row.supplier_order_id === null))
+  );
+}
+
+function toRow(row: ListRow): ConsoleRow {
+  return {
+    razorPayOrderId: row.provider_order_id,
+    orderId: publicOrderId(row.provider_order_id),
+    orderDate: row.created_at,
+    email: row.email,
+    serviceName: row.service_name,
+    name: row.target,
+    quantity: row.quantity,
+    price: e4ToNumber(row.amount_e4),
+    currency: row.currency,
+    paymentStatus: row.payment_status,
+    orderStatus: row.order_status,
+    supplierOrderId: row.supplier_order_id,
+    errorMessage: row.error_message,
+    needsReview: row.needs_review === 1,
+    reviewReason: row.review_reason,
+    fulfilmentState: row.fulfilment_state,
+    canReorder: canReorder(row),
+    canApplyService: canApplyService(row),
+  };
+}
+
+/** LIKE pattern text for a literal (backslash is the escape character in both dialects here). */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The smallest string greater than every string starting with `prefix` (binary order). */
+function prefixUpperBound(prefix: string): string {
+  const chars = [...prefix];
+  const last = chars.pop() as string;
+  return chars.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
+}
+
+/** Every upper/lower-case spelling of a short text (at most 2 characters: 4 spellings). */
+function caseVariants(text: string): string[] {
+  let variants = [''];
+  for (const ch of text) {
+    const options = [...new Set([ch.toLowerCase(), ch.toUpperCase()])];
+    variants = variants.flatMap((v) => options.map((o) => v + o));
+  }
+  return variants;
+}
+
+/** How a keyword search finds its rows. */
+interface KeywordPlan {
+  /**
+   * True exactly for matching rows, in a form the trigram index cannot serve (instr / strpos /
+   * column prefixes): for walks along the newest-first indexes, which must not turn into
+   * "collect every match, then sort" plans.
+   */
+  walk: RawBuilder<unknown>;
+  /** When there are at most SMALL_RESULT matches (any status): a condition the trigram index serves. */
+  indexed?: RawBuilder<unknown>;
+  /** For many matches: the estimated number of matches over all statuses. */
+  estimate?: number;
+  /** PostgreSQL: the predicate in the form the planner has statistics for (estimates). */
+  estimable?: RawBuilder<unknown>;
+}
+
+interface StatusScope {
+  /** Disjoint conditions, each walkable newest-first through one index; their union is the status. */
+  branches: RawBuilder<unknown>[];
+  /** The same as one condition, for filters. */
+  condition: RawBuilder<unknown> | null;
+}
+
+export function createOrdersConsole(options: OrdersConsoleOptions) {
+  const { db, fulfilment } = options;
+  const now = () => options.now?.() ?? new Date();
+  const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  const search = SEARCH_EXPRESSION[dialect];
+  const smallResult = options.limits?.smallResult ?? SMALL_RESULT[dialect];
+  const statusScanLimit = options.limits?.statusScanLimit ?? STATUS_SCAN_LIMIT[dialect];
+  const exportBatch = options.limits?.exportBatch ?? EXPORT_BATCH;
+
+  function scopeOf(status: OrderStatus | null): StatusScope {
+    if (!status) return { branches: [sql`1 = 1`], condition: null };
+    if (status === 'Pending') {
+      return {
+        branches: [sql`order_status = 'Pending'`, sql`payment_status = 'created' and order_status <> 'Pending'`],
+        condition: sql`(order_status = 'Pending' or payment_status = 'created')`,
+      };
+    }
+    const condition = sql`order_status = ${status}`;
+    return { branches: [condition], condition };
+  }
+
+  /** Exact number of orders in a status (or all), from the trigger-maintained counters. */
+  async function statusCount(status: OrderStatus | null): Promise<number> {
+    // order_counts belongs to migration 007 alone (no Kysely table type): plain SQL.
+    const where = status === 'Pending' ? sql`where order_status = 'Pending' or payment_status = 'created'` : status ? sql`where order_status = ${status}` : sql``;
+    const { rows } = await sql<{ n: number | string | null }>`select sum(n) as n from order_counts ${where}`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async function pgEstimate(predicate: RawBuilder<unknown>): Promise<number> {
+    const { rows } = await sql<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>`explain (format json) select 1 from orders where ${predicate}`.execute(
+      db,
+    );
+    return Math.round(rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  }
+
+  async function planKeyword(keyword: string): Promise<KeywordPlan> {
+    const small = smallResult;
+    if ([...keyword].length >= MIN_SUBSTRING_KEYWORD) {
+      if (dialect === 'sqlite') {
+        // LIKE folds ASCII case itself, sparing lower() a copy of every row's text (SQLite's lower()
+        // folds ASCII only too, so the two agree).
+        const walk = sql`${SEARCH_TEXT_SQLITE} like ${`%${likeLiteral(keyword)}%`} escape '\\'`;
+        const phrase = `"${keyword.replaceAll('"', '""')}"`;
+        // FTS5 walks its matches newest id first and stops at small + 1.
+        const probe = await sql<{ n: number; lo: number | null; hi: number | null }>`
+          select count(*) as n, min(rid) as lo, max(rid) as hi from (
+            select rowid as rid from orders_search where orders_search match ${phrase} order by rowid desc limit ${small + 1}
+          ) probe`.execute(db);
+        const { n, lo, hi } = probe.rows[0] ?? { n: 0, lo: null, hi: null };
+        if (n <= small) return { walk, indexed: sql`id in (select rowid from orders_search where orders_search match ${phrase})` };
+        // The density of matches among the newest ids the probe saw, spread over all ids. Two
+        // scalar subqueries: SQLite answers each from an end of the rowid b-tree (min() and max()
+        // in one SELECT would scan the table).
+        const span = (await sql<{ lo: number | null; hi: number | null }>`select (select min(id) from orders) as lo, (select max(id) from orders) as hi`.execute(db))
+          .rows[0];
+        const density = n / Math.max(1, (hi ?? 0) - (lo ?? 0) + 1);
+        const estimate = Math.round(density * Math.max(1, Number(span?.hi ?? 0) - Number(span?.lo ?? 0) + 1));
+        return { walk, estimate: Math.max(small + 1, estimate) };
+      }
+      const indexed = sql`${search} like ${`%${likeLiteral(keyword)}%`}`;
+      const walk = sql`strpos(${search}, ${keyword}) > 0`;
+      const estimate = await pgEstimate(indexed);
+      return estimate <= small ? { walk, indexed, estimable: indexed } : { walk, estimate, estimable: indexed };
+    }
+
+    // One or two characters: a prefix of the order id (with or without `order_`) or of the e-mail.
+    if (dialect === 'sqlite') {
+      // Binary ranges served by the unique index on provider_order_id (ids are mixed-case: every
+      // spelling) and the (email, created_at) index (e-mails are stored lowercased).
+      const ranges = [...caseVariants(keyword).flatMap((v) => [v, `order_${v}`])].map(
+        (prefix) => sql`(provider_order_id >= ${prefix} and provider_order_id < ${prefixUpperBound(prefix)})`,
+      );
+      ranges.push(sql`(email >= ${keyword} and email < ${prefixUpperBound(keyword)})`);
+      const walk = sql`(${sql.join(ranges, sql` or `)})`;
+      const probe = await sql<{ n: number }>`select count(*) as n from (select id from orders where ${walk} limit ${small + 1})`.execute(db);
+      if ((probe.rows[0]?.n ?? 0) <= small) return { walk, indexed: walk };
+      // Each range counted on its own index (an order in two ranges counts twice: an estimate).
+      const { rows } = await sql<{ n: number }>`select ${sql.join(
+        ranges.map((range) => sql`(select count(*) from orders where ${range})`),
+        sql` + `,
+      )} as n`.execute(db);
+      return { walk, estimate: Math.max(small + 1, Number(rows[0]?.n ?? 0)) };
+    }
+    const literal = likeLiteral(keyword);
+    const walk = sql`(lower(provider_order_id) like ${`${literal}%`} or lower(provider_order_id) like ${`order\\_${literal}%`} or email like ${`${literal}%`})`;
+    // The same matches through the trigram index: each arm is a superset of one arm above.
+    const superset = sql`(${search} like ${`${literal}%`} or ${search} like ${`order\\_${literal}%`} or ${search} like ${`%\n${literal}%`})`;
+    const estimate = await pgEstimate(walk);
+    return estimate <= small ? { walk, indexed: sql`(${superset} and ${walk})`, estimable: walk } : { walk, estimate, estimable: walk };
+  }
+
+  /**
+   * The rows of one status branch, newest first (or oldest first), optionally after a keyset
+   * position, each branch walking its own index with its own LIMIT.
+   */
+  function branchRows<T>(
+    columns: RawBuilder<unknown>,
+    branch: RawBuilder<unknown>,
+    predicate: RawBuilder<unknown> | null,
+    limit: number,
+    options_: { ascending?: boolean; offset?: number; before?: { created_at: string; id: number } } = {},
+  ) {
+    const direction = options_.ascending ? sql.raw('asc') : sql.raw('desc');
+    const conditions = [branch];
+    if (predicate) conditions.push(predicate);
+    if (options_.before) {
+      conditions.push(sql`(created_at < ${options_.before.created_at} or (created_at = ${options_.before.created_at} and id < ${options_.before.id}))`);
+    }
+    return sql<T>`select ${columns} from orders where ${sql.join(conditions, sql` and `)}
+      order by created_at ${direction}, id ${direction} limit ${limit} offset ${options_.offset ?? 0}`.execute(db);
+  }
+
+  /**
+   * Ids of one page, newest first. Two status branches (Pending) are walked separately, each up
+   * to the page's end, and merged here: PostgreSQL would rather sort their whole union.
+   */
+  async function walkPage(scope: StatusScope, predicate: RawBuilder<unknown> | null, limit: number, offset: number, ascending = false) {
+    if (limit <= 0) return [];
+    let ids: number[];
+    if (scope.branches.length === 1) {
+      const { rows } = await branchRows<{ id: number }>(sql`id`, scope.branches[0], predicate, limit, { ascending, offset });
+      ids = rows.map((r) => Number(r.id));
+    } else {
+      const lists = await Promise.all(
+        scope.branches.map((branch) => branchRows<{ id: number; created_at: string }>(sql`id, created_at`, branch, predicate, offset + limit, { ascending })),
+      );
+      ids = mergeOrdered(
+        lists.map((l) => l.rows),
+        ascending,
+      )
+        .slice(offset, offset + limit)
+        .map((r) => Number(r.id));
+    }
+    return ascending ? ids.reverse() : ids;
+  }
+
+  /** Ids of every match of a small keyword result in the status, newest first. */
+  async function smallMatches(indexed: RawBuilder<unknown>, scope: StatusScope): Promise<number[]> {
+    const statusFilter = scope.condition ? sql`and ${scope.condition}` : sql``;
+    const { rows } = await sql<{ id: number }>`select id from orders where ${indexed} ${statusFilter}
+      order by created_at desc, id desc`.execute(db);
+    return rows.map((r) => Number(r.id));
+  }
+
+  async function rowsByIds(ids: number[]): Promise<ConsoleRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.selectFrom('orders').select(LIST_COLUMNS).where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toRow(row)] : [];
+    });
+  }
+
+  async function findOrder(providerOrderId: string): Promise<OrderRow> {
+    const id = providerOrderIdFrom(String(providerOrderId ?? '').trim());
+    const order = await db.selectFrom('orders').selectAll().where('provider_order_id', '=', id).executeTakeFirst();
+    if (!order) throw new ConsoleError(CONSOLE_MESSAGES.notFound, 404);
+    return order;
+  }
+
+  /**
+   * Sends a paid order to the supplier now: a timeline entry with the admin, a compare-and-set
+   * of the fulfilment state back to `none` (from exactly the state the admin saw), then the
+   * same `submit` the jobs worker uses, which claims the order again (`none` → `submitting`), so
+   * a worker running at the same moment cannot send it twice.
+   */
+  async function resubmit(order: OrderRow, kind: 'admin.reorder' | 'admin.apply_service', quantity: number, adminId: number | null): Promise<ResubmitResult> {
+    const at = now().toISOString();
+    const reset = await db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('orders')
+        .set({
+          fulfilment_state: 'none',
+          updated_at: at,
+          // Resolving the review is what the admin is doing; other review reasons (a second
+          // payment to refund) stay.
+          ...(order.fulfilment_state === 'needs_review' ? { needs_review: 0, review_reason: null } : {}),
+        })
+        .where('id', '=', order.id)
+        .where('payment_status', '=', 'paid')
+        .where('fulfilment_state', '=', order.fulfilment_state)
+        .where('order_status', '=', order.order_status)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      await recordOrderEvent(
+        trx,
+        order.id,
+        kind,
+        {
+          adminId,
+          quantity,
+          orderStatus: order.order_status,
+          fulfilmentState: order.fulfilment_state,
+          previousSupplierOrderId: order.supplier_order_id,
+          ...(order.fulfilment_state === 'needs_review' ? { reviewReason: order.review_reason } : {}),
+        },
+        at,
+      );
+      return true;
+    });
+    if (!reset) throw new ConsoleError(CONSOLE_MESSAGES.changed, 409);
+
+    let outcome: Awaited<ReturnType<Fulfilment['submit']>>;
+    try {
+      outcome = await fulfilment.submit(order.id, { quantity });
+    } catch (error) {
+      if (error instanceof RetryLaterError) throw new ConsoleError(error.message, 502);
+      throw error;
+    }
+    const after = await db
+      .selectFrom('orders')
+      .select(['supplier_order_id', 'error_message'])
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    if (outcome === 'submitted' && after.supplier_order_id) return { ok: true, supplierOrderId: after.supplier_order_id, quantity };
+    if (outcome === 'failed') throw new ConsoleError(after.error_message || 'The supplier refused the order', 502);
+    if (outcome === 'needs_review') throw new ConsoleError(CONSOLE_MESSAGES.ambiguous, 502);
+    throw new ConsoleError(CONSOLE_MESSAGES.changed, 409);
+  }
+
+  return {
+    async list(query: ListQuery = {}): Promise<ListResult> {
+      const status = normaliseStatus(query.status);
+      const keyword = normaliseKeyword(query.keyword);
+      const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(Number(query.size) || DEFAULT_PAGE_SIZE)));
+      const page = Math.max(1, Math.floor(Number(query.page) || 1));
+      const offset = (page - 1) * size;
+      const scope = scopeOf(status);
+      const result = (ids: number[], count: number, countExact: boolean) =>
+        rowsByIds(ids).then((rows) => ({ rows, count, totalPages: Math.ceil(count / size), currentPage: page, countExact }));
+
+      if (!keyword) {
+        const count = await statusCount(status);
+        if (offset >= count) return result([], count, true);
+        // Past the middle, walking from the oldest end is shorter; the exact count makes it the same page.
+        if (offset > count / 2) {
+          const limit = Math.min(size, count - offset);
+          return result(await walkPage(scope, null, limit, count - offset - limit, true), count, true);
+        }
+        return result(await walkPage(scope, null, size, offset), count, true);
+      }
+
+      const plan = await planKeyword(keyword);
+      if (plan.indexed) {
+        const ids = await smallMatches(plan.indexed, scope);
+        return result(ids.slice(offset, offset + size), ids.length, true);
+      }
+
+      const ids = await walkPage(scope, plan.walk, size, offset);
+      // A partly filled page is the last one: its position gives the exact count.
+      if (ids.length > 0 && ids.length < size) return result(ids, offset + ids.length, true);
+      // Past the last match the count is at most the offset; within the matches, at least the page's end.
+      const bounded = (estimate: number) => (ids.length === 0 ? Math.min(estimate, offset) : Math.max(estimate, offset + ids.length));
+      if (!status) return result(ids, bounded(plan.estimate ?? 0), false);
+      const population = await statusCount(status);
+      if (population <= statusScanLimit) {
+        // Few orders in the status: check each (through the status index) for an exact count.
+        const { rows } = await sql<{ n: number | string }>`select ${sql.join(
+          scope.branches.map((branch) => sql`(select count(*) from orders where ${branch} and ${plan.walk})`),
+          sql` + `,
+        )} as n`.execute(db);
+        return result(ids, Number(rows[0]?.n ?? 0), true);
+      }
+      const estimate =
+        dialect === 'postgres' && plan.estimable
+          ? await pgEstimate(sql`${scope.condition} and ${plan.estimable}`)
+          : Math.round(((plan.estimate ?? 0) * population) / Math.max(1, await statusCount(null)));
+      return result(ids, bounded(estimate), false);
+    },
+
+    async detail(orderId: string): Promise<OrderDetail> {
+      const order = await findOrder(orderId);
+      const [events, mails] = await Promise.all([
+        db.selectFrom('order_events').selectAll().where('order_id', '=', order.id).orderBy('at').orderBy('id').execute(),
+        db
+          .selectFrom('jobs')
+          .select(['id', 'dedupe_key', 'payload_json', 'status', 'attempts', 'last_error', 'created_at', 'updated_at'])
+          .where('kind', '=', MAIL_JOB)
+          // The receipt and one status e-mail per status (core/fulfilment: `status-mail:{id}:{status}`).
+          .where('dedupe_key', 'in', [`receipt:${order.id}`, ...ORDER_STATUSES.map((s) => `status-mail:${order.id}:${s}`)])
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute(),
+      ]);
+      const parse = (text: string): Record<string, unknown> => {
+        try {
+          const value = JSON.parse(text) as unknown;
+          return value && typeof value === 'object' ? (value as Record<string, unknown>) : { value };
+        } catch {
+          return { raw: text };
+        }
+      };
+      return {
+        order: {
+          ...toRow(order),
+          id: order.id,
+          provider: order.provider,
+          clientOrderId: order.client_order_id,
+          serviceSlug: order.service_slug,
+          planType: order.plan_type,
+          targetKind: order.target_kind,
+          comment: order.comment,
+          supplierServiceId: order.supplier_service_id,
+          listPrice: e4ToNumber(order.price_e4),
+          paymentId: order.payment_id,
+          paidAt: order.paid_at,
+          updatedAt: order.updated_at,
+          fulfilmentAttempts: order.fulfilment_attempts,
+          startCount: order.start_count,
+          remains: order.remains,
+          supplierCharge: order.supplier_charge_e4 === null ? null : e4ToNumber(order.supplier_charge_e4),
+          statusSyncedAt: order.status_synced_at,
+          refunded: e4ToNumber(order.refunded_e4),
+        },
+        timeline: events.map((e) => ({ at: e.at, kind: e.kind, detail: parse(e.detail_json) })),
+        emails: mails.map((m) => {
+          const payload = parse(m.payload_json);
+          return {
+            id: m.id,
+            dedupeKey: m.dedupe_key,
+            to: typeof payload.to === 'string' ? payload.to : null,
+            subject: typeof payload.subject === 'string' ? payload.subject : null,
+            status: m.status,
+            attempts: m.attempts,
+            lastError: m.last_error,
+            createdAt: m.created_at,
+            updatedAt: m.updated_at,
+          };
+        }),
+      };
+    },
+
+    /**
+     * Sends a paid order to the supplier again (failed, retry, needs_review, Partial or a
+     * delivery the supplier dropped). Not for Completed or Canceled orders, nor unpaid ones.
+     * A Partial order gets only what remains undelivered (its refund for that share, if any,
+     * has already gone out: the timeline shows both); every other order its full quantity.
+     */
+    async reorder(providerOrderId: string, actionOptions: ActionOptions = {}): Promise<ResubmitResult> {
+      const order = await findOrder(providerOrderId);
+      if (FINAL_FOR_REORDER.includes(order.order_status)) throw new ConsoleError(CONSOLE_MESSAGES.cannotReorder, 409);
+      if (order.payment_status !== 'paid') throw new ConsoleError(CONSOLE_MESSAGES.unpaid, 409);
+      if (order.fulfilment_state === 'submitting') throw new ConsoleError(CONSOLE_MESSAGES.submitting, 409);
+      let quantity = order.quantity;
+      if (order.order_status === 'Partial' && order.remains !== null) {
+        if (order.remains <= 0) throw new ConsoleError(CONSOLE_MESSAGES.nothingRemains, 409);
+        quantity = Math.min(order.remains, order.quantity);
+      }
+      return resubmit(order, 'admin.reorder', quantity, actionOptions.adminId ?? null);
+    },
+
+    /**
+     * Sends a paid order that is not at the supplier yet (state none, retry or failed, with no
+     * supplier order id) or one flagged for review, now, instead of waiting for the worker.
+     * Refused for unpaid orders, orders already at the supplier and Completed or Canceled ones.
+     */
+    async applyService(providerOrderId: string, actionOptions: ActionOptions = {}): Promise<ResubmitResult> {
+      const order = await findOrder(providerOrderId);
+      if (order.payment_status !== 'paid') throw new ConsoleError(CONSOLE_MESSAGES.unpaid, 409);
+      if (order.fulfilment_state === 'submitting') throw new ConsoleError(CONSOLE_MESSAGES.submitting, 409);
+      if (FINAL_FOR_REORDER.includes(order.order_status)) throw new ConsoleError(CONSOLE_MESSAGES.alreadyAtSupplier, 409);
+      if (!canApplyService(order)) throw new ConsoleError(CONSOLE_MESSAGES.alreadyAtSupplier, 409);
+      return resubmit(order, 'admin.apply_service', order.quantity, actionOptions.adminId ?? null);
+    },
+
+    /**
+     * The list as CSV lines (header first, CRLF-terminated), for the same filter and in the same
+     * order, fetched in batches of EXPORT_BATCH with keyset pagination on (created_at, id), so
+     * memory stays flat however many orders match.
+     */
+    async *exportCsv(query: { keyword?: string; status?: string } = {}): AsyncGenerator<string> {
+      const status = normaliseStatus(query.status);
+      const keyword = normaliseKeyword(query.keyword);
+      const scope = scopeOf(status);
+      yield csvLine(CSV_HEADER);
+
+      const plan = keyword ? await planKeyword(keyword) : null;
+      if (plan?.indexed) {
+        // Few matches: their ids (at most SMALL_RESULT) in order, then the rows in batches.
+        const ids = await smallMatches(plan.indexed, scope);
+        for (let i = 0; i < ids.length; i += exportBatch) {
+          for (const row of await rowsByIds(ids.slice(i, i + exportBatch))) yield csvLine(csvCells(row));
+        }
+        return;
+      }
+
+      const columns = sql.raw(LIST_COLUMNS.join(', '));
+      let before: { created_at: string; id: number } | undefined;
+      for (;;) {
+        const lists = await Promise.all(scope.branches.map((branch) => branchRows<ListRow>(columns, branch, plan?.walk ?? null, exportBatch, { before })));
+        const batch = mergeOrdered(
+          lists.map((l) => l.rows),
+          false,
+        ).slice(0, exportBatch);
+        for (const row of batch) yield csvLine(csvCells(toRow(row)));
+        if (batch.length < exportBatch) return;
+        const last = batch[batch.length - 1];
+        before = { created_at: last.created_at, id: Number(last.id) };
+      }
+    },
+  };
+}
+
+/** Merges lists each ordered by (created_at, id), descending unless `ascending`. */
+function mergeOrdered<T extends { created_at: string; id: number }>(lists: T[][], ascending: boolean): T[] {
+  if (lists.length === 1) return lists[0];
+  const sign = ascending ? 1 : -1;
+  const compare = (a: T, b: T) => sign * (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : Number(a.id) - Number(b.id));
+  return lists.flat().sort(compare);
+}
+
+export type OrdersConsole = ReturnType<typeof createOrdersConsole>;
+
+export const CSV_HEADER = [
+  'Order ID',
+  'Provider order ID',
+  'Order date',
+  'Email',
+  'Service',
+  'Target',
+  'Quantity',
+  'Price',
+  'Currency',
+  'Payment status',
+  'Order status',
+  'Supplier order ID',
+  'Error message',
+  'Needs review',
+  'Review reason',
+  'Fulfilment state',
+];
+
+function csvCells(row: ConsoleRow): (string | number)[] {
+  return [
+    row.orderId,
+    row.razorPayOrderId,
+    row.orderDate,
+    row.email,
+    row.serviceName,
+    row.name,
+    row.quantity,
+    row.price,
+    row.currency,
+    row.paymentStatus,
+    row.orderStatus,
+    row.supplierOrderId ?? '',
+    row.errorMessage ?? '',
+    row.needsReview ? 'yes' : 'no',
+    row.reviewReason ?? '',
+    row.fulfilmentState,
+  ];
+}
+
+/**
+ * One CSV cell: text starting with = + - @ (or a tab or carriage return) gets a leading single
+ * quote so spreadsheets do not run it as a formula; then RFC 4180 quoting when the text holds a
+ * comma, a double quote or a line break (quotes doubled).
+ */
+export function csvCell(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return String(value);
+  const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+}
+
+export function csvLine(cells: (string | number | null | undefined)[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}

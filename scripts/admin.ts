@@ -1,0 +1,185 @@
+/**
+ * `npm run admin -- <command>`: manage admin accounts from the server's shell.
+ *
+ *   create --email you@example.com          a new admin (verified by an e-mailed code at first login)
+ *   reset-password --email you@example.com  a new password; ends a lockout, logs out every session
+ *   list                                    every admin, verified or not, locked or not
+ *
+ * The password comes from ADMIN_PASSWORD, or is asked for twice (hidden) in a terminal. It uses
+ * the same configuration as the server (environment, then `.env`), migrating the database first.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Writable } from 'node:stream';
+import { AdminAuthError, createAdminAuth } from '../core/auth/admins.ts';
+import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
+import { passwordProblem } from '../core/auth/passwords.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { ConfigError, loadConfig } from '../server/config.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+const USAGE = `Usage:
+  npm run admin -- create --email you@example.com
+  npm run admin -- reset-password --email you@example.com
+  npm run admin -- list
+
+The password is read from ADMIN_PASSWORD, or asked for (twice, hidden) in a terminal.
+It must be at least 12 characters long.`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): { command: string | undefined; email: string | undefined } {
+  const [command, ...rest] = argv;
+  let email: string | undefined;
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i];
+    if (arg === '--email') {
+      email = rest[i + 1];
+      i += 1;
+    } else if (arg.startsWith('--email=')) {
+      email = arg.slice('--email='.length);
+    } else if (arg === '--help' || arg === '-h') {
+      return { command: 'help', email };
+    } else {
+      throw new UsageError(`Unknown argument: ${arg}`);
+    }
+  }
+  return { command, email };
+}
+
+/** Reads a line without echoing it. */
+function askHidden(question: string): Promise<string> {
+  const silent = new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
+  process.stdout.write(question);
+  const rl = readline.createInterface({ input: process.stdin, output: silent, terminal: true });
+  return new Promise((resolve, reject) => {
+    rl.on('SIGINT', () => {
+      rl.close();
+      process.stdout.write('\n');
+      reject(new UsageError('Cancelled.'));
+    });
+    rl.question('', (answer) => {
+      rl.close();
+      process.stdout.write('\n');
+      resolve(answer);
+    });
+  });
+}
+
+async function readPassword(): Promise<string> {
+  const fromEnv = process.env.ADMIN_PASSWORD;
+  if (fromEnv) {
+    const problem = passwordProblem(fromEnv);
+    if (problem) throw new UsageError(`ADMIN_PASSWORD is too weak: ${problem}`);
+    return fromEnv;
+  }
+  if (!process.stdin.isTTY) throw new UsageError('Set ADMIN_PASSWORD, or run this in a terminal to type the password.');
+  for (;;) {
+    const password = await askHidden('Password (at least 12 characters): ');
+    const problem = passwordProblem(password);
+    if (problem) {
+      console.error(problem);
+      continue;
+    }
+    const again = await askHidden('Password again: ');
+    if (again !== password) {
+      console.error('The passwords do not match. Try again.');
+      continue;
+    }
+    return password;
+  }
+}
+
+function requireEmailArg(email: string | undefined): string {
+  if (!email || !email.trim()) throw new UsageError('Missing --email.');
+  return email;
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { command, email } = args;
+  if (command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (command !== 'create' && command !== 'reset-password' && command !== 'list') {
+    console.error(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);
+    return 2;
+  }
+
+  // Settings as the server reads them: real environment variables win over `.env`.
+  const envFile = path.join(root, '.env');
+  if (existsSync(envFile)) {
+    const fromEnv = { ...process.env };
+    process.loadEnvFile(envFile);
+    Object.assign(process.env, fromEnv);
+  }
+
+  // Check the arguments and the password before touching the database.
+  if (command !== 'list') requireEmailArg(email);
+  const password = command === 'list' ? '' : await readPassword();
+
+  const config = loadConfig();
+  const handle = openDatabase({ url: config.DATABASE_URL, sqlitePath: config.sqlitePath });
+  try {
+    await migrateToLatest(handle.db);
+    const codes = createOneTimeCodes({ db: handle.db, pepper: await loadCodePepper(handle.db) });
+    const auth = createAdminAuth({ db: handle.db, codes, publicUrl: config.PUBLIC_URL });
+
+    if (command === 'create') {
+      const admin = await auth.createAdmin(email!, password);
+      const loginUrl = `${config.PUBLIC_URL.replace(/\/+$/, '')}/login`;
+      console.log(
+        `Created admin ${admin.email}. Log in at ${loginUrl}; the first login e-mails a 6-digit code to verify the account.`,
+      );
+      if (!config.SMTP_URL) {
+        console.log(`SMTP_URL is not set: e-mails (the code too) are written as .eml files under ${path.join(config.dataDir, 'mail')}.`);
+      }
+    } else if (command === 'reset-password') {
+      const result = await auth.resetPassword(email!, password);
+      const sessions = result.revokedTokens === 1 ? '1 session was' : `${result.revokedTokens} sessions were`;
+      console.log(`Password changed for ${result.email}. ${sessions} logged out.`);
+    } else {
+      const admins = await auth.listAdmins();
+      if (!admins.length) {
+        console.log('No admins yet. Create one with: npm run admin -- create --email you@example.com');
+      } else {
+        const width = Math.max(5, ...admins.map((a) => a.email.length));
+        console.log(`${'email'.padEnd(width)}  verified  sessions  created                   status`);
+        for (const admin of admins) {
+          const status = admin.lockedUntil ? `locked until ${admin.lockedUntil}` : 'ok';
+          console.log(
+            `${admin.email.padEnd(width)}  ${(admin.isVerified ? 'yes' : 'no').padEnd(8)}  ${String(admin.activeTokens).padEnd(8)}  ${admin.createdAt.padEnd(24)}  ${status}`,
+          );
+        }
+      }
+    }
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  if (error instanceof UsageError || error instanceof AdminAuthError || error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exitCode = 1;
+}

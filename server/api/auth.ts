@@ -1,0 +1,157 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ADMIN_MESSAGES, AdminAuthError, type AdminAuth } from '../../core/auth/admins.ts';
+import { bearerToken, requireAdmin } from './admin-guard.ts';
+import { FailureSchema, envelopeOf, ok } from './envelope.ts';
+
+/**
+ * Admin login (spec "Admin login", sections 3 and 4): `POST /api/auth/login` answers the spec's
+ * `{ isSuccessful, access_token, isVerified, status, message }`, with 409 for an account that
+ * still needs its e-mailed code (`verify-otp`, `resend-otp`); the token then goes in
+ * `Authorization: Bearer …` (`me`, `logout` and every admin call, see admin-guard.ts). The
+ * login and code calls are rate-limited per client on top of the per-account lockout and the
+ * codes' own limits; no reply of these routes may be stored by any cache.
+ */
+
+// Lenient on the wire: missing values get the domain's messages instead of a schema error.
+const EmailField = z.string().max(1000).default('');
+
+const LoginBody = z.object({ email: EmailField, password: z.string().max(4096).default('') });
+const VerifyOtpBody = z.object({ email: EmailField, otp: z.union([z.string().max(100), z.number()]).transform(String).default('') });
+const ResendOtpBody = z.object({ email: EmailField });
+
+/** One shape for every login reply, so the client reads `status` and `isVerified` alike. */
+const LoginReply = z.object({
+  isSuccessful: z.boolean(),
+  message: z.string(),
+  status: z.number().int().optional(),
+  isVerified: z.boolean().optional(),
+  access_token: z.string().optional(),
+  /** ISO-8601: when the token stops working (12 hours after the login). */
+  expiresAt: z.string().optional(),
+});
+
+const MessageReply = z.object({ isSuccessful: z.literal(true), message: z.string() });
+
+export interface AuthApiOptions {
+  auth: AdminAuth;
+}
+
+const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+
+function retryAfter(reply: FastifyReply, ms: number | undefined): void {
+  if (ms && ms > 0) reply.header('retry-after', String(Math.ceil(ms / 1000)));
+}
+
+export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth }) => {
+  const adminOnly = requireAdmin(auth.authenticate);
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+  });
+
+  app.post(
+    '/auth/login',
+    {
+      config: limit(10),
+      schema: {
+        tags: ['admin auth'],
+        summary: 'Admin login: 200 with a bearer token, 409 when the account still needs its e-mailed code, 401 bad e-mail or password, 429 locked out',
+        body: LoginBody,
+        response: { 200: LoginReply, 400: LoginReply, 401: LoginReply, 409: LoginReply, 429: LoginReply },
+      },
+    },
+    async (request, reply) => {
+      const result = await auth.login(request.body.email, request.body.password);
+      reply.status(result.status);
+      switch (result.status) {
+        case 200:
+          return {
+            isSuccessful: true,
+            status: 200,
+            isVerified: true,
+            access_token: result.access_token,
+            expiresAt: result.expiresAt.toISOString(),
+            message: result.message,
+          };
+        case 409:
+          return { isSuccessful: false, status: 409, isVerified: false, message: result.message };
+        case 429:
+          retryAfter(reply, result.retryAfterMs);
+          return { isSuccessful: false, status: 429, message: result.message };
+        default:
+          return { isSuccessful: false, status: result.status, message: result.message };
+      }
+    },
+  );
+
+  app.post(
+    '/auth/verify-otp',
+    {
+      config: limit(10),
+      schema: {
+        tags: ['admin auth'],
+        summary: 'Verify an admin account with the 6-digit code e-mailed at its first login; then log in again',
+        body: VerifyOtpBody,
+        response: { 200: MessageReply, 400: FailureSchema, 429: FailureSchema },
+      },
+    },
+    async (request) => {
+      await auth.verifyOtp(request.body.email, request.body.otp);
+      return { isSuccessful: true as const, message: ADMIN_MESSAGES.verified };
+    },
+  );
+
+  app.post(
+    '/auth/resend-otp',
+    {
+      config: limit(3),
+      schema: {
+        tags: ['admin auth'],
+        summary: 'E-mail a new code to an unverified admin (the same reply for any address); 429 while throttled',
+        body: ResendOtpBody,
+        response: { 200: MessageReply, 400: FailureSchema, 429: FailureSchema },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const { message } = await auth.resendOtp(request.body.email);
+        return { isSuccessful: true as const, message };
+      } catch (error) {
+        // A throttled request says when to come back; the error handler writes the body.
+        if (error instanceof AdminAuthError) retryAfter(reply, error.retryAfterMs);
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/auth/logout',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['admin auth'],
+        summary: 'Revoke the bearer token',
+        response: { 200: MessageReply, 401: FailureSchema },
+      },
+    },
+    async (request) => {
+      await auth.logout(bearerToken(request) ?? '');
+      return { isSuccessful: true as const, message: ADMIN_MESSAGES.loggedOut };
+    },
+  );
+
+  app.get(
+    '/auth/me',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['admin auth'],
+        summary: "The bearer token's admin (the admin UI checks a stored token with it)",
+        response: { 200: envelopeOf(z.object({ email: z.string() })), 401: FailureSchema },
+      },
+    },
+    async (request) => ok({ email: request.admin!.email }),
+  );
+};

@@ -1,0 +1,403 @@
+import { type Page, expect, test } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
+import { codeFor } from './support/mail.ts';
+import { continueButton, enterTarget, openOrderForm, orderUrl, uniqueSuffix, verificationIcon } from './support/order.ts';
+import { gotoHydrated } from './support/page.ts';
+
+/**
+ * The admin area (spec "Admin login", "Admin all-orders", sections 4, 6, 8): the guard, the first
+ * login's e-mailed code, the orders list (filter, search, reorder, the dash), the order detail
+ * and log-out. The admin account is made by tests/e2e/support/serve.ts before the store starts;
+ * codes are read from the e-mails the store's SMTP sink caught. The tests run in file order:
+ * the first login (the code step) comes first; later tests log in through the same form and get
+ * past a code step too should they ever run first.
+ */
+
+const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? 'admin@boostly.test';
+const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'correct horse battery staple';
+const TOKEN_KEY = 'boostly.admin.token';
+const IG_USERNAME = 'Instagram Username';
+
+// The pages send a CSP with script nonces, which would block the injected axe script.
+test.use({ bypassCSP: true });
+
+// Every test calls from its own client address (the app trusts X-Forwarded-For), so the
+// per-client rate limits of login and code calls never see other tests or retries.
+test.beforeEach(async ({ page }) => {
+  const octet = () => 1 + Math.floor(Math.random() * 254);
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': `10.${octet()}.${octet()}.${octet()}` });
+});
+
+const emailField = (page: Page) => page.getByLabel('Email', { exact: true });
+const passwordField = (page: Page) => page.getByLabel('Password', { exact: true });
+const codeField = (page: Page) => page.getByLabel('6-digit code', { exact: true });
+const logInButton = (page: Page) => page.getByRole('button', { name: 'Log in', exact: true });
+const loginBanner = (page: Page) => page.getByTestId('login-error');
+const rows = (page: Page) => page.getByTestId('order-row');
+const toasts = (page: Page) => page.getByTestId('toast');
+
+/** Logs in through the form; gets past the code step if the account is not verified yet. */
+async function logIn(page: Page): Promise<void> {
+  await gotoHydrated(page, '/login');
+  await emailField(page).fill(ADMIN_EMAIL);
+  await passwordField(page).fill(ADMIN_PASSWORD);
+  await logInButton(page).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^(All orders|Check your e-mail)$/ })).toBeVisible();
+  if (await codeField(page).isVisible()) {
+    await codeField(page).fill(await codeFor(ADMIN_EMAIL));
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+  }
+  await expect(page).toHaveURL(/\/admin\/all-orders$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('All orders');
+}
+
+interface Purchase {
+  orderId: string;
+  email: string;
+  username: string;
+}
+
+/** Buys Instagram Followers (100, Standard) through the sandbox; `fail` declines the card. */
+async function buy(page: Page, outcome: 'pay' | 'fail' = 'pay'): Promise<Purchase> {
+  const suffix = uniqueSuffix();
+  const email = `admin-e2e-${suffix}@example.com`;
+  const username = `e2e.admin.${suffix}`.slice(0, 30);
+  await openOrderForm(page, orderUrl('instagram-followers', 100, 'Standard'), IG_USERNAME);
+  await enterTarget(page, IG_USERNAME, username);
+  await expect(verificationIcon(page)).toHaveAttribute('data-state', 'success');
+  await emailField(page).fill(email);
+  await continueButton(page).click();
+  const dialog = page.getByRole('dialog', { name: 'Sandbox checkout' });
+  if (outcome === 'pay') {
+    await dialog.getByRole('button', { name: /^Pay / }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you');
+  } else {
+    await dialog.getByRole('button', { name: 'Simulate a failed payment' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Order not fulfill');
+  }
+  const orderId = new URL(page.url()).pathname.split('/').pop()!;
+  return { orderId, email, username };
+}
+
+/** Searches the list for `keyword` with the magnifier button. */
+async function search(page: Page, keyword: string): Promise<void> {
+  await page.getByLabel('Search orders', { exact: true }).fill(keyword);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+function rowFor(page: Page, orderId: string) {
+  return page.locator(`[data-testid="order-row"][data-order-id="${orderId}"]`);
+}
+
+test.describe('admin area', () => {
+  test('an anonymous visit to /admin/all-orders ends on /login; the server renders no admin data', async ({ page }) => {
+    // The server's render of an admin page is a neutral shell, never stored by a cache.
+    const raw = await page.request.get('/admin/all-orders?status=Completed');
+    expect(raw.status()).toBe(200);
+    expect(raw.headers()['cache-control']).toBe('private, no-store');
+    const html = await raw.text();
+    expect(html).toContain('Loading…');
+    expect(html).not.toContain('orders-table');
+    expect(html).not.toContain('Log out');
+
+    await page.goto('/admin/all-orders');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveTitle('Admin login | Boostly');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin login');
+
+    await page.goto('/admin');
+    await expect(page).toHaveURL(/\/login$/);
+
+    // The API agrees: no token, no orders.
+    const api = await page.request.get('/api/order/all-orders');
+    expect(api.status()).toBe(401);
+    expect((await api.json()).message).toBe('No access token found.');
+  });
+
+  test('first login: validation, the code step (code from the e-mail), then /admin/all-orders', async ({ page }) => {
+    const response = await gotoHydrated(page, '/login');
+    expect(response.headers()['cache-control']).toBe('private, no-store');
+    await expect(page).toHaveTitle('Admin login | Boostly');
+    // The login page has neither the flash-sale bar nor the footer (spec "Layout rules").
+    await expect(page.getByText('50% OFF')).toHaveCount(0);
+    await expect(page.locator('footer')).toHaveCount(0);
+    await expectNoSeriousAxeViolations(page, '/login');
+
+    // Both fields are required before anything is sent.
+    const loginCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/auth/login')) loginCalls.push(request.method());
+    });
+    await logInButton(page).click();
+    await expect(page.getByTestId('email-error')).toHaveText('Email is required');
+    await expect(page.getByTestId('password-error')).toHaveText('Password is required');
+    await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
+    await expect(emailField(page)).toHaveAccessibleDescription('Email is required');
+    await expect(emailField(page)).toBeFocused();
+    await emailField(page).fill(ADMIN_EMAIL);
+    await logInButton(page).click();
+    await expect(page.getByTestId('email-error')).toHaveCount(0);
+    await expect(passwordField(page)).toHaveAccessibleDescription('Password is required');
+    expect(loginCalls).toEqual([]);
+    await expectNoSeriousAxeViolations(page, '/login with field errors');
+
+    // The show-password toggle.
+    const toggle = page.getByRole('button', { name: 'Show password' });
+    await passwordField(page).fill('not the password');
+    await expect(passwordField(page)).toHaveAttribute('type', 'password');
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await toggle.click();
+    await expect(passwordField(page)).toHaveAttribute('type', 'text');
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    await toggle.click();
+    await expect(passwordField(page)).toHaveAttribute('type', 'password');
+
+    // A wrong password (for an address that is no admin, so the admin is not locked out): the
+    // server's message in a red banner.
+    await emailField(page).fill(`nobody-${uniqueSuffix()}@example.com`);
+    await logInButton(page).click();
+    await expect(loginBanner(page)).toHaveText('Invalid email or password.');
+    await expect(loginBanner(page)).toHaveAttribute('role', 'alert');
+    await expect(loginBanner(page)).toHaveClass(/bg-red-50/);
+    await expectNoSeriousAxeViolations(page, '/login with the error banner');
+
+    // The right password on an unverified account: 409 → the code step.
+    await emailField(page).fill(ADMIN_EMAIL);
+    await passwordField(page).fill(ADMIN_PASSWORD);
+    await logInButton(page).click();
+    await expect(page.getByTestId('otp-intro')).toHaveText(`We sent a 6-digit code to ${ADMIN_EMAIL}`);
+    await expect(codeField(page)).toBeFocused();
+    await expect(codeField(page)).toHaveAttribute('inputmode', 'numeric');
+    await expect(codeField(page)).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeNull();
+    await expectNoSeriousAxeViolations(page, 'the code step');
+
+    // A new code right away is throttled (red); a sent one shows the server's message in green.
+    await page.getByRole('button', { name: 'Resend', exact: true }).click();
+    await expect(loginBanner(page)).toHaveText(/^Please wait \d+ seconds? before asking for a new code\.$/);
+    await page.route('**/api/auth/resend-otp', (route) =>
+      route.fulfill({ status: 200, json: { isSuccessful: true, message: 'A new code has been sent to your e-mail.' } }),
+    );
+    await page.getByRole('button', { name: 'Resend', exact: true }).click();
+    await expect(page.getByTestId('resend-notice')).toHaveText('A new code has been sent to your e-mail.');
+    await expect(page.getByTestId('resend-notice')).toHaveClass(/bg-green-50/);
+    await expect(loginBanner(page)).toHaveCount(0);
+    await page.unroute('**/api/auth/resend-otp');
+
+    const code = await codeFor(ADMIN_EMAIL);
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(page.getByTestId('code-error')).toHaveText('Code is required');
+    await codeField(page).fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(loginBanner(page)).toHaveText('Invalid code');
+
+    // The right code: verified, logged in again with the kept credentials, on to the orders.
+    loginCalls.length = 0;
+    await codeField(page).fill(code);
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/all-orders$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('All orders');
+    expect(loginCalls).toEqual(['POST']);
+    expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    await expect(page.getByTestId('admin-email')).toHaveText(ADMIN_EMAIL);
+    await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'All orders' })).toHaveAttribute('aria-current', 'page');
+    // No footer in the admin area.
+    await expect(page.locator('footer')).toHaveCount(0);
+
+    // Logged in: /login sends the admin back to the admin area.
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/admin\/all-orders$/);
+  });
+
+  test('reorder a paid order in delivery: spinner on the row, the toast for 3 s; then completed shows the dash', async ({ page }) => {
+    test.setTimeout(120_000);
+    await logIn(page);
+
+    // The simulated panel delivers in seconds (playwright.config.ts), and only a paid order that
+    // is not Completed yet can be reordered: reorder right after the purchase, once the order is
+    // with the supplier. A run that loses the race buys again.
+    let purchase: Purchase | null = null;
+    for (let attempt = 1; attempt <= 3 && !purchase; attempt += 1) {
+      const bought = await buy(page);
+      await gotoHydrated(page, `/admin/all-orders?keyword=${encodeURIComponent(bought.email)}`);
+      const row = rowFor(page, bought.orderId);
+      await expect(row).toBeVisible();
+      // Wait for the supplier's order id (the order left the job queue), refreshing the list.
+      await expect(async () => {
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await expect(row.getByTestId('row-supplier-id')).toHaveText(/^\d+$/, { timeout: 500 });
+      }).toPass({ timeout: 20_000 });
+      if ((await row.getByTestId('row-reorder').count()) === 1) purchase = bought;
+    }
+    expect(purchase, 'no order was still in delivery when the admin looked').not.toBeNull();
+    const row = rowFor(page, purchase!.orderId);
+    await expect(row.getByTestId('row-status')).toHaveText(/^(pending|processing|in-progress)$/);
+
+    // Hold the reply to see the row's spinner.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/order/reorder', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await row.getByTestId('row-reorder').click();
+    await expect(row.getByTestId('row-reorder')).toBeDisabled();
+    await expect(row.getByTestId('row-reorder')).toHaveAttribute('aria-busy', 'true');
+    release();
+    const toast = toasts(page).filter({ hasText: 'Successfully reordered !' });
+    await expect(toast).toBeVisible();
+    const shownAt = Date.now();
+    await expect(toast).toHaveAttribute('data-kind', 'success');
+    await expect(page.getByTestId('toast-region')).toHaveAttribute('aria-live', 'polite');
+    await expect(page.getByTestId('toast-region')).toHaveCSS('position', 'fixed');
+    await expect(row.getByTestId('row-reorder')).toHaveAttribute('aria-busy', 'false');
+    // Spec section 9: admin toasts stay 3 seconds.
+    await expect(toast).toHaveCount(0, { timeout: 6000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(2000);
+    await page.unroute('**/api/order/reorder');
+
+    // The spec's failure toasts: an unsuccessful reply, and a call that throws.
+    await page.route('**/api/order/reorder', (route) => route.fulfill({ status: 409, json: { isSuccessful: false, message: 'Nope' } }));
+    await row.getByTestId('row-reorder').click();
+    await expect(toasts(page).filter({ hasText: 'Getting error' })).toBeVisible();
+    await page.unroute('**/api/order/reorder');
+    await page.route('**/api/order/reorder', (route) => route.abort('failed'));
+    await row.getByTestId('row-reorder').click();
+    await expect(toasts(page).filter({ hasText: 'An error occured' })).toBeVisible();
+    await page.unroute('**/api/order/reorder');
+
+    // The reordered delivery completes too: completed, and the dash instead of an action.
+    await expect(async () => {
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect(row.getByTestId('row-status')).toHaveText('completed', { timeout: 1000 });
+    }).toPass({ timeout: 40_000 });
+    await expect(row.getByTestId('row-no-action')).toHaveText('–');
+    await expect(row.getByTestId('row-reorder')).toHaveCount(0);
+
+    // The detail view: facts, the timeline (with the reorder) and the e-mails sent.
+    await row.getByTestId('row-order-id').click();
+    await expect(page).toHaveURL(new RegExp(`/admin/orders/${purchase!.orderId}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Order ${purchase!.orderId}`);
+    await expect(page.getByTestId('detail-email')).toHaveText(purchase!.email);
+    await expect(page.getByTestId('detail-target')).toHaveText(purchase!.username);
+    await expect(page.getByTestId('detail-status')).toHaveText('completed');
+    await expect(page.getByTestId('timeline-kind').filter({ hasText: 'admin.reorder' })).toHaveCount(1);
+    expect(await page.getByTestId('timeline-entry').count()).toBeGreaterThanOrEqual(3);
+    await expect(page.getByTestId('timeline-entry').first().locator('time')).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
+    await expect(page.getByTestId('email-row').first()).toBeVisible();
+    await expectNoSeriousAxeViolations(page, 'the order detail');
+    await page.getByRole('link', { name: 'Back to all orders' }).click();
+    await expect(page).toHaveURL(/\/admin\/all-orders\?keyword=/);
+    await expect(page.getByLabel('Search orders', { exact: true })).toHaveValue(purchase!.email);
+    await expect(row).toBeVisible();
+  });
+
+  test('orders list: search, status filter in the address, empty state, pagination, an unpaid row, CSV', async ({ page }) => {
+    test.setTimeout(90_000);
+    const unpaid = await buy(page, 'fail');
+    await logIn(page);
+    await expect(rows(page).first()).toBeVisible();
+    await expect(page.getByTestId('orders-count')).toHaveText(/^\d+ orders?$/);
+    await expect(page.getByTestId('orders-page')).toHaveText(/^Page 1 of \d+$/);
+    await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    for (const name of ['Order ID', 'Date', 'E-mail', 'Service', 'Target', 'Quantity', 'Price', 'Payment', 'Status', 'Supplier ID', 'Error', 'Action']) {
+      await expect(page.getByRole('columnheader', { name, exact: true })).toBeVisible();
+    }
+    await expectNoSeriousAxeViolations(page, '/admin/all-orders');
+
+    // Search by the buyer's e-mail (Enter): the row and its cells.
+    await page.getByLabel('Search orders', { exact: true }).fill(unpaid.email);
+    await page.getByLabel('Search orders', { exact: true }).press('Enter');
+    await expect(page).toHaveURL(/[?&]keyword=admin-e2e-/);
+    const row = rowFor(page, unpaid.orderId);
+    await expect(row).toBeVisible();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(row.getByTestId('row-email')).toHaveText(unpaid.email);
+    await expect(row.getByTestId('row-service')).toHaveText('Instagram Followers');
+    await expect(row.getByTestId('row-target')).toHaveText(unpaid.username);
+    await expect(row.getByTestId('row-quantity')).toHaveText('100');
+    await expect(row.getByTestId('row-price')).toHaveText('$2.99');
+    await expect(row.getByTestId('row-payment')).toHaveText('fail');
+    await expect(row.getByTestId('row-status')).toHaveText('pending');
+    const today = await page.evaluate(() => new Date().toLocaleDateString('en-GB'));
+    await expect(row.getByTestId('row-date')).toHaveText(new RegExp(`^${today.replace(/\//g, '\\/')}, \\d{2}:\\d{2}$`));
+    // Unpaid: nothing to reorder.
+    await expect(row.getByTestId('row-reorder')).toHaveCount(0);
+    await expect(row.getByTestId('row-unavailable')).toHaveText('Not paid');
+
+    // The status filter keeps the search and lands in the address; a reload keeps both.
+    await page.getByLabel('Status', { exact: true }).selectOption('Pending');
+    await expect(page).toHaveURL(/[?&]status=Pending/);
+    await expect(row).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Status', { exact: true })).toHaveValue('Pending');
+    await expect(page.getByLabel('Search orders', { exact: true })).toHaveValue(unpaid.email);
+    await expect(row).toBeVisible();
+    await page.getByLabel('Status', { exact: true }).selectOption('Completed');
+    await expect(page.getByTestId('orders-empty')).toHaveText('No orders match this search.');
+    await expect(rows(page)).toHaveCount(0);
+
+    // CSV export of the current filter, downloaded with the bearer token.
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+    await expect(row).toBeVisible();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
+    expect(csv).toContain(unpaid.email);
+    expect(csv.trim().split(/\r?\n/)).toHaveLength(2);
+
+    // A nonsense keyword: the empty state. An empty search clears it.
+    await search(page, `zz-no-such-order-${uniqueSuffix()}`);
+    await expect(page.getByTestId('orders-empty')).toHaveText('No orders match this search.');
+    await expect(rows(page)).toHaveCount(0);
+    await search(page, '');
+    await expect(page).toHaveURL(/\/admin\/all-orders$/);
+    await expect(rows(page).first()).toBeVisible();
+
+    // Filter by status alone: every row shown has it.
+    await page.getByLabel('Status', { exact: true }).selectOption('Pending');
+    await expect(rows(page).first()).toBeVisible();
+    await expect(page.getByTestId('orders-page')).toHaveText(/^Page 1 of \d+$/);
+    for (const tag of await page.getByTestId('row-status').allTextContents()) expect(tag).toBe('pending');
+
+    // Pagination: with more orders than a page, Next moves to page 2 and lands in the address.
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+    const pagesText = (await page.getByTestId('orders-page').textContent()) ?? '';
+    const pages = Number(/of (\d+)$/.exec(pagesText)?.[1] ?? '1');
+    if (pages > 1) {
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect(page).toHaveURL(/[?&]page=2/);
+      await expect(page.getByTestId('orders-page')).toHaveText(`Page 2 of ${pages}`);
+      await expect(page.getByRole('button', { name: 'Previous' })).toBeEnabled();
+    } else {
+      await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    }
+  });
+
+  test('log out → /login, and /admin redirects again; an expired token goes to /login with a notice', async ({ page }) => {
+    await logIn(page);
+    const token = await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
+    expect(token).toBeTruthy();
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeNull();
+    // The token was revoked on the server too.
+    const me = await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status()).toBe(401);
+
+    await page.goto('/admin');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/admin/all-orders');
+    await expect(page).toHaveURL(/\/login$/);
+
+    // A token the server no longer accepts: the first call answers 401, the token is cleared.
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, token!] as const);
+    await page.goto('/admin/all-orders');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByTestId('login-notice')).toHaveText('Your session has expired. Please log in again.');
+    expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeNull();
+  });
+});
