@@ -101,6 +101,11 @@ export interface OrdersTable {
   supplier_charge_e4: number | null;
   status_synced_at: string | null;
   refunded_e4: Generated<number>;
+  /**
+   * lower(provider order id, e-mail, target, service name), newline-separated: the admin
+   * console's keyword search. Kept by database triggers (migration 007); writers leave it out.
+   */
+  search_text: Generated<string>;
 }
 
 export interface OrderEventsTable {

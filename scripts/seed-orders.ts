@@ -15,10 +15,13 @@
  *   Payment status, amounts (price rule of spec section 9), supplier facts and refunds agree.
  * - No timeline events or e-mails: the console's detail view of a seeded order shows an empty
  *   timeline.
- * - Multi-row INSERTs (500 rows on SQLite, 1000 on PostgreSQL) in transactions of 20,000 rows.
- *   The search index and the per-status counts are kept by the database's triggers
- *   (migration 007), as for any other insert. Conflicts on unique keys (a repeated run drawing
- *   the same e-mail and client order id) skip the row.
+ * - Fast batched inserts, in transactions of 50,000 rows. SQLite: 100-row INSERTs through one
+ *   prepared statement on a second connection to the file. PostgreSQL: 5,000 rows per
+ *   INSERT … SELECT FROM unnest(arrays); a bulk seed runs as one transaction that rebuilds the
+ *   trigram index at the end instead of maintaining it row by row (see insertPostgres).
+ * - The search text, the trigram index and the per-status counts are kept by the database's
+ *   triggers (migration 007), as for any other insert. Conflicts on unique keys (a repeated run
+ *   drawing the same e-mail and client order id) skip the row.
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -268,6 +271,7 @@ const COLUMNS = [
   'supplier_charge_e4',
   'status_synced_at',
   'refunded_e4',
+  'search_text',
 ] as const;
 type Value = string | number | null;
 /** Column types for PostgreSQL's unnest (text otherwise). */
@@ -423,16 +427,18 @@ export async function seedOrders(db: Kysely<Database>, dialect: DialectName, cou
       }
     }
 
+    const providerOrderId = `order_${randomText(rng, BASE62, 14)}`;
+    const target = targetFor(rng, tier.targetKind, customer.handle);
     return [
       'razorpay',
-      `order_${randomText(rng, BASE62, 14)}`,
+      providerOrderId,
       clientId,
       customer.email,
       tier.serviceSlug,
       tier.serviceName,
       tier.planType,
       tier.qty,
-      targetFor(rng, tier.targetKind, customer.handle),
+      target,
       tier.targetKind,
       comment,
       tier.supplierServiceId,
@@ -456,6 +462,9 @@ export async function seedOrders(db: Kysely<Database>, dialect: DialectName, cou
       row.supplier_charge_e4,
       row.status_synced_at,
       row.refunded_e4,
+      // What the database's trigger would compute (it corrects any difference): SQLite then skips
+      // a second write per row.
+      `${providerOrderId}\n${customer.email}\n${target}\n${tier.serviceName}`.toLowerCase(),
     ];
   }
 

@@ -13,14 +13,19 @@
  * characters are too short for a trigram index: they match as a prefix of the order id (with or
  * without `order_`) or of the e-mail.
  *
- * How a keyword search runs (migration 007 builds the indexes):
+ * How a keyword search runs (migration 007 builds the column `orders.search_text`, kept by
+ * triggers, and the indexes):
  * 1. A cheap probe sizes the match set. SQLite: the FTS5 trigram index counts up to
  *    SMALL_RESULT + 1 matches (incremental, it stops there). PostgreSQL: the planner's
- *    estimate for the keyword predicate (trigram statistics on the search expression).
+ *    estimate for `search_text LIKE '%kw%'` (fine-grained statistics on the column).
  * 2. Few matches: all of them (ids only) are fetched through the trigram index, filtered by
  *    status and sorted; the count is exact and the page is a slice.
  * 3. Many matches: the newest-first index (or the status index) is walked with the keyword as a
- *    filter and LIMIT/OFFSET, which stops after the page because matches are frequent.
+ *    plain filter (instr / strpos, which the trigram index cannot serve, so the planner cannot
+ *    switch to "collect every match, then sort") and LIMIT/OFFSET: matches are frequent, so the
+ *    walk stops soon after the page.
+ * The Pending filter is two index walks (order status Pending; payment created), merged here.
+ * Without a keyword, a page past the middle is read from the oldest end (the count is exact).
  *
  * Counts (`count`, `totalPages`, `countExact`):
  * - No keyword: exact, read from `order_counts`, which triggers keep per (order status,
@@ -181,18 +186,6 @@ export interface OrdersConsoleOptions {
 type OrderRow = Selectable<OrdersTable>;
 type Dialect = 'sqlite' | 'postgres';
 
-/**
- * The search text, as SQL. PostgreSQL only uses the trigram index when this is the indexed
- * expression verbatim (db/migrations/007-order-search.ts); SQLite's FTS table holds the same text.
- */
-const SEARCH_EXPRESSION = {
-  postgres: sql.raw("lower(provider_order_id || E'\\n' || email || E'\\n' || target || E'\\n' || service_name)"),
-  sqlite: sql.raw('lower(provider_order_id || char(10) || email || char(10) || target || char(10) || service_name)'),
-} as const;
-
-/** SQLite's search text before lowering, for LIKE (which ignores ASCII case on its own). */
-const SEARCH_TEXT_SQLITE = sql.raw('(provider_order_id || char(10) || email || char(10) || target || char(10) || service_name)');
-
 const LIST_COLUMNS = [
   'id',
   'provider_order_id',
@@ -314,7 +307,6 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
   const { db, fulfilment } = options;
   const now = () => options.now?.() ?? new Date();
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
-  const search = SEARCH_EXPRESSION[dialect];
   const smallResult = options.limits?.smallResult ?? SMALL_RESULT[dialect];
   const statusScanLimit = options.limits?.statusScanLimit ?? STATUS_SCAN_LIMIT[dialect];
   const exportBatch = options.limits?.exportBatch ?? EXPORT_BATCH;
@@ -350,9 +342,7 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
     const small = smallResult;
     if ([...keyword].length >= MIN_SUBSTRING_KEYWORD) {
       if (dialect === 'sqlite') {
-        // LIKE folds ASCII case itself, sparing lower() a copy of every row's text (SQLite's lower()
-        // folds ASCII only too, so the two agree).
-        const walk = sql`${SEARCH_TEXT_SQLITE} like ${`%${likeLiteral(keyword)}%`} escape '\\'`;
+        const walk = sql`instr(search_text, ${keyword}) > 0`;
         const phrase = `"${keyword.replaceAll('"', '""')}"`;
         // FTS5 walks its matches newest id first and stops at small + 1.
         const probe = await sql<{ n: number; lo: number | null; hi: number | null }>`
@@ -370,36 +360,47 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
         const estimate = Math.round(density * Math.max(1, Number(span?.hi ?? 0) - Number(span?.lo ?? 0) + 1));
         return { walk, estimate: Math.max(small + 1, estimate) };
       }
-      const indexed = sql`${search} like ${`%${likeLiteral(keyword)}%`}`;
-      const walk = sql`strpos(${search}, ${keyword}) > 0`;
+      const indexed = sql`search_text like ${`%${likeLiteral(keyword)}%`}`;
+      const walk = sql`strpos(search_text, ${keyword}) > 0`;
       const estimate = await pgEstimate(indexed);
       return estimate <= small ? { walk, indexed, estimable: indexed } : { walk, estimate, estimable: indexed };
     }
 
     // One or two characters: a prefix of the order id (with or without `order_`) or of the e-mail.
+    // Binary ranges on the unique index on provider_order_id (ids are mixed-case: every spelling)
+    // and on the (email, created_at) index (e-mails are stored lowercased) size the result.
+    const ranges = [...caseVariants(keyword).flatMap((v) => [v, `order_${v}`])].map(
+      (prefix) => sql`(provider_order_id >= ${prefix} and provider_order_id < ${prefixUpperBound(prefix)})`,
+    );
+    ranges.push(sql`(email >= ${keyword} and email < ${prefixUpperBound(keyword)})`);
+    const inRanges = sql`(${sql.join(ranges, sql` or `)})`;
+    const probe = await sql<{ n: number | string }>`select count(*) as n from (select id from orders where ${inRanges} limit ${small + 1}) probe`.execute(db);
+    const few = Number(probe.rows[0]?.n ?? 0) <= small;
     if (dialect === 'sqlite') {
-      // Binary ranges served by the unique index on provider_order_id (ids are mixed-case: every
-      // spelling) and the (email, created_at) index (e-mails are stored lowercased).
-      const ranges = [...caseVariants(keyword).flatMap((v) => [v, `order_${v}`])].map(
-        (prefix) => sql`(provider_order_id >= ${prefix} and provider_order_id < ${prefixUpperBound(prefix)})`,
-      );
-      ranges.push(sql`(email >= ${keyword} and email < ${prefixUpperBound(keyword)})`);
-      const walk = sql`(${sql.join(ranges, sql` or `)})`;
-      const probe = await sql<{ n: number }>`select count(*) as n from (select id from orders where ${walk} limit ${small + 1})`.execute(db);
-      if ((probe.rows[0]?.n ?? 0) <= small) return { walk, indexed: walk };
+      // SQLite compares text as bytes: the ranges are the prefix test itself.
+      if (few) return { walk: inRanges, indexed: inRanges };
       // Each range counted on its own index (an order in two ranges counts twice: an estimate).
       const { rows } = await sql<{ n: number }>`select ${sql.join(
         ranges.map((range) => sql`(select count(*) from orders where ${range})`),
         sql` + `,
       )} as n`.execute(db);
-      return { walk, estimate: Math.max(small + 1, Number(rows[0]?.n ?? 0)) };
+      return { walk: inRanges, estimate: Math.max(small + 1, Number(rows[0]?.n ?? 0)) };
     }
+    // PostgreSQL orders text by the database's collation, where ranges only approximate a
+    // prefix: they size the result; the matches come from exact LIKE tests, through the trigram
+    // index when few (each arm of `superset` contains one arm of `walk`).
     const literal = likeLiteral(keyword);
     const walk = sql`(lower(provider_order_id) like ${`${literal}%`} or lower(provider_order_id) like ${`order\\_${literal}%`} or email like ${`${literal}%`})`;
-    // The same matches through the trigram index: each arm is a superset of one arm above.
-    const superset = sql`(${search} like ${`${literal}%`} or ${search} like ${`order\\_${literal}%`} or ${search} like ${`%\n${literal}%`})`;
-    const estimate = await pgEstimate(walk);
-    return estimate <= small ? { walk, indexed: sql`(${superset} and ${walk})`, estimable: walk } : { walk, estimate, estimable: walk };
+    // pg_trgm treats '_' and the newline as word breaks, so every arm asks only for the trigrams
+    // of a word starting with the keyword ('order\_kw%' would also ask for those of "order",
+    // which every order has).
+    const superset = sql`(search_text like ${`${literal}%`} or search_text like ${`%\\_${literal}%`} or search_text like ${`%\n${literal}%`})`;
+    if (few) return { walk, indexed: sql`(${superset} and ${walk})`, estimable: inRanges };
+    // Many: count the ranges up to a bound (index work only), beyond it ask the planner.
+    const bound = 20 * small;
+    const sized = await sql<{ n: number | string }>`select count(*) as n from (select id from orders where ${inRanges} limit ${bound + 1}) sized`.execute(db);
+    const n = Number(sized.rows[0]?.n ?? 0);
+    return { walk, estimate: Math.max(small + 1, n <= bound ? n : await pgEstimate(inRanges)), estimable: inRanges };
   }
 
   /**

@@ -5,55 +5,68 @@ import { isPostgres } from './helpers.ts';
  * The admin orders console (core/admin/orders-console.ts): keyword search, the status filter,
  * newest-first paging and cheap counts over millions of orders.
  *
- * Search text. A keyword matches the provider order id, the e-mail, the target or the service
- * name as a case-insensitive substring. There is no stored `search_text` column: the text is
- * the expression below, computed from four columns that never change after checkout, so it
- * cannot go stale and no writer (checkout, tests, imports, the seed) has to maintain it.
- *   - PostgreSQL: a GIN trigram index (pg_trgm) on the expression serves `expr LIKE '%kw%'`.
- *     The queries must repeat the expression verbatim (see SEARCH_EXPRESSION in the console).
- *   - SQLite: a contentless FTS5 table with the trigram tokenizer (SQLite ≥ 3.43 for
- *     `contentless_delete`), kept in sync by triggers; rowid = orders.id.
+ * Search text. `orders.search_text` = lower(provider order id, e-mail, target, service name),
+ * newline-separated. A keyword matches as a case-insensitive substring of it. The four source
+ * columns never change after checkout; triggers fill the column on every insert (whatever the
+ * writer put there: checkout, tests copying rows, the seed) and on the rare update, so no code
+ * has to maintain it. Stored rather than computed: scanning it is 2-3 times cheaper than
+ * rebuilding the text for every row a search walks.
+ *   - PostgreSQL: a BEFORE trigger sets it; a GIN trigram index (pg_trgm) serves
+ *     `search_text LIKE '%kw%'`, with fine-grained statistics so the planner can size a search.
+ *   - SQLite (no BEFORE trigger can change NEW): an AFTER trigger corrects it when it differs.
+ *     A contentless FTS5 table with the trigram tokenizer (SQLite ≥ 3.43 for
+ *     `contentless_delete`), rowid = orders.id, is kept in sync from the source columns.
  *
  * Counts. `order_counts` holds the number of orders per (order_status, payment_status), kept
  * exact by triggers in the same transaction as the change, so the unfiltered and status-only
- * totals are a read of at most two dozen rows instead of counting a million. On PostgreSQL the
- * triggers are per statement (transition tables) and upsert in key order, so concurrent writers
- * take the counter rows' locks in one order and cannot deadlock on them.
+ * totals are a read of a dozen rows instead of counting a million. On PostgreSQL the triggers
+ * are per statement (transition tables) and upsert in key order, so concurrent writers take the
+ * counter rows' locks in one order and cannot deadlock on them.
  *
  * Order. Newest first is (created_at desc, id desc): SQLite's existing index on created_at
- * already carries the rowid; PostgreSQL gets (created_at desc, id desc). Both get
+ * already ends with the rowid; PostgreSQL gets (created_at desc, id desc). Both get
  * (order_status, created_at desc, id desc) for the status filter.
  */
 
-// Keep in step with SEARCH_EXPRESSION in core/admin/orders-console.ts: PostgreSQL only uses the
-// index when the query's expression is the same text.
-const PG_SEARCH_EXPRESSION = "lower(provider_order_id || E'\\n' || email || E'\\n' || target || E'\\n' || service_name)";
-const SQLITE_SEARCH = (row: 'new' | 'old') =>
+const SQLITE_TEXT = (row: string) =>
   `lower(${row}.provider_order_id || char(10) || ${row}.email || char(10) || ${row}.target || char(10) || ${row}.service_name)`;
+const PG_TEXT = (row: string) => `lower(${row}.provider_order_id || E'\\n' || ${row}.email || E'\\n' || ${row}.target || E'\\n' || ${row}.service_name)`;
 
 export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('orders').addColumn('search_text', 'text', (c) => c.notNull().defaultTo('')).execute();
   if (isPostgres(db)) await upPostgres(db);
   else await upSqlite(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
-    for (const trigger of ['orders_counts_insert', 'orders_counts_update', 'orders_counts_delete', 'orders_counts_truncate']) {
+    for (const trigger of ['orders_counts_insert', 'orders_counts_update', 'orders_counts_delete', 'orders_counts_truncate', 'orders_search_text']) {
       await sql.raw(`DROP TRIGGER IF EXISTS ${trigger} ON orders`).execute(db);
     }
-    await sql.raw('DROP FUNCTION IF EXISTS orders_count_changes()').execute(db);
-    await sql.raw('DROP FUNCTION IF EXISTS orders_count_truncate()').execute(db);
+    for (const fn of ['orders_count_changes', 'orders_count_truncate', 'orders_search_text']) {
+      await sql.raw(`DROP FUNCTION IF EXISTS ${fn}()`).execute(db);
+    }
     await sql.raw('DROP INDEX IF EXISTS orders_search_trgm').execute(db);
     await sql.raw('DROP INDEX IF EXISTS orders_created_at_id').execute(db);
     // pg_trgm stays: other databases or schemas on the server may use it.
   } else {
-    for (const trigger of ['orders_search_ai', 'orders_search_ad', 'orders_search_au', 'orders_counts_ai', 'orders_counts_ad', 'orders_counts_au']) {
+    for (const trigger of [
+      'orders_search_ai',
+      'orders_search_ad',
+      'orders_search_au',
+      'orders_search_text_ai',
+      'orders_search_text_au',
+      'orders_counts_ai',
+      'orders_counts_ad',
+      'orders_counts_au',
+    ]) {
       await sql.raw(`DROP TRIGGER IF EXISTS ${trigger}`).execute(db);
     }
     await sql.raw('DROP TABLE IF EXISTS orders_search').execute(db);
   }
   await sql.raw('DROP INDEX IF EXISTS orders_status_created_at').execute(db);
   await db.schema.dropTable('order_counts').ifExists().execute();
+  await db.schema.alterTable('orders').dropColumn('search_text').execute();
 }
 
 async function createCountsTable(db: Kysely<any>) {
@@ -75,17 +88,28 @@ async function upSqlite(db: Kysely<any>) {
     throw new Error(`SQLite ${rows[0]?.v} is too old for the order search (FTS5 trigram with contentless_delete needs 3.43 or later)`);
   }
 
+  await sql.raw(`UPDATE orders SET search_text = ${SQLITE_TEXT('orders')}`).execute(db);
+  // Not recursive (recursive_triggers is off): the correcting UPDATE does not fire these again.
+  await sql.raw(`CREATE TRIGGER orders_search_text_ai AFTER INSERT ON orders WHEN new.search_text IS NOT ${SQLITE_TEXT('new')} BEGIN
+      UPDATE orders SET search_text = ${SQLITE_TEXT('new')} WHERE id = new.id;
+    END`).execute(db);
+  await sql.raw(`CREATE TRIGGER orders_search_text_au AFTER UPDATE OF provider_order_id, email, target, service_name, search_text ON orders
+      WHEN new.search_text IS NOT ${SQLITE_TEXT('new')} BEGIN
+      UPDATE orders SET search_text = ${SQLITE_TEXT('new')} WHERE id = new.id;
+    END`).execute(db);
+
+  // The trigram index reads the source columns, so it never depends on the order the triggers run in.
   await sql.raw("CREATE VIRTUAL TABLE orders_search USING fts5(search_text, tokenize = 'trigram', content = '', contentless_delete = 1)").execute(db);
-  await sql.raw(`INSERT INTO orders_search (rowid, search_text) SELECT o.id, ${SQLITE_SEARCH('new').replaceAll('new.', 'o.')} FROM orders o`).execute(db);
+  await sql.raw('INSERT INTO orders_search (rowid, search_text) SELECT id, search_text FROM orders').execute(db);
   await sql.raw(`CREATE TRIGGER orders_search_ai AFTER INSERT ON orders BEGIN
-      INSERT INTO orders_search (rowid, search_text) VALUES (new.id, ${SQLITE_SEARCH('new')});
+      INSERT INTO orders_search (rowid, search_text) VALUES (new.id, ${SQLITE_TEXT('new')});
     END`).execute(db);
   await sql.raw(`CREATE TRIGGER orders_search_ad AFTER DELETE ON orders BEGIN
       DELETE FROM orders_search WHERE rowid = old.id;
     END`).execute(db);
   await sql.raw(`CREATE TRIGGER orders_search_au AFTER UPDATE OF id, provider_order_id, email, target, service_name ON orders BEGIN
       DELETE FROM orders_search WHERE rowid = old.id;
-      INSERT INTO orders_search (rowid, search_text) VALUES (new.id, ${SQLITE_SEARCH('new')});
+      INSERT INTO orders_search (rowid, search_text) VALUES (new.id, ${SQLITE_TEXT('new')});
     END`).execute(db);
 
   // The status filter, newest first (the rowid is the index's implicit last column).
@@ -105,13 +129,22 @@ async function upSqlite(db: Kysely<any>) {
 }
 
 async function upPostgres(db: Kysely<any>) {
+  await sql.raw(`CREATE FUNCTION orders_search_text() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      NEW.search_text := ${PG_TEXT('NEW')};
+      RETURN NEW;
+    END $$`).execute(db);
+  await sql.raw(`CREATE TRIGGER orders_search_text BEFORE INSERT OR UPDATE OF provider_order_id, email, target, service_name, search_text ON orders
+    FOR EACH ROW EXECUTE FUNCTION orders_search_text()`).execute(db);
+  await sql.raw(`UPDATE orders SET search_text = ${PG_TEXT('orders')}`).execute(db);
+
   const trgmSchema = await ensureTrigramExtension(db);
   if (trgmSchema) {
-    await sql.raw(`CREATE INDEX orders_search_trgm ON orders USING gin ((${PG_SEARCH_EXPRESSION}) "${trgmSchema}".gin_trgm_ops)`).execute(db);
-    // The planner chooses between the trigram index (rare keywords) and walking the newest-first
-    // index with a filter (common ones) from the expression's statistics: sample more of them.
-    await sql.raw('ALTER INDEX orders_search_trgm ALTER COLUMN 1 SET STATISTICS 1000').execute(db);
+    await sql.raw(`CREATE INDEX orders_search_trgm ON orders USING gin (search_text "${trgmSchema}".gin_trgm_ops)`).execute(db);
   }
+  // The console asks the planner how many orders a keyword matches (and the planner chooses
+  // between the trigram index and the newest-first index): sample the text finely.
+  await sql.raw('ALTER TABLE orders ALTER COLUMN search_text SET STATISTICS 1000').execute(db);
   await sql.raw('CREATE INDEX orders_created_at_id ON orders (created_at DESC, id DESC)').execute(db);
   await sql.raw('CREATE INDEX orders_status_created_at ON orders (order_status, created_at DESC, id DESC)').execute(db);
 

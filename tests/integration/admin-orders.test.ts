@@ -610,6 +610,25 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       expect((await list()).count).toBe(Number((await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n));
     });
 
+    it('keeps the search text right whatever a writer puts there', async () => {
+      const db = t.database.db;
+      const template = await order('N');
+      const { id: _id, ...copy } = template;
+      const { id } = await db
+        .insertInto('orders')
+        .values({ ...copy, provider_order_id: 'order_CopiedRow01', client_order_id: '999001', payment_id: null, search_text: 'stale text' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const stored = async () => (await db.selectFrom('orders').select('search_text').where('id', '=', id).executeTakeFirstOrThrow()).search_text;
+      expect(await stored()).toBe('order_copiedrow01\nfresh.paid@console.test\nfresh_paid\ninstagram followers');
+      await db.updateTable('orders').set({ target: 'New_Target' }).where('id', '=', id).execute();
+      expect(await stored()).toBe('order_copiedrow01\nfresh.paid@console.test\nnew_target\ninstagram followers');
+      expect((await list({ keyword: 'new_targ' })).data.map((r: { razorPayOrderId: string }) => r.razorPayOrderId)).toEqual(['order_CopiedRow01']);
+      expect((await list({ keyword: 'fresh_paid' })).data.map((r: { razorPayOrderId: string }) => r.razorPayOrderId)).toEqual(['order_NovemberN15x']);
+      await db.deleteFrom('orders').where('id', '=', id).execute();
+      expect((await list({ keyword: 'new_targ' })).count).toBe(0);
+    });
+
     it('answers 401 without a token on every route, before reading anything', async () => {
       const routes = [
         { method: 'GET' as const, url: '/api/order/all-orders?keyword=x&status=Completed' },
