@@ -8,6 +8,7 @@ import type { Route } from './+types/client';
 import { CacheStrategy } from '../cache.ts';
 import { ApiError, type Envelope, NETWORK_ERROR_MESSAGE, isAbort, messageOf } from '../components/order/api.ts';
 import { statusTag } from '../components/order/status-tag.ts';
+import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
 
 /**
  * The client page (spec "Client page"): an e-mail, then that customer's orders, read-only.
@@ -113,27 +114,6 @@ function validateCode(value: string): string | null {
   if (!code) return CLIENT_MESSAGES.codeRequired;
   if (!/^\d{6}$/.test(code)) return CLIENT_MESSAGES.codeFormat;
   return null;
-}
-
-const inputClass = (invalid: boolean) =>
-  `w-full rounded-xl border-2 bg-white px-4 py-3 text-gray-900 placeholder:text-gray-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
-    invalid ? 'border-red-700' : 'border-gray-300 focus:border-brand-600'
-  }`;
-const primaryButton =
-  'inline-flex w-full items-center justify-center gap-2 rounded-xl bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:bg-gray-500';
-const linkButton =
-  'font-semibold text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-gray-700 disabled:no-underline';
-
-function ButtonSpinner() {
-  return <span aria-hidden="true" className="h-5 w-5 animate-spin rounded-full border-2 border-white/40 border-t-white" />;
-}
-
-function ErrorBanner({ message }: { message: string }) {
-  return (
-    <div role="alert" data-testid="history-error" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-      {message}
-    </div>
-  );
 }
 
 export default function ClientPage() {
@@ -311,7 +291,7 @@ export default function ClientPage() {
                 </p>
               ) : null}
             </div>
-            {banner ? <ErrorBanner message={banner} /> : null}
+            {banner ? <ErrorBanner message={banner} testId="history-error" /> : null}
             <button type="submit" disabled={sending} className={primaryButton}>
               {sending ? <ButtonSpinner /> : null}
               Send code
@@ -360,7 +340,7 @@ export default function ClientPage() {
                 Sent to <span className="font-semibold text-gray-900" data-testid="code-sent-to">{sentTo}</span>. Check your spam folder if it does not arrive.
               </p>
             </div>
-            {banner ? <ErrorBanner message={banner} /> : null}
+            {banner ? <ErrorBanner message={banner} testId="history-error" /> : null}
             <button type="submit" disabled={loading || sending} className={primaryButton}>
               {loading ? <ButtonSpinner /> : null}
               Show my orders

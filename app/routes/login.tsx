@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/login';
 import { CacheStrategy } from '../cache.ts';
 import { NETWORK_ERROR_MESSAGE, getToken, setToken, takeClearReason } from '../admin/token.ts';
+import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
 
 /**
  * Admin login (spec "Admin login", section 4 "Admin login", section 8): e-mail and password, both
@@ -92,27 +93,6 @@ async function logIn(email: string, password: string): Promise<LoginOutcome> {
 function destination(state: unknown): string {
   const from = (state as { from?: unknown } | null)?.from;
   return typeof from === 'string' && /^\/admin(?:[/?]|$)/.test(from) ? from : '/admin';
-}
-
-const inputClass = (invalid: boolean) =>
-  `w-full rounded-xl border-2 bg-white px-4 py-3 text-gray-900 placeholder:text-gray-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
-    invalid ? 'border-red-700' : 'border-gray-300 focus:border-brand-600'
-  }`;
-const primaryButton =
-  'inline-flex w-full items-center justify-center gap-2 rounded-xl bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:bg-gray-500';
-const linkButton =
-  'font-semibold text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-gray-700 disabled:no-underline';
-
-function ButtonSpinner() {
-  return <span aria-hidden="true" className="h-5 w-5 animate-spin rounded-full border-2 border-white/40 border-t-white" />;
-}
-
-function ErrorBanner({ message }: { message: string }) {
-  return (
-    <div role="alert" data-testid="login-error" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-      {message}
-    </div>
-  );
 }
 
 function EyeIcon({ crossed }: { crossed: boolean }) {
@@ -383,7 +363,7 @@ export default function LoginPage() {
               ) : null}
             </div>
 
-            {banner ? <ErrorBanner message={banner} /> : null}
+            {banner ? <ErrorBanner message={banner} testId="login-error" /> : null}
 
             <button type="submit" disabled={!hydrated || busy !== null} className={primaryButton}>
               {busy === 'login' ? <ButtonSpinner /> : null}
@@ -432,7 +412,7 @@ export default function LoginPage() {
                 ) : null}
               </div>
 
-              {banner ? <ErrorBanner message={banner} /> : null}
+              {banner ? <ErrorBanner message={banner} testId="login-error" /> : null}
 
               <button type="submit" disabled={busy !== null} className={primaryButton}>
                 {busy === 'verify' ? <ButtonSpinner /> : null}

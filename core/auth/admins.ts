@@ -30,7 +30,7 @@ import type { Database } from '../../db/schema.ts';
 import { enqueueMail } from '../mail/send-mail-job.ts';
 import { renderAdminCode } from '../mail/templates/admin-code.ts';
 import { isEmail } from '../orders/validation.ts';
-import type { OneTimeCodes, VerifyFailure } from './one-time-codes.ts';
+import { CODE_FAILURE_MESSAGES, type OneTimeCodes, throttledMessage } from './one-time-codes.ts';
 import { hashPassword, needsRehash, passwordProblem, verifyPassword } from './passwords.ts';
 
 /** What the code proves; also the codes table's `purpose`. */
@@ -60,26 +60,14 @@ export const ADMIN_MESSAGES = {
   codeRequired: 'Code is required',
   codeSent: 'A new code has been sent to your e-mail.',
   verified: 'Your account is verified. Log in to continue.',
-  invalid: 'Invalid code',
-  expired: 'This code has expired. Ask for a new one.',
-  locked: 'Too many wrong codes. Ask for a new one.',
-  missing: 'Ask for a code first.',
+  invalid: CODE_FAILURE_MESSAGES.invalid,
+  expired: CODE_FAILURE_MESSAGES.expired,
+  locked: CODE_FAILURE_MESSAGES.locked,
+  missing: CODE_FAILURE_MESSAGES.missing,
   adminExists: 'An admin with this e-mail already exists.',
   noSuchAdmin: 'There is no admin with this e-mail.',
   loggedOut: 'Logged out',
 } as const;
-
-const VERIFY_MESSAGES: Record<VerifyFailure, string> = {
-  invalid: ADMIN_MESSAGES.invalid,
-  expired: ADMIN_MESSAGES.expired,
-  locked: ADMIN_MESSAGES.locked,
-  missing: ADMIN_MESSAGES.missing,
-};
-
-export function throttledMessage(retryAfterMs: number): string {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before asking for a new code.`;
-}
 
 /** A refusal meant for the person at the keyboard: the API answers with its status and message. */
 export class AdminAuthError extends Error {
@@ -417,7 +405,7 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
       if (!otp) throw new AdminAuthError(ADMIN_MESSAGES.codeRequired, 400);
       // Every address goes through the same checks: an unknown e-mail answers like an admin's.
       const verified = await codes.verify(ADMIN_LOGIN_PURPOSE, email, otp);
-      if (!verified.ok) throw new AdminAuthError(VERIFY_MESSAGES[verified.reason], 400);
+      if (!verified.ok) throw new AdminAuthError(CODE_FAILURE_MESSAGES[verified.reason], 400);
       const admin = await findAdmin(email);
       // Codes for other addresses are never sent, so this is a lucky guess at most.
       if (!admin) throw new AdminAuthError(ADMIN_MESSAGES.invalid, 400);

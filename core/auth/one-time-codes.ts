@@ -34,6 +34,20 @@ export type IssueResult =
 export type VerifyFailure = 'invalid' | 'expired' | 'locked' | 'missing';
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailure };
 
+/** What a person is told for each refusal, wherever codes are used (order history, admin login). */
+export const CODE_FAILURE_MESSAGES: Record<VerifyFailure, string> = {
+  invalid: 'Invalid code',
+  expired: 'This code has expired. Ask for a new one.',
+  locked: 'Too many wrong codes. Ask for a new one.',
+  missing: 'Ask for a code first.',
+};
+
+/** The reply to a resend asked for too soon. */
+export function throttledMessage(retryAfterMs: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before asking for a new code.`;
+}
+
 export interface OneTimeCodesOptions {
   db: Kysely<Database>;
   /** Install-wide HMAC key (see `loadCodePepper`). */

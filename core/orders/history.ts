@@ -13,7 +13,7 @@
  *   stay, since the customer may be looking for exactly those.
  */
 import type { Kysely } from 'kysely';
-import type { OneTimeCodes, VerifyFailure } from '../auth/one-time-codes.ts';
+import { CODE_FAILURE_MESSAGES, type OneTimeCodes, throttledMessage } from '../auth/one-time-codes.ts';
 import { enqueueMail } from '../mail/send-mail-job.ts';
 import { renderOrderHistoryCode } from '../mail/templates/login-code.ts';
 import { e4ToNumber } from '../money/money.ts';
@@ -38,23 +38,11 @@ export const ORDER_HISTORY_MESSAGES = {
   emailInvalid: 'Invalid email',
   codeRequired: 'Code is required',
   codeSent: 'If this e-mail has orders with us, a 6-digit code is on its way. It is valid for 10 minutes.',
-  invalid: 'Invalid code',
-  expired: 'This code has expired. Ask for a new one.',
-  locked: 'Too many wrong codes. Ask for a new one.',
-  missing: 'Ask for a code first.',
+  invalid: CODE_FAILURE_MESSAGES.invalid,
+  expired: CODE_FAILURE_MESSAGES.expired,
+  locked: CODE_FAILURE_MESSAGES.locked,
+  missing: CODE_FAILURE_MESSAGES.missing,
 } as const;
-
-const VERIFY_MESSAGES: Record<VerifyFailure, string> = {
-  invalid: ORDER_HISTORY_MESSAGES.invalid,
-  expired: ORDER_HISTORY_MESSAGES.expired,
-  locked: ORDER_HISTORY_MESSAGES.locked,
-  missing: ORDER_HISTORY_MESSAGES.missing,
-};
-
-export function throttledMessage(retryAfterMs: number): string {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before asking for a new code.`;
-}
 
 /** A refusal meant for the customer: the API answers with its status and message. */
 export class HistoryError extends Error {
@@ -133,7 +121,7 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
       const code = typeof rawCode === 'string' ? rawCode.trim() : '';
       if (!code) throw new HistoryError(ORDER_HISTORY_MESSAGES.codeRequired, 400);
       const verified = await codes.verify(ORDER_HISTORY_PURPOSE, email, code);
-      if (!verified.ok) throw new HistoryError(VERIFY_MESSAGES[verified.reason], 400);
+      if (!verified.ok) throw new HistoryError(CODE_FAILURE_MESSAGES[verified.reason], 400);
 
       const rows = await db
         .selectFrom('orders')
