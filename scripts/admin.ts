@@ -120,14 +120,6 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  // Settings as the server reads them: real environment variables win over `.env`.
-  const envFile = path.join(root, '.env');
-  if (existsSync(envFile)) {
-    const fromEnv = { ...process.env };
-    process.loadEnvFile(envFile);
-    Object.assign(process.env, fromEnv);
-  }
-
   // Check the arguments and the password before touching the database.
   if (command !== 'list') requireEmailArg(email);
   const password = command === 'list' ? '' : await readPassword();

@@ -2,7 +2,9 @@
  * Configuration from the environment, checked once at boot. A bad value stops the server with
  * a message naming the variable (see `loadConfig`).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 
 const optionalUrl = z.url().optional();
@@ -61,7 +63,23 @@ function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]));
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** The project root, where `.env` lives: every entry point (server, CLIs, scripts) reads the same file. */
+const projectRoot = path.resolve(import.meta.dirname, '..');
+
+/**
+ * The process environment over the project's `.env` file (see .env.example): real environment
+ * variables win. Nothing is written to `process.env`, so what a command sees is exactly what it
+ * passes to `loadConfig`.
+ */
+export function environmentWithDotEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  envFile = path.join(projectRoot, '.env'),
+): NodeJS.ProcessEnv {
+  if (!existsSync(envFile)) return env;
+  return { ...parseEnv(readFileSync(envFile, 'utf8')), ...env };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Config {
   const parsed = EnvSchema.safeParse(withoutEmpty(env));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);

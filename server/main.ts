@@ -14,13 +14,6 @@ import { openStore } from './store.ts';
 const root = path.resolve(import.meta.dirname, '..');
 
 async function main() {
-  // Operators may keep settings in a .env file (see .env.example); real environment variables win.
-  const envFile = path.join(root, '.env');
-  if (existsSync(envFile)) {
-    const fromEnv = { ...process.env };
-    process.loadEnvFile(envFile);
-    Object.assign(process.env, fromEnv);
-  }
   let config;
   try {
     config = loadConfig();

@@ -1,6 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config.ts';
+import { ConfigError, environmentWithDotEnv, loadConfig } from '../../server/config.ts';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -34,5 +36,27 @@ describe('loadConfig', () => {
   ])('rejects %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(variable));
+  });
+});
+
+describe('environmentWithDotEnv', () => {
+  const withFile = (text: string) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'boostly-env-'));
+    const file = path.join(dir, '.env');
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('reads .env values that the real environment does not set, so every entry point sees them', () => {
+    const file = withFile('DATABASE_URL=postgres://from-file/db\nPORT=4000\n');
+    const env = environmentWithDotEnv({ PORT: '5000' }, file);
+    expect(env.DATABASE_URL).toBe('postgres://from-file/db');
+    expect(env.PORT).toBe('5000'); // the real environment wins
+    expect(loadConfig(env).DATABASE_URL).toBe('postgres://from-file/db');
+  });
+
+  it('is the real environment alone when there is no .env file', () => {
+    const env = { PORT: '5000' };
+    expect(environmentWithDotEnv(env, path.join(os.tmpdir(), 'no-such-dir', '.env'))).toBe(env);
   });
 });

@@ -1,13 +1,7 @@
-/** `npm run db:migrate`: apply pending migrations to the configured database. */
-import { openDatabase } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+/** `npm run db:migrate`: apply pending migrations to the configured database (`.env` included). */
+import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
-
-const command = process.argv[2];
-if (command !== 'migrate') {
-  console.error('Usage: npm run db:migrate');
-  process.exit(2);
-}
 
 try {
   const config = loadConfig();

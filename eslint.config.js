@@ -1,0 +1,113 @@
+// ESLint for the whole tree: type-aware TypeScript rules, React and its hooks, accessibility, and
+// the import rules that keep our layers pointing down (see CONTRIBUTING.md, "Layers"). Run with
+// `npm run lint`; `npm test` runs it with zero warnings allowed. Formatting is Prettier's job, so
+// eslint-config-prettier switches off every stylistic rule that would fight it.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import react from 'eslint-plugin-react';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Who may import whom. `scripts` → `server` → `app` / `core` → `db`: a lower layer never reaches
+ * up, so business rules (`core/`) stay free of HTTP and React and the browser bundle (`app/`)
+ * never pulls in the database or the server.
+ */
+const layerZones = [
+  { target: './core', from: ['./server', './app', './scripts', './tests'], message: 'core/ holds business rules only: pass what it needs in instead of importing a higher layer.' },
+  { target: './db', from: ['./server', './app', './scripts', './tests'], message: 'db/ is the lowest layer: it must not import a higher one.' },
+  { target: './app', from: ['./db', './server', './scripts', './tests'], message: 'app/ is bundled for the browser: reach data through route loaders or the API, not db/ or server/.' },
+  { target: './server', from: ['./scripts', './tests'], message: 'server/ must not import scripts or tests.' },
+];
+
+export default defineConfig(
+  globalIgnores(['node_modules/', 'build/', 'data/', '.react-router/', '.tmp/', 'test-results/', 'playwright-report/']),
+
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/prefer-promise-reject-errors': 'error',
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-console': 'off',
+    },
+  },
+
+  // Imports: layers, cycles, and imports that resolve.
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-duplicates': ['error', { 'prefer-inline': true }],
+      'import-x/no-useless-path-segments': 'error',
+      'import-x/first': 'error',
+    },
+  },
+
+  // React: the components and routes under app/, plus component tests.
+  {
+    files: ['app/**/*.{ts,tsx}', 'tests/**/*.tsx'],
+    ...react.configs.flat.recommended,
+    ...react.configs.flat['jsx-runtime'],
+    plugins: { react, 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    settings: { react: { version: 'detect' } },
+    languageOptions: {
+      ...react.configs.flat.recommended.languageOptions,
+      globals: { ...globals.browser },
+    },
+    rules: {
+      ...react.configs.flat.recommended.rules,
+      ...react.configs.flat['jsx-runtime'].rules,
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      'react-hooks/exhaustive-deps': 'error',
+      // Types are checked by TypeScript, not by runtime prop-types.
+      'react/prop-types': 'off',
+    },
+  },
+
+  // Tests read JSON replies (`response.json()` is `any`) and assert on them field by field: a
+  // wrong field fails the assertion, which is the check these rules would otherwise stand in for.
+  // Every other rule, floating promises included, holds in tests as everywhere else.
+  {
+    files: ['tests/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+
+  // Plain JavaScript files (build and test runners, this file) are outside the TypeScript project.
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+
+  prettier,
+);
