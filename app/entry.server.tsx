@@ -2,8 +2,7 @@ import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import type { EntryContext, HandleErrorFunction, RouterContextProvider } from 'react-router';
-import { ServerRouter, isRouteErrorResponse } from 'react-router';
+import { type EntryContext, type HandleErrorFunction, type RouterContextProvider, ServerRouter, isRouteErrorResponse } from 'react-router';
 import { requestContext } from './context.ts';
 import { NonceProvider } from './nonce.tsx';
 
@@ -38,7 +37,7 @@ export default function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
-          reject(error);
+          reject(error instanceof Error ? error : new Error('The page shell failed to render', { cause: error }));
         },
         onError(error: unknown) {
           responseStatusCode = 500;

@@ -10,22 +10,42 @@ export interface Selection {
   qty: number;
 }
 
+/**
+ * The first item of a catalogue list that is never empty: the catalogue refuses a service
+ * without plans and a plan without tiers, and answers no group without services
+ * (core/catalog/catalog.ts). The types cannot say so, hence the check.
+ */
+function firstOf<T>(items: readonly T[], what: string): T {
+  const [first] = items;
+  if (first === undefined) throw new Error(`The catalogue sent ${what} without any entries`);
+  return first;
+}
+
+function firstTier(plan: PlanView): PriceTierView {
+  return firstOf(plan.list, `plan ${plan.type}`);
+}
+
 export function selectService(service: ServiceView): Selection {
-  const plan = service.plans[0];
-  return { service: service.slug, plan: plan.type, qty: plan.list[0].qty };
+  const plan = firstOf(service.plans, `service ${service.slug}`);
+  return { service: service.slug, plan: plan.type, qty: firstTier(plan).qty };
+}
+
+/** Selects the service named `slug`, or the list's first service when it has no such one. */
+export function selectServiceIn(services: readonly ServiceView[], slug?: string): Selection {
+  return selectService(services.find((s) => s.slug === slug) ?? firstOf(services, 'a service group'));
 }
 
 export function selectPlan(service: ServiceView, type: PlanType): Selection {
-  const plan = service.plans.find((p) => p.type === type) ?? service.plans[0];
-  return { service: service.slug, plan: plan.type, qty: plan.list[0].qty };
+  const plan = service.plans.find((p) => p.type === type) ?? firstOf(service.plans, `service ${service.slug}`);
+  return { service: service.slug, plan: plan.type, qty: firstTier(plan).qty };
 }
 
 export function resolveSelection(
-  services: ServiceView[],
+  services: readonly ServiceView[],
   selection: Selection,
 ): { service: ServiceView; plan: PlanView; tier: PriceTierView } {
-  const service = services.find((s) => s.slug === selection.service) ?? services[0];
-  const plan = service.plans.find((p) => p.type === selection.plan) ?? service.plans[0];
-  const tier = plan.list.find((t) => t.qty === selection.qty) ?? plan.list[0];
+  const service = services.find((s) => s.slug === selection.service) ?? firstOf(services, 'a service group');
+  const plan = service.plans.find((p) => p.type === selection.plan) ?? firstOf(service.plans, `service ${service.slug}`);
+  const tier = plan.list.find((t) => t.qty === selection.qty) ?? firstTier(plan);
   return { service, plan, tier };
 }

@@ -19,11 +19,11 @@ export interface DatabaseHandle {
 
 export interface DatabaseOptions {
   /** postgres://… selects PostgreSQL; otherwise SQLite at `sqlitePath`. */
-  url?: string;
-  sqlitePath?: string;
+  url?: string | undefined;
+  sqlitePath?: string | undefined;
   /** PostgreSQL schema to use (tests isolate each suite in its own). */
-  pgSchema?: string;
-  poolSize?: number;
+  pgSchema?: string | undefined;
+  poolSize?: number | undefined;
 }
 
 const PG_INT8 = 20;
@@ -36,8 +36,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
       // bigint columns hold amounts and counts far below 2^53: read them as numbers.
       types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === PG_INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as never,
+        // Declared `unknown` so pg's `any`-typed parsers do not leak `any` into our code.
+        getTypeParser: (oid: number, format?: 'text' | 'binary'): unknown =>
+          oid === PG_INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
       },
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -1,5 +1,5 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import { isPostgres } from './migrations/helpers.ts';
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type MigrationDb, isPostgres } from './migrations/helpers.ts';
 import * as catalogue from './migrations/001-catalogue.ts';
 import * as orders from './migrations/002-orders-payments-jobs.ts';
 import * as fulfilment from './migrations/003-fulfilment.ts';
@@ -19,20 +19,20 @@ const migrations: Record<string, Migration> = {
   '007-order-search': orderSearch,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 /** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest(db: MigrationDb): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one: pin it to
   // the connection's own, so databases that share a PostgreSQL server never see each other's.
   const migrationTableSchema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;
-  const migrator = new Migrator({ db, provider, migrationTableSchema });
+  const migrator = new Migrator(migrationTableSchema === undefined ? { db, provider } : { db, provider, migrationTableSchema });
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((r) => r.status === 'Error');
   if (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error });
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);

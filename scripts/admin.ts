@@ -8,7 +8,6 @@
  * The password comes from ADMIN_PASSWORD, or is asked for twice (hidden) in a terminal. It uses
  * the same configuration as the server (environment, then `.env`), migrating the database first.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Writable } from 'node:stream';
@@ -18,8 +17,6 @@ import { passwordProblem } from '../core/auth/passwords.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
-
-const root = path.resolve(import.meta.dirname, '..');
 
 const USAGE = `Usage:
   npm run admin -- create --email you@example.com
@@ -33,12 +30,12 @@ class UsageError extends Error {}
 
 function parseArgs(argv: string[]): { command: string | undefined; email: string | undefined } {
   const [command, ...rest] = argv;
+  const flags = rest.values();
   let email: string | undefined;
-  for (let i = 0; i < rest.length; i += 1) {
-    const arg = rest[i];
+  for (const arg of flags) {
     if (arg === '--email') {
-      email = rest[i + 1];
-      i += 1;
+      // The flag's value is the next argument (none when the flag comes last).
+      email = flags.next().value;
     } else if (arg.startsWith('--email=')) {
       email = arg.slice('--email='.length);
     } else if (arg === '--help' || arg === '-h') {
@@ -121,7 +118,7 @@ async function main(): Promise<number> {
   }
 
   // Check the arguments and the password before touching the database.
-  if (command !== 'list') requireEmailArg(email);
+  const adminEmail = command === 'list' ? '' : requireEmailArg(email);
   const password = command === 'list' ? '' : await readPassword();
 
   const config = loadConfig();
@@ -132,7 +129,7 @@ async function main(): Promise<number> {
     const auth = createAdminAuth({ db: handle.db, codes, publicUrl: config.PUBLIC_URL });
 
     if (command === 'create') {
-      const admin = await auth.createAdmin(email!, password);
+      const admin = await auth.createAdmin(adminEmail, password);
       const loginUrl = `${config.PUBLIC_URL.replace(/\/+$/, '')}/login`;
       console.log(
         `Created admin ${admin.email}. Log in at ${loginUrl}; the first login e-mails a 6-digit code to verify the account.`,
@@ -141,7 +138,7 @@ async function main(): Promise<number> {
         console.log(`SMTP_URL is not set: e-mails (the code too) are written as .eml files under ${path.join(config.dataDir, 'mail')}.`);
       }
     } else if (command === 'reset-password') {
-      const result = await auth.resetPassword(email!, password);
+      const result = await auth.resetPassword(adminEmail, password);
       const sessions = result.revokedTokens === 1 ? '1 session was' : `${result.revokedTokens} sessions were`;
       console.log(`Password changed for ${result.email}. ${sessions} logged out.`);
     } else {

@@ -46,7 +46,8 @@ const RUNS = positiveInt('BENCH_RUNS', 30);
 const WARMUP = positiveInt('BENCH_WARMUP', 3);
 const TARGET_MS = positiveInt('BENCH_TARGET_MS', 50);
 const FRESH = process.env.BENCH_FRESH === '1';
-const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as DialectName[];
+// Checked one by one in main(), so a bad name stops the run where it appears.
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://boostly:boostly@127.0.0.1:5432/boostly_bench';
 const SQLITE_DIR = path.join(process.env.BENCH_SQLITE_DIR ?? path.join(os.tmpdir(), 'boostly-bench-admin'), `orders-${ORDERS}`);
 const PG_SCHEMA = `bench_${ORDERS}`;
@@ -75,7 +76,11 @@ interface DialectReport {
   results: Measured[];
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+function percentile(sorted: number[], p: number): number {
+  const value = sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  if (value === undefined) throw new Error('No timings to take a percentile of');
+  return value;
+}
 
 async function openBenchDatabase(dialect: DialectName): Promise<DatabaseHandle | null> {
   if (dialect === 'sqlite') {
@@ -158,7 +163,7 @@ async function combinations(handle: DatabaseHandle): Promise<Combination[]> {
     .limit(1)
     .executeTakeFirstOrThrow();
   // "olivia.martin87@gmail.com" → "olivia.martin": what an admin types from a customer's e-mail.
-  const emailFragment = sample.email.split('@')[0].replace(/\d+$/, '').slice(0, 14) || sample.email.slice(0, 6);
+  const emailFragment = (sample.email.split('@')[0] ?? '').replace(/\d+$/, '').slice(0, 14) || sample.email.slice(0, 6);
   // A handle without its decoration, e.g. "sophia_kim_fit" → "sophia_k".
   const targetFragment = handleRow.target.slice(0, 8);
   const orderId = sample.provider_order_id;
@@ -198,7 +203,7 @@ async function combinations(handle: DatabaseHandle): Promise<Combination[]> {
 }
 
 async function measure(handle: DatabaseHandle, combination: Combination): Promise<Measured> {
-  const console_ = createOrdersConsole({ db: handle.db, fulfilment: { submit: async () => 'skipped' as const } });
+  const console_ = createOrdersConsole({ db: handle.db, fulfilment: { submit: () => Promise.resolve('skipped' as const) } });
   let last: ListResult | null = null;
   for (let i = 0; i < WARMUP; i += 1) last = await console_.list(combination.query);
   const times: number[] = [];
@@ -213,7 +218,7 @@ async function measure(handle: DatabaseHandle, combination: Combination): Promis
     ...combination,
     p50: percentile(times, 50),
     p95,
-    max: times[times.length - 1],
+    max: percentile(times, 100),
     count: last?.count ?? 0,
     countExact: last?.countExact ?? true,
     rows: last?.rows.length ?? 0,
@@ -235,8 +240,8 @@ function printReport(report: DialectReport) {
     String(r.rows),
     r.pass ? 'PASS' : 'FAIL',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const row = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]?.length ?? 0)));
+  const row = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
   console.log(row(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const line of lines) console.log(row(line));
@@ -262,7 +267,7 @@ async function main() {
       const orders = await orderCount(handle);
       const results: Measured[] = [];
       for (const combination of await combinations(handle)) results.push(await measure(handle, combination));
-      const report = { dialect, orders, seed, results };
+      const report: DialectReport = { dialect, orders, seed, results };
       printReport(report);
       reports.push(report);
       if (results.some((r) => !r.pass)) failed = true;

@@ -34,7 +34,7 @@ interface AutocannonOptions {
   url: string;
   connections: number;
   duration: number;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 interface AutocannonInstance {
   stop(): void;
@@ -197,8 +197,8 @@ function printTable(rows: Row[]): void {
     row.throughputMBps.toFixed(2),
     row.ratioToHello.toFixed(2),
   ]);
-  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => line[i].length)));
-  const format = (line: string[]) => line.map((cell, i) => pad(cell, widths[i], i > 0)).join('  ');
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => line[i]?.length ?? 0)));
+  const format = (line: string[]) => line.map((cell, i) => pad(cell, widths[i] ?? 0, i > 0)).join('  ');
   console.log(format(header));
   console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   for (const line of cells) console.log(format(line));
@@ -285,7 +285,10 @@ async function main(): Promise<number> {
     results.push({ target, result });
   }
 
-  const helloRate = results[0].result.requests.average;
+  // The first target is the bare hello server: the baseline for "vs hello".
+  const baseline = results[0];
+  if (!baseline) throw new Error('No benchmark results');
+  const helloRate = baseline.result.requests.average;
   const rows: Row[] = results.map(({ target, result }) => ({
     target: target.name,
     url: target.url,

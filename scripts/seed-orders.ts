@@ -110,6 +110,13 @@ const REVIEW_REASONS = [
   'Target could not be verified: Instagram did not answer in time',
 ];
 
+/** `items[index]` for an index the caller computed to be in range; anything else is a bug here. */
+function itemAt<T>(items: readonly T[], index: number): T {
+  const item = items[index];
+  if (item === undefined) throw new RangeError(`Index ${index} is outside a list of ${items.length}`);
+  return item;
+}
+
 /** A small, fast, seedable PRNG (mulberry32). */
 function prng(seed: number) {
   let a = seed >>> 0;
@@ -123,7 +130,7 @@ function prng(seed: number) {
   return {
     next,
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
+    pick: <T>(items: readonly T[]): T => itemAt(items, Math.floor(next() * items.length)),
     chance: (p: number) => next() < p,
     weighted<T>(items: readonly (readonly [T, number])[]): T {
       const total = items.reduce((sum, [, w]) => sum + w, 0);
@@ -132,7 +139,8 @@ function prng(seed: number) {
         r -= w;
         if (r < 0) return item;
       }
-      return items[items.length - 1][0];
+      // Floating-point rounding can leave r at or just above 0 after the last weight.
+      return itemAt(items, items.length - 1)[0];
     },
   };
 }
@@ -293,7 +301,7 @@ export interface SeedOptions {
   /** Called after each transaction with the rows inserted so far. */
   onProgress?: (inserted: number) => void;
   /** The SQLite file behind `db`: rows then go in through a second connection with a cached statement. */
-  sqliteFile?: string;
+  sqliteFile?: string | undefined;
   now?: Date;
 }
 
@@ -315,7 +323,7 @@ export async function seedOrders(db: Kysely<Database>, dialect: DialectName, cou
   const rng = prng(options.seed ?? randomBytes(4).readUInt32LE());
   const customers: Customer[] = Array.from({ length: Math.max(50, Math.ceil(count / 4)) }, () => makeCustomer(rng));
   // Favourite customers buy again and again: a skewed pick.
-  const pickCustomer = () => customers[Math.floor(customers.length * rng.next() ** 1.6)];
+  const pickCustomer = () => itemAt(customers, Math.floor(customers.length * rng.next() ** 1.6));
   const usedClientIds = new Set<string>();
   const nowMs = (options.now ?? new Date()).getTime();
   const startMs = nowMs - SPAN_MS;
@@ -542,7 +550,7 @@ async function insertPostgres(db: Kysely<Database>, count: number, generate: Gen
       const columns: Value[][] = COLUMNS.map(() => new Array<Value>(rows));
       for (let r = 0; r < rows; r += 1) {
         const values = generate(next + r);
-        for (let c = 0; c < values.length; c += 1) columns[c][r] = values[c];
+        for (let c = 0; c < values.length; c += 1) itemAt(columns, c)[r] = itemAt(values, c);
       }
       next += rows;
       changed += Number((await trx.executeQuery(CompiledQuery.raw(text, columns))).numAffectedRows ?? 0);

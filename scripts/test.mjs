@@ -1,6 +1,7 @@
-// `npm test`: build the store if needed, run the Vitest suites (unit and integration, on SQLite
-// and, when TEST_DATABASE_URL is set, PostgreSQL), then the Playwright suites in Chromium, and
-// end with one summary line for both.
+// `npm test`: the code checks (types, lint with zero warnings, format), then build the store if
+// needed, run the Vitest suites (unit and integration, on SQLite and, when TEST_DATABASE_URL is
+// set, PostgreSQL), then the Playwright suites in Chromium, and end with one summary line. A
+// failed check fails the run but does not stop it, so one run shows everything that is wrong.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,15 @@ mkdirSync(reports, { recursive: true });
 
 const run = (command, args, env = {}) =>
   spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+
+const failedChecks = [];
+for (const name of ['typecheck', 'lint', 'format:check']) {
+  const started = Date.now();
+  console.log(`\n> npm run ${name}`);
+  const status = run('npm', ['run', '--silent', name]);
+  console.log(`${name} ${status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (status !== 0) failedChecks.push(name);
+}
 
 if (run('node', ['scripts/build-if-needed.mjs']) !== 0) process.exit(1);
 
@@ -43,8 +53,10 @@ if (existsSync(playwrightJson)) {
   counts.failed += stats.unexpected;
   counts.skipped += stats.skipped;
 }
-const failed = vitestStatus !== 0 || playwrightStatus !== 0;
-if (failed && counts.failed === 0) counts.failed = 1; // a suite that could not run counts as a failure
-console.log(`\nvitest ${vitestStatus === 0 ? 'ok' : 'FAILED'}, playwright ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`);
+const suitesFailed = vitestStatus !== 0 || playwrightStatus !== 0;
+if (suitesFailed && counts.failed === 0) counts.failed = 1; // a suite that could not run counts as a failure
+counts.failed += failedChecks.length; // each failed check counts as one failure
+const failed = suitesFailed || failedChecks.length > 0;
+console.log(`\nchecks ${failedChecks.length ? `FAILED: ${failedChecks.join(', ')}` : 'ok'}, vitest ${vitestStatus === 0 ? 'ok' : 'FAILED'}, playwright ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`);
 console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(failed ? 1 : 0);

@@ -98,7 +98,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Pages get a per-response CSP with a script nonce (server/security.ts); this is the default.
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
-    hsts: config.isProduction && config.PUBLIC_URL.startsWith('https:') ? undefined : false,
+    // Helmet's default HSTS header (true), only for a production site served over HTTPS.
+    hsts: config.isProduction && config.PUBLIC_URL.startsWith('https:'),
   });
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', API_CSP);
@@ -121,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   await app.register(
     async (api) => {
@@ -139,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The built-in supplier panel, reachable over HTTP like a real one (tools, other instances).
   if (store.simulatedPanel) await app.register(simulatedPanelApi, { panel: store.simulatedPanel });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await ping(store.database.db);

@@ -4,10 +4,11 @@
  * Public pages go through the page cache; everything else streams straight through.
  */
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ServerBuild, createRequestHandler } from 'react-router';
 import type { RequestContext, StoreServices } from '../app/context.ts';
-import { type CachedPage, PageCache, type RenderedPage, encodedBody, isCachedPage, pickEncoding } from './page-cache.ts';
+import { type CachedPage, type PageCache, type RenderedPage, encodedBody, isCachedPage, pickEncoding } from './page-cache.ts';
 import { type PageCspOptions, newNonce, setPageCsp } from './security.ts';
 
 /** What our entry.server module exports besides the renderer. */
@@ -32,14 +33,11 @@ export interface PagesOptions {
 
 export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  app.addContentTypeParser('*', (_request, _payload, parsed) => parsed(null));
 
   const loadBuild = async () =>
     (typeof options.build === 'function' ? await options.build() : options.build) as StoreServerBuild;
-  const handler = createRequestHandler(
-    typeof options.build === 'function' ? (options.build as () => Promise<ServerBuild>) : options.build,
-    options.mode,
-  );
+  const handler = createRequestHandler(options.build, options.mode);
 
   const render = async (request: FastifyRequest, nonce: string): Promise<Response> => {
     const build = await loadBuild();
@@ -84,7 +82,7 @@ function toFetchRequest(request: FastifyRequest): Request {
     headers,
     signal: controller.signal,
     ...(hasBody ? { body: Readable.toWeb(request.raw) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
+  });
 }
 
 function copyHeaders(reply: FastifyReply, headers: Iterable<[string, string]>): void {
@@ -100,7 +98,8 @@ async function sendStreamed(reply: FastifyReply, response: Response) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   if (!response.body) return reply.send();
-  return reply.send(Readable.fromWeb(response.body as never));
+  // `body` is typed as the DOM's ReadableStream; at run time it is Node's web stream, which fromWeb takes.
+  return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
 }
 
 async function bufferResponse(response: Response, nonce: string): Promise<RenderedPage> {

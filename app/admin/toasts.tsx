@@ -14,7 +14,7 @@ interface Toast {
   id: number;
   message: string;
   kind: ToastKind;
-  detail?: string;
+  detail?: string | undefined;
 }
 
 export interface Toasts {

@@ -65,10 +65,20 @@ export function clearToken(reason: string | null = null): void {
   }
 }
 
-/** The reason given to the last `clearToken`, once: the login page shows it and it is gone. */
+/**
+ * The reason given to the last `clearToken`, until a log-in or `takeClearReason`. Changes are
+ * announced to `subscribeToken` listeners, so it can be read with `useSyncExternalStore`.
+ */
+export function getClearReason(): string | null {
+  return clearReason;
+}
+
+/** The reason given to the last `clearToken`, once: the admin layout passes it on to the login page. */
 export function takeClearReason(): string | null {
   const reason = clearReason;
   clearReason = null;
+  // Readers of `getClearReason` must learn that it is gone.
+  if (reason !== null) notify();
   return reason;
 }
 

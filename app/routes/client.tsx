@@ -80,7 +80,7 @@ async function send<T>(method: 'POST' | 'PATCH', path: string, payload: unknown,
       method,
       headers: { accept: 'application/json', 'content-type': 'application/json' },
       body: JSON.stringify(payload),
-      signal,
+      signal: signal ?? null,
     });
   } catch (error) {
     if (isAbort(error)) throw error;
@@ -147,10 +147,9 @@ export default function ClientPage() {
 
   useEffect(() => () => pending.current?.abort(), []);
 
-  // The resend countdown ticks once a second while it runs.
+  // The resend countdown ticks once a second while it runs (`requestCode` sets `clock` as it starts one).
   useEffect(() => {
     if (cooldownUntil <= Date.now()) return undefined;
-    setClock(Date.now());
     const timer = setInterval(() => {
       const now = Date.now();
       setClock(now);
@@ -182,7 +181,9 @@ export default function ClientPage() {
       if (controller.signal.aborted) return false;
       setSentTo(address);
       setNotice(reply.message);
-      setCooldownUntil(Date.now() + RESEND_COOLDOWN_MS);
+      const now = Date.now();
+      setClock(now);
+      setCooldownUntil(now + RESEND_COOLDOWN_MS);
       return true;
     } catch (error) {
       if (!controller.signal.aborted && !isAbort(error)) setBanner(messageOf(error));

@@ -15,7 +15,7 @@ import { PrivacySafety } from '../components/marketing/PrivacySafety.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
 import { homeFaq } from '../components/marketing/faq-content.ts';
 import { requestContext } from '../context.ts';
-import { type Selection, resolveSelection, selectPlan, selectService } from '../selection.ts';
+import { type Selection, resolveSelection, selectPlan, selectService, selectServiceIn } from '../selection.ts';
 
 /** Spec section 9: the selected category's services load after a 300 ms pause. */
 const SERVICE_LOAD_DELAY_MS = 300;
@@ -50,26 +50,33 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const [load, setLoad] = useState<LoadState>(
     first ? { status: 'ready', detail: first } : { status: 'failed', message: 'No services available' },
   );
-  const [selection, setSelection] = useState<Selection | null>(first ? selectService(first.services[0]) : null);
+  const [selection, setSelection] = useState<Selection | null>(first ? selectServiceIn(first.services) : null);
   const loaded = useRef(new Map<string, GroupDetailView>(first ? [[first.group.slug, first]] : []));
 
-  useEffect(() => {
-    if (!category || loaded.current.get(category) === (load.status === 'ready' ? load.detail : undefined)) return;
-    const known = loaded.current.get(category);
+  /** A category already seen shows at once; any other one loads (the effect below). */
+  const chooseCategory = (slug: string) => {
+    if (slug === category) return;
+    setCategory(slug);
+    const known = loaded.current.get(slug);
     if (known) {
       setLoad({ status: 'ready', detail: known });
-      setSelection(selectService(known.services[0]));
-      return;
+      setSelection(selectServiceIn(known.services));
+    } else {
+      setLoad({ status: 'loading' });
     }
+  };
+
+  const loading = load.status === 'loading';
+  useEffect(() => {
+    if (!loading) return undefined;
     let cancelled = false;
-    setLoad({ status: 'loading' });
     const timer = setTimeout(() => {
       fetchGroup(category).then(
         (detail) => {
           if (cancelled) return;
           loaded.current.set(category, detail);
           setLoad({ status: 'ready', detail });
-          setSelection(selectService(detail.services[0]));
+          setSelection(selectServiceIn(detail.services));
         },
         (error: unknown) => {
           if (!cancelled) setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
@@ -80,9 +87,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       cancelled = true;
       clearTimeout(timer);
     };
-    // `load` is read only to skip work already done; reacting to it would loop.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [category]);
+  }, [category, loading]);
 
   if (load.status === 'failed') return <NotFound />;
 
@@ -101,7 +106,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 type="button"
                 aria-pressed={group.slug === category}
                 data-testid="category-tab"
-                onClick={() => setCategory(group.slug)}
+                onClick={() => chooseCategory(group.slug)}
                 className={`flex items-center gap-2 rounded-xl px-4 py-3 font-semibold transition ${
                   group.slug === category ? 'bg-white text-gray-900' : 'bg-white/10 text-white hover:bg-white/20'
                 }`}

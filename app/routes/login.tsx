@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useId, useRef, useState, useSyncExternalStor
 import { useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/login';
 import { CacheStrategy } from '../cache.ts';
-import { NETWORK_ERROR_MESSAGE, getToken, setToken, takeClearReason } from '../admin/token.ts';
+import { NETWORK_ERROR_MESSAGE, getClearReason, getToken, setToken, subscribeToken } from '../admin/token.ts';
 import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
 
 /**
@@ -89,6 +89,12 @@ async function logIn(email: string, password: string): Promise<LoginOutcome> {
   return { kind: 'error', message: body.message || LOGIN_MESSAGES.unexpected };
 }
 
+/** The notice another page sent along in the navigation state, if any. */
+function noticeOf(state: unknown): string | null {
+  const notice = (state as { notice?: unknown } | null)?.notice;
+  return typeof notice === 'string' && notice ? notice : null;
+}
+
 /** Where to go after logging in: back to the admin page that sent the visitor here, or /admin. */
 function destination(state: unknown): string {
   const from = (state as { from?: unknown } | null)?.from;
@@ -126,7 +132,8 @@ export default function LoginPage() {
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  /** The entry notice was dismissed (a new log-in attempt replaces it). */
+  const [noticeDismissed, setNoticeDismissed] = useState(false);
   const [resendNotice, setResendNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState<'login' | 'verify' | 'resend' | null>(null);
   const [otpEmail, setOtpEmail] = useState('');
@@ -137,19 +144,19 @@ export default function LoginPage() {
   const passwordInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
 
-  // Logged-in state is the token's presence: such a visitor goes to /admin.
+  // "Your session has expired…" when an admin call answered 401: the admin layout passes the
+  // reason along in the navigation state; a token cleared while no admin page was open leaves it
+  // behind in the token store. Navigation state is the browser's alone (a reload keeps it in
+  // history.state), so it is read only once hydrated, as the server render cannot know it.
+  const pendingReason = useSyncExternalStore(subscribeToken, getClearReason, () => null);
+  const stateNotice = hydrated ? noticeOf(location.state) : null;
+  const notice = noticeDismissed ? null : (stateNotice ?? pendingReason);
+
+  // Logged-in state is the token's presence: such a visitor goes to /admin. (`navigate` never
+  // changes, so this runs on entry only.)
   useEffect(() => {
-    if (getToken()) {
-      navigate('/admin', { replace: true });
-      return;
-    }
-    // "Your session has expired…" when an admin call answered 401.
-    const reason = (location.state as { notice?: unknown } | null)?.notice;
-    const pending = takeClearReason();
-    if (typeof reason === 'string' && reason) setNotice(reason);
-    else if (pending) setNotice(pending);
-    // On entry only.
-  }, []);
+    if (getToken()) void navigate('/admin', { replace: true });
+  }, [navigate]);
 
   useEffect(() => {
     if (step === 'otp') codeInput.current?.focus();
@@ -159,7 +166,7 @@ export default function LoginPage() {
     kept.current = null;
     setPassword('');
     setToken(token);
-    navigate(destination(location.state), { replace: true });
+    void navigate(destination(location.state), { replace: true });
   };
 
   const submitLogin = async (event: FormEvent<HTMLFormElement>) => {
@@ -177,7 +184,7 @@ export default function LoginPage() {
     }
     setBusy('login');
     setBanner(null);
-    setNotice(null);
+    setNoticeDismissed(true);
     try {
       const outcome = await logIn(address, password);
       if (outcome.kind === 'token') {

@@ -27,12 +27,15 @@ const TAG_STYLES: Record<string, string> = {
 type LoadState = { status: 'loading' } | { status: 'ready'; order: OrderStatusView } | { status: 'failed'; message: string };
 
 export default function OrderConfirmPage({ params }: Route.ComponentProps) {
-  const { orderId } = params;
+  // Another order is another page: its own state, starting from "loading".
+  return <OrderConfirmation key={params.orderId} orderId={params.orderId} />;
+}
+
+function OrderConfirmation({ orderId }: { orderId: string }) {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
 
   useEffect(() => {
     const controller = new AbortController();
-    setState({ status: 'loading' });
     getJson<OrderStatusView>(`/api/order/order-status?orderId=${encodeURIComponent(orderId)}`, controller.signal).then(
       (order) => {
         if (!controller.signal.aborted) setState({ status: 'ready', order });

@@ -26,34 +26,54 @@ type DetailState =
   | { status: 'ready'; detail: OrderFormDetail }
   | { status: 'failed'; message: string };
 
+/** What a reply answers: the package asked for, and how many reloads had been asked for. */
+interface DetailRequest {
+  slug: string;
+  qty: number;
+  type: string;
+  reloads: number;
+}
+
+/** The last reply, with the request it answers. */
+type SettledDetail = ({ status: 'ready'; detail: OrderFormDetail } | { status: 'failed'; message: string }) & { request: DetailRequest };
+
+/**
+ * What the page shows for `request`: its reply once that has arrived. Until then it is loading,
+ * and another quantity of the same plan keeps the form (and what the buyer typed) on screen.
+ */
+function detailState(settled: SettledDetail | null, request: DetailRequest): DetailState {
+  if (!settled) return { status: 'loading', detail: null };
+  const { slug, qty, type, reloads } = settled.request;
+  if (slug === request.slug && qty === request.qty && type === request.type && reloads === request.reloads) return settled;
+  const previous = settled.status === 'ready' ? settled.detail : null;
+  const samePlan = previous && previous.serviceId === request.slug && previous.planType.toLowerCase() === request.type.toLowerCase();
+  return { status: 'loading', detail: samePlan ? previous : null };
+}
+
 export default function OrderPage({ params }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
+  const [settled, setSettled] = useState<SettledDetail | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const [payment, setPayment] = useState<CreatedOrder | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
   const parsed = parseOrderParam(params.param);
   const type = searchParams.get('type')?.trim() ?? '';
   const slug = parsed?.slug ?? '';
   const qty = parsed?.qty ?? 0;
   const valid = !!parsed && type.length > 0;
-
-  const [state, setState] = useState<DetailState>({ status: 'loading', detail: null });
-  const [reloads, setReloads] = useState(0);
-  const [payment, setPayment] = useState<CreatedOrder | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const state = detailState(settled, { slug, qty, type, reloads });
 
   useEffect(() => {
     if (!valid) return undefined;
     const controller = new AbortController();
-    // Another quantity of the same plan keeps the form (and what the buyer typed) on screen.
-    setState((current) => {
-      const previous = current.status === 'failed' ? null : current.detail;
-      const same = previous && previous.serviceId === slug && previous.planType.toLowerCase() === type.toLowerCase();
-      return { status: 'loading', detail: same ? previous : null };
-    });
+    const request = { slug, qty, type, reloads };
     postJson<OrderFormDetail>('/api/order/form-detail', { slug, qty, type }, controller.signal).then(
       (detail) => {
-        if (!controller.signal.aborted) setState({ status: 'ready', detail });
+        if (!controller.signal.aborted) setSettled({ request, status: 'ready', detail });
       },
       (error: unknown) => {
-        if (!controller.signal.aborted && !isAbort(error)) setState({ status: 'failed', message: messageOf(error) });
+        if (!controller.signal.aborted && !isAbort(error)) setSettled({ request, status: 'failed', message: messageOf(error) });
       },
     );
     return () => controller.abort();

@@ -11,7 +11,7 @@ import { HowToBuy } from '../components/marketing/HowToBuy.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
 import { serviceFaq } from '../components/marketing/faq-content.ts';
 import { requestContext } from '../context.ts';
-import { type Selection, resolveSelection, selectPlan, selectService } from '../selection.ts';
+import { type Selection, resolveSelection, selectPlan, selectServiceIn } from '../selection.ts';
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { catalog } = context.get(requestContext).services;
@@ -35,8 +35,7 @@ export default function ServicePage({ loaderData: detail }: Route.ComponentProps
 }
 
 function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loaderData']['services']; slug: string }) {
-  const current = services.find((s) => s.slug === slug) ?? services[0];
-  const [selection, setSelection] = useState<Selection>(() => selectService(current));
+  const [selection, setSelection] = useState<Selection>(() => selectServiceIn(services, slug));
   const { service, plan, tier } = resolveSelection(services, selection);
   const price = describePrice(tier.price, tier.discount, plan.currency);
 

@@ -40,8 +40,7 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { isPostgres } from '../../db/migrations/helpers.ts';
 import type { Database, OrdersTable } from '../../db/schema.ts';
-import type { Fulfilment } from '../fulfilment/fulfilment.ts';
-import { RetryLaterError } from '../fulfilment/fulfilment.ts';
+import { type Fulfilment, RetryLaterError } from '../fulfilment/fulfilment.ts';
 import { MAIL_JOB } from '../mail/send-mail-job.ts';
 import { e4ToNumber } from '../money/money.ts';
 import { ORDER_STATUSES, type OrderStatus, providerOrderIdFrom, publicOrderId } from '../orders/types.ts';
@@ -85,10 +84,10 @@ export class ConsoleError extends Error {
 }
 
 export interface ListQuery {
-  keyword?: string;
-  status?: string;
-  page?: number;
-  size?: number;
+  keyword?: string | undefined;
+  status?: string | undefined;
+  page?: number | undefined;
+  size?: number | undefined;
 }
 
 /** One row of the all-orders table (field names follow the spec's order row). */
@@ -172,7 +171,7 @@ export interface ResubmitResult {
 
 export interface ActionOptions {
   /** The admin who asked (recorded in the timeline). */
-  adminId?: number | null;
+  adminId?: number | null | undefined;
 }
 
 export interface OrdersConsoleOptions {
@@ -298,7 +297,7 @@ interface KeywordPlan {
 
 interface StatusScope {
   /** Disjoint conditions, each walkable newest-first through one index; their union is the status. */
-  branches: RawBuilder<unknown>[];
+  branches: [RawBuilder<unknown>, ...RawBuilder<unknown>[]];
   /** The same as one condition, for filters. */
   condition: RawBuilder<unknown> | null;
 }
@@ -412,7 +411,7 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
     branch: RawBuilder<unknown>,
     predicate: RawBuilder<unknown> | null,
     limit: number,
-    options_: { ascending?: boolean; offset?: number; before?: { created_at: string; id: number } } = {},
+    options_: { ascending?: boolean; offset?: number; before?: { created_at: string; id: number } | undefined } = {},
   ) {
     const direction = options_.ascending ? sql.raw('asc') : sql.raw('desc');
     const conditions = [branch];
@@ -683,7 +682,7 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
      * order, fetched in batches of EXPORT_BATCH with keyset pagination on (created_at, id), so
      * memory stays flat however many orders match.
      */
-    async *exportCsv(query: { keyword?: string; status?: string } = {}): AsyncGenerator<string> {
+    async *exportCsv(query: { keyword?: string | undefined; status?: string | undefined } = {}): AsyncGenerator<string> {
       const status = normaliseStatus(query.status);
       const keyword = normaliseKeyword(query.keyword);
       const scope = scopeOf(status);
@@ -708,8 +707,8 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
           false,
         ).slice(0, exportBatch);
         for (const row of batch) yield csvLine(csvCells(toRow(row)));
-        if (batch.length < exportBatch) return;
-        const last = batch[batch.length - 1];
+        const last = batch.at(-1);
+        if (batch.length < exportBatch || !last) return;
         before = { created_at: last.created_at, id: Number(last.id) };
       }
     },
@@ -718,7 +717,8 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
 
 /** Merges lists each ordered by (created_at, id), descending unless `ascending`. */
 function mergeOrdered<T extends { created_at: string; id: number }>(lists: T[][], ascending: boolean): T[] {
-  if (lists.length === 1) return lists[0];
+  const [first, ...rest] = lists;
+  if (first && rest.length === 0) return first;
   const sign = ascending ? 1 : -1;
   const compare = (a: T, b: T) => sign * (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : Number(a.id) - Number(b.id));
   return lists.flat().sort(compare);

@@ -112,7 +112,7 @@ export interface AdminAuthOptions {
   codes: OneTimeCodes;
   /** The store's public origin, for the link in the code e-mail. */
   publicUrl: string;
-  now?: () => Date;
+  now?: (() => Date) | undefined;
   tokenTtlMs?: number;
   maxFailedLogins?: number;
   lockoutMs?: number;

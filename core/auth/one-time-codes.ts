@@ -131,7 +131,7 @@ function checkSubject(subject: string): string {
   return normalised;
 }
 
-const changed = (result: { numUpdatedRows?: bigint; numInsertedOrUpdatedRows?: bigint }) =>
+const changed = (result: { numUpdatedRows?: bigint | undefined; numInsertedOrUpdatedRows?: bigint | undefined }) =>
   Number(result.numUpdatedRows ?? result.numInsertedOrUpdatedRows ?? 0) > 0;
 
 /** How many times to re-read and retry after losing a compare-and-set race. */

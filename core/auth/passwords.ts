@@ -64,15 +64,24 @@ interface ParsedHash {
   key: Buffer;
 }
 
+/** A cost parameter of up to eight digits, or NaN (which every range check below rejects). */
+function parseParameter(part: string | undefined): number {
+  return part !== undefined && /^\d{1,8}$/.test(part) ? Number(part) : NaN;
+}
+
 function parseHash(encoded: string): ParsedHash | null {
   if (typeof encoded !== 'string') return null;
   const parts = encoded.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
-  const [n, r, p] = parts.slice(1, 4).map((part) => (/^\d{1,8}$/.test(part) ? Number(part) : NaN));
+  if (parts.length !== 6) return null;
+  const [scheme, nPart, rPart, pPart, saltPart, keyPart] = parts;
+  if (scheme !== 'scrypt' || saltPart === undefined || keyPart === undefined) return null;
+  const n = parseParameter(nPart);
+  const r = parseParameter(rPart);
+  const p = parseParameter(pPart);
   if (!Number.isInteger(n) || n < 2 || n > MAX_N || (n & (n - 1)) !== 0) return null;
   if (!Number.isInteger(r) || r < 1 || r > MAX_R || !Number.isInteger(p) || p < 1 || p > MAX_P) return null;
-  const salt = Buffer.from(parts[4], 'base64');
-  const key = Buffer.from(parts[5], 'base64');
+  const salt = Buffer.from(saltPart, 'base64');
+  const key = Buffer.from(keyPart, 'base64');
   if (salt.length < 8 || key.length < 16 || key.length > 64) return null;
   return { n, r, p, salt, key };
 }

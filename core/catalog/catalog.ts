@@ -64,8 +64,9 @@ export function createCatalog(db: Kysely<Database>): Catalog {
       const snap = await load();
       const groupSlug = snap.groupDetails.has(slug) ? slug : snap.serviceToGroup.get(slug);
       const detail = groupSlug ? snap.groupDetails.get(groupSlug) : undefined;
-      if (!detail || detail.services.length === 0) return null;
-      const selected = detail.services.some((s) => s.slug === slug) ? slug : detail.services[0].slug;
+      const first = detail?.services[0];
+      if (!detail || !first) return null;
+      const selected = detail.services.some((s) => s.slug === slug) ? slug : first.slug;
       return { group: detail.group, selected, services: detail.services };
     },
     async getService(slug) {

@@ -360,10 +360,10 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
  * `createSmmPanelClient({ url: 'http://simulated-panel/api/v2', key, fetch: simulatedPanelFetch(panel) })`.
  */
 export function simulatedPanelFetch(panel: SimulatedPanel): typeof fetch {
-  return (async (_input: RequestInfo | URL, init?: RequestInit) => {
+  return async (_input: RequestInfo | URL, init?: RequestInit) => {
     init?.signal?.throwIfAborted();
     const form = Object.fromEntries(new URLSearchParams(typeof init?.body === 'string' ? init.body : ''));
     const reply = await panel.handle(form);
     return new Response(JSON.stringify(reply), { status: 200, headers: { 'content-type': 'application/json' } });
-  }) as typeof fetch;
+  };
 }

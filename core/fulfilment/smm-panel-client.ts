@@ -109,6 +109,15 @@ function decimalText(value: unknown): string | null {
   return null;
 }
 
+/** A label as text: strings as sent, numbers and booleans spelled out, absent → `fallback`. */
+function labelText(value: unknown, fallback: string): string {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  // An object or array where a label belongs: keep what the panel sent, readably.
+  return JSON.stringify(value);
+}
+
 function flag(value: unknown): boolean {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return value !== 0;
@@ -198,9 +207,9 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
     }
     return {
       service,
-      name: String(entry.name ?? ''),
-      type: String(entry.type ?? 'Default'),
-      category: String(entry.category ?? ''),
+      name: labelText(entry.name, ''),
+      type: labelText(entry.type, 'Default'),
+      category: labelText(entry.category, ''),
       rate,
       rateE4,
       min,

@@ -4,21 +4,22 @@
  */
 import type { OrderStatus } from '../orders/types.ts';
 
-const SUPPLIER_STATUSES: Record<string, OrderStatus> = {
-  completed: 'Completed',
-  inprogress: 'In Progress',
-  processing: 'Processing',
-  pending: 'Pending',
-  partial: 'Partial',
-  canceled: 'Canceled',
-  cancelled: 'Canceled',
-};
+// A Map, not an object: only these keys match (no inherited ones like "constructor").
+const SUPPLIER_STATUSES = new Map<string, OrderStatus>([
+  ['completed', 'Completed'],
+  ['inprogress', 'In Progress'],
+  ['processing', 'Processing'],
+  ['pending', 'Pending'],
+  ['partial', 'Partial'],
+  ['canceled', 'Canceled'],
+  ['cancelled', 'Canceled'],
+]);
 
 /** Case-insensitive, ignoring spaces, underscores and hyphens; null for anything unknown. */
 export function normalizeSupplierStatus(raw: unknown): OrderStatus | null {
   if (typeof raw !== 'string') return null;
   const key = raw.trim().toLowerCase().replace(/[\s_-]+/g, '');
-  return Object.hasOwn(SUPPLIER_STATUSES, key) ? SUPPLIER_STATUSES[key] : null;
+  return SUPPLIER_STATUSES.get(key) ?? null;
 }
 
 export const FINAL_STATUSES: readonly OrderStatus[] = ['Completed', 'Partial', 'Canceled'];

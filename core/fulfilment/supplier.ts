@@ -26,7 +26,7 @@ export interface NewSupplierOrder {
   link: string;
   quantity: number;
   /** Custom comments, one per line; sent joined by "\n". */
-  comments?: string[];
+  comments?: string[] | undefined;
 }
 
 export interface SupplierOrderStatus {

@@ -184,7 +184,7 @@ export async function claimJobs(db: Db, options: ClaimOptions): Promise<JobRow[]
   // explicit transaction; each statement is its own atomic write transaction, and holding a
   // SQLite write lock across an `await` would block every other connection until it commits.
   const rows =
-    db.isTransaction || !isPostgres(db) ? await claim(db) : await (db as Kysely<Database>).transaction().execute(claim);
+    db.isTransaction || !isPostgres(db) ? await claim(db) : await db.transaction().execute(claim);
   return rows.map(normaliseRow).sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id));
 }
 

@@ -19,7 +19,7 @@ export interface OutgoingMail {
   subject: string;
   html: string;
   text: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface Mailer {
@@ -50,7 +50,7 @@ export const SMTP_TIMEOUTS = {
 export interface FileMailerOptions {
   dir: string;
   from: string;
-  logger?: MailLogger;
+  logger?: MailLogger | undefined;
 }
 
 /** A file-system-safe form of the recipient for the file name. */
@@ -85,8 +85,9 @@ export function createFileMailer(options: FileMailerOptions): Mailer {
       logger.info({ file, to: mail.to, subject: mail.subject, messageId: info.messageId }, `mail written to ${file}`);
       return { messageId: info.messageId };
     },
-    async close() {
-      transport.close();
+    close() {
+      transport.close(); // synchronous: nothing to wait for
+      return Promise.resolve();
     },
   };
 }
@@ -95,7 +96,7 @@ export interface SmtpMailerOptions {
   /** smtp://user:pass@host:587 or smtps://…:465; query parameters (e.g. `?requireTLS=true`) become transport options. */
   url: string;
   from: string;
-  logger?: MailLogger;
+  logger?: MailLogger | undefined;
 }
 
 /**
@@ -122,18 +123,19 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
       logger.info({ host, to: mail.to, subject: mail.subject, messageId: info.messageId, response: info.response }, 'mail sent');
       return { messageId: info.messageId };
     },
-    async close() {
-      transport.close();
+    close() {
+      transport.close(); // synchronous: nothing to wait for
+      return Promise.resolve();
     },
   };
 }
 
 export interface MailerConfig {
   /** Unset or empty: write files into `dir`. */
-  smtpUrl?: string;
+  smtpUrl?: string | undefined;
   dir: string;
   from: string;
-  logger?: MailLogger;
+  logger?: MailLogger | undefined;
 }
 
 export function createMailer(config: MailerConfig): Mailer {

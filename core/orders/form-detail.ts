@@ -57,7 +57,7 @@ export type PackageLookup = { ok: true; choice: PackageChoice } | { ok: false; s
 /** Finds the package an order URL names: slug, plan type (case-insensitive) and quantity. */
 export async function findPackage(
   catalog: Catalog,
-  params: { slug?: string | null; qty?: string | number | null; type?: string | null },
+  params: { slug?: string | null | undefined; qty?: string | number | null | undefined; type?: string | null | undefined },
 ): Promise<PackageLookup> {
   const slug = params.slug?.toString().trim();
   const type = params.type?.toString().trim();

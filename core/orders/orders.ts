@@ -9,8 +9,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { chargeAmountE4 } from '../catalog/pricing.ts';
 import type { TargetKind } from '../catalog/types.ts';
 import { e4ToCents, e4ToNumber, numberToE4 } from '../money/money.ts';
-import type { CheckoutInstructions, PaymentProvider } from '../payments/provider.ts';
-import { PaymentProviderError } from '../payments/provider.ts';
+import { type CheckoutInstructions, type PaymentProvider, PaymentProviderError } from '../payments/provider.ts';
 import { expireOrder, markPaid, markPaymentFailed, recordOrderEvent } from '../payments/transitions.ts';
 import { parseTarget, storedTargetOf } from '../verification/parse.ts';
 import { findPackage } from './form-detail.ts';
@@ -43,11 +42,11 @@ export interface CreateOrderInput {
   qty: number | string;
   name: string;
   email: string;
-  amount?: number;
-  currency?: string;
+  amount?: number | undefined;
+  currency?: string | undefined;
   /** The browser's random 6-digit id; one per form, so a double click names the same order. */
   order_id: string;
-  comment?: string;
+  comment?: string | undefined;
 }
 
 export interface CreatedOrder {
@@ -234,7 +233,7 @@ export function createOrderService(options: OrderServiceOptions) {
     },
 
     /** The payment window reported a failed attempt. */
-    async paymentFailed(input: { razorpay_order_id: string; reason?: string; razorpay_payment_id?: string }) {
+    async paymentFailed(input: { razorpay_order_id: string; reason?: string | undefined; razorpay_payment_id?: string | undefined }) {
       const order = await findByProviderId(input.razorpay_order_id);
       if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
       await db.transaction().execute((trx) =>

@@ -2,14 +2,14 @@
  * Razorpay over its REST API with a configurable base URL (the official SDK hard-codes its host,
  * which rules out testing against a local fake). Only what the store uses.
  */
-import type { CheckoutInstructions, PaymentProvider, ProviderPayment } from './provider.ts';
-import { PaymentProviderError } from './provider.ts';
+import { type CheckoutInstructions, type PaymentProvider, PaymentProviderError, type ProviderPayment } from './provider.ts';
 import { isValidPaymentSignature, isValidWebhookSignature } from './signatures.ts';
 
 export interface RazorpayOptions {
   keyId: string;
   keySecret: string;
-  webhookSecret?: string;
+  /** Unset or empty: webhooks are refused. */
+  webhookSecret?: string | undefined;
   apiUrl: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -27,7 +27,7 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
       response = await doFetch(`${base}${path}`, {
         method,
         headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-        body: body ? JSON.stringify(body) : undefined,
+        ...(body ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       });
     } catch (error) {

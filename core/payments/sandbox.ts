@@ -38,8 +38,8 @@ export function createSandboxProvider(db: Kysely<Database>, secret: string): San
   return {
     name: 'sandbox',
     acceptsWebhooks: false,
-    async createOrder() {
-      return { providerOrderId: randomId('order') };
+    createOrder() {
+      return Promise.resolve({ providerOrderId: randomId('order') });
     },
     isValidPaymentSignature(providerOrderId, paymentId, signature) {
       return isValidPaymentSignature(secret, providerOrderId, paymentId, signature);
@@ -56,9 +56,9 @@ export function createSandboxProvider(db: Kysely<Database>, secret: string): San
         currency: row.currency,
       }));
     },
-    async refund({ idempotencyKey }) {
+    refund({ idempotencyKey }) {
       // The sandbox moves no money; the refund id is derived from the key, so a retry is the same refund.
-      return { refundId: `rfnd_sandbox_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 14)}` };
+      return Promise.resolve({ refundId: `rfnd_sandbox_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 14)}` });
     },
     checkoutFor(order) {
       return { provider: 'sandbox', order_id: order.providerOrderId, amount: order.amountCents, currency: order.currency };

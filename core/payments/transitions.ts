@@ -20,8 +20,8 @@ export interface PaymentFacts {
   providerOrderId: string;
   paymentId: string;
   /** Present when the source states them (webhooks, reconciler); checked against the order. */
-  amountCents?: number;
-  currency?: string;
+  amountCents?: number | undefined;
+  currency?: string | undefined;
   source: PaymentSource;
 }
 
@@ -100,7 +100,7 @@ export async function markPaid(trx: Transaction<Database>, facts: PaymentFacts, 
 /** A failed attempt marks the order `fail` only while it is still waiting for a payment. */
 export async function markPaymentFailed(
   trx: Transaction<Database>,
-  facts: { providerOrderId: string; paymentId?: string; reason: string; source: PaymentSource },
+  facts: { providerOrderId: string; paymentId?: string | undefined; reason: string; source: PaymentSource },
   now = new Date(),
 ): Promise<boolean> {
   const order = await trx.selectFrom('orders').select('id').where('provider_order_id', '=', facts.providerOrderId).executeTakeFirst();

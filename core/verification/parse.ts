@@ -86,7 +86,8 @@ function parseWebUrl(text: string): URL | null {
 
 /**
  * The path's segments, allowing one trailing slash. Null when there is an empty segment
- * (`//`), so `/watch//x` does not pass as `/watch/x`.
+ * (`//`), so `/watch//x` does not pass as `/watch/x`. As no segment is ever empty, the parsers
+ * destructure them with `''` standing for "absent" and check the count before using one.
  */
 function segmentsOf(url: URL): string[] | null {
   let path = url.pathname;
@@ -127,16 +128,17 @@ export function parseYouTubeVideoUrl(input: unknown): ParsedYouTubeVideo | null 
   const segments = segmentsOf(url);
   if (!segments) return null;
 
+  const [first = '', second = ''] = segments;
   let id: string | undefined;
   if (YOUTUBE_HOSTS.has(url.hostname)) {
-    if (segments.length === 1 && segments[0] === 'watch') {
+    if (segments.length === 1 && first === 'watch') {
       const values = url.searchParams.getAll('v');
       if (values.length === 1) id = values[0];
-    } else if (segments.length === 2 && YOUTUBE_PATH_PREFIXES.has(segments[0])) {
-      id = segments[1];
+    } else if (segments.length === 2 && YOUTUBE_PATH_PREFIXES.has(first)) {
+      id = second;
     }
   } else if (url.hostname === YOUTUBE_SHORT_HOST) {
-    if (segments.length === 1) id = segments[0];
+    if (segments.length === 1) id = first;
   }
 
   if (!id || !YOUTUBE_ID.test(id)) return null;
@@ -194,7 +196,8 @@ export function parseInstagramUsername(input: unknown): ParsedUsername | null {
     if (!url || !INSTAGRAM_HOSTS.has(url.hostname)) return null;
     const segments = segmentsOf(url);
     if (!segments || segments.length !== 1) return null;
-    candidate = segments[0];
+    const [profile = ''] = segments;
+    candidate = profile;
   } else {
     candidate = text.startsWith('@') ? text.slice(1) : text;
   }
@@ -218,11 +221,12 @@ export function parseInstagramPostUrl(input: unknown): ParsedInstagramPost | nul
 
   let rest = segments;
   if (segments.length === 3) {
-    if (!instagramUsername(segments[0])) return null;
-    rest = segments.slice(1);
+    const [user = '', ...post] = segments;
+    if (!instagramUsername(user)) return null;
+    rest = post;
   }
   if (rest.length !== 2) return null;
-  const [typeSegment, code] = rest;
+  const [typeSegment = '', code = ''] = rest;
   const type = Object.hasOwn(INSTAGRAM_POST_TYPES, typeSegment) ? INSTAGRAM_POST_TYPES[typeSegment] : undefined;
   if (!type || !INSTAGRAM_CODE.test(code)) return null;
   const canonicalUrl = `https://www.instagram.com/${type === 'reel' ? 'reel' : 'p'}/${code}/`;
@@ -258,8 +262,10 @@ export function parseTikTokUsername(input: unknown): ParsedUsername | null {
     const url = parseWebUrl(text);
     if (!url || !TIKTOK_HOSTS.has(url.hostname)) return null;
     const segments = segmentsOf(url);
-    if (!segments || segments.length !== 1 || !segments[0].startsWith('@')) return null;
-    candidate = segments[0].slice(1);
+    if (!segments || segments.length !== 1) return null;
+    const [profile = ''] = segments;
+    if (!profile.startsWith('@')) return null;
+    candidate = profile.slice(1);
   } else {
     candidate = text.startsWith('@') ? text.slice(1) : text;
   }
@@ -283,19 +289,20 @@ export function parseTikTokVideoUrl(input: unknown): ParsedTikTokVideo | null {
   const segments = segmentsOf(url);
   if (!segments) return null;
 
+  const [first = '', second = '', third = ''] = segments;
   if (TIKTOK_SHORT_HOSTS.has(url.hostname)) {
-    if (segments.length !== 1 || !TIKTOK_SHORT_CODE.test(segments[0])) return null;
-    return { canonicalUrl: `https://${url.hostname}/${segments[0]}/`, resolved: false };
+    if (segments.length !== 1 || !TIKTOK_SHORT_CODE.test(first)) return null;
+    return { canonicalUrl: `https://${url.hostname}/${first}/`, resolved: false };
   }
   if (!TIKTOK_HOSTS.has(url.hostname)) return null;
 
-  if (segments.length === 2 && segments[0] === 't') {
-    if (!TIKTOK_SHORT_CODE.test(segments[1])) return null;
-    return { canonicalUrl: `https://www.tiktok.com/t/${segments[1]}/`, resolved: false };
+  if (segments.length === 2 && first === 't') {
+    if (!TIKTOK_SHORT_CODE.test(second)) return null;
+    return { canonicalUrl: `https://www.tiktok.com/t/${second}/`, resolved: false };
   }
-  if (segments.length !== 3 || !segments[0].startsWith('@') || segments[1] !== 'video') return null;
-  const username = tiktokUsername(segments[0].slice(1));
-  const videoId = segments[2];
+  if (segments.length !== 3 || !first.startsWith('@') || second !== 'video') return null;
+  const username = tiktokUsername(first.slice(1));
+  const videoId = third;
   if (!username || !TIKTOK_VIDEO_ID.test(videoId)) return null;
   return { canonicalUrl: tiktokVideoCanonicalUrl(username, videoId), resolved: true, username, videoId };
 }

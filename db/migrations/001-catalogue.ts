@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
-import { idColumn } from './helpers.ts';
+import { type MigrationDb, idColumn } from './helpers.ts';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await idColumn(db, db.schema.createTable('service_groups'))
     .addColumn('slug', 'text', (c) => c.notNull().unique())
     .addColumn('title', 'text', (c) => c.notNull())
@@ -47,7 +46,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('price_tiers_plan_position').on('price_tiers').columns(['plan_id', 'position']).execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   for (const table of ['price_tiers', 'plans', 'services', 'service_groups']) {
     await db.schema.dropTable(table).execute();
   }

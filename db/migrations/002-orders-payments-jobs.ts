@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
-import { idColumn } from './helpers.ts';
+import { type MigrationDb, idColumn } from './helpers.ts';
 
 /**
  * Orders and their payments, the order timeline, webhook de-duplication, the jobs table
  * (outbox) and a small key-value table for install-wide settings such as the sandbox secret.
  * Timestamps are ISO-8601 UTC text in both dialects.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await idColumn(db, db.schema.createTable('orders'))
     .addColumn('provider', 'text', (c) => c.notNull())
     .addColumn('provider_order_id', 'text', (c) => c.notNull().unique())
@@ -92,7 +91,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   for (const table of ['settings', 'sandbox_payments', 'jobs', 'webhook_events', 'order_events', 'orders']) {
     await db.schema.dropTable(table).execute();
   }

@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
-import { idColumn } from './helpers.ts';
+import { type MigrationDb, idColumn } from './helpers.ts';
 
 /**
  * Fulfilment: the built-in simulated supplier panel's orders, and on `orders` what the store
  * knows about the supplier's side (its order id, submission state, progress, charge, refunds).
  * SQLite adds one column per ALTER TABLE, so each column is its own statement in both dialects.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await idColumn(db, db.schema.createTable('simulated_panel_orders'))
     .addColumn('service', 'text', (c) => c.notNull())
     .addColumn('link', 'text', (c) => c.notNull())
@@ -41,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('orders_order_status_synced').on('orders').columns(['order_status', 'status_synced_at']).execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropIndex('orders_order_status_synced').execute();
   for (const column of [
     'refunded_e4',

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import { idColumn } from './helpers.ts';
+import { type MigrationDb, idColumn } from './helpers.ts';
 
 /**
  * One-time codes (order-history lookup, admin login verification): one live code per
@@ -7,7 +6,7 @@ import { idColumn } from './helpers.ts';
  * core/auth/one-time-codes.ts). The row also carries the resend throttle state, so it
  * outlives the code it holds. Timestamps are ISO-8601 UTC text in both dialects.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await idColumn(db, db.schema.createTable('one_time_codes'))
     .addColumn('purpose', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
@@ -27,6 +26,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('one_time_codes_expires_at').on('one_time_codes').column('expires_at').execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropTable('one_time_codes').execute();
 }

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import { idColumn } from './helpers.ts';
+import { type MigrationDb, idColumn } from './helpers.ts';
 
 /** Refunds we made, one per order at most (Canceled: the whole amount; Partial: the undelivered share). */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await idColumn(db, db.schema.createTable('refunds'))
     .addColumn('order_id', 'integer', (c) => c.notNull().unique().references('orders.id').onDelete('cascade'))
     .addColumn('provider_refund_id', 'text', (c) => c.notNull())
@@ -12,6 +11,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropTable('refunds').execute();
 }

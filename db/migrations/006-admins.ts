@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
-import { idColumn } from './helpers.ts';
+import { type MigrationDb, idColumn } from './helpers.ts';
 
 /**
  * Admin accounts and their access tokens (core/auth/admins.ts). Passwords are kept as scrypt
  * hashes (core/auth/passwords.ts) and tokens only as their SHA-256, so a copy of the database
  * opens no session. Timestamps are ISO-8601 UTC text in both dialects.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await idColumn(db, db.schema.createTable('admins'))
     // Trimmed and lowercased before it is stored or looked up.
     .addColumn('email', 'text', (c) => c.notNull().unique())
@@ -34,7 +33,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('admin_tokens_admin_id').on('admin_tokens').column('admin_id').execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   await db.schema.dropTable('admin_tokens').execute();
   await db.schema.dropTable('admins').execute();
 }

@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import { isPostgres } from './helpers.ts';
+import { sql } from 'kysely';
+import { type MigrationDb, isPostgres } from './helpers.ts';
 
 /**
  * The admin orders console (core/admin/orders-console.ts): keyword search, the status filter,
@@ -32,13 +32,13 @@ const SQLITE_TEXT = (row: string) =>
   `lower(${row}.provider_order_id || char(10) || ${row}.email || char(10) || ${row}.target || char(10) || ${row}.service_name)`;
 const PG_TEXT = (row: string) => `lower(${row}.provider_order_id || E'\\n' || ${row}.email || E'\\n' || ${row}.target || E'\\n' || ${row}.service_name)`;
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: MigrationDb): Promise<void> {
   await db.schema.alterTable('orders').addColumn('search_text', 'text', (c) => c.notNull().defaultTo('')).execute();
   if (isPostgres(db)) await upPostgres(db);
   else await upSqlite(db);
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: MigrationDb): Promise<void> {
   if (isPostgres(db)) {
     for (const trigger of ['orders_counts_insert', 'orders_counts_update', 'orders_counts_delete', 'orders_counts_truncate', 'orders_search_text']) {
       await sql.raw(`DROP TRIGGER IF EXISTS ${trigger} ON orders`).execute(db);
@@ -69,7 +69,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').dropColumn('search_text').execute();
 }
 
-async function createCountsTable(db: Kysely<any>) {
+async function createCountsTable(db: MigrationDb) {
   await db.schema
     .createTable('order_counts')
     .addColumn('order_status', 'text', (c) => c.notNull())
@@ -81,9 +81,10 @@ async function createCountsTable(db: Kysely<any>) {
     select order_status, payment_status, count(*) from orders group by order_status, payment_status`.execute(db);
 }
 
-async function upSqlite(db: Kysely<any>) {
+async function upSqlite(db: MigrationDb) {
   const { rows } = await sql<{ v: string }>`select sqlite_version() as v`.execute(db);
-  const [major, minor] = (rows[0]?.v ?? '0.0').split('.').map(Number);
+  // A part that is missing counts as 0, i.e. too old.
+  const [major = 0, minor = 0] = (rows[0]?.v ?? '0.0').split('.').map(Number);
   if (major < 3 || (major === 3 && minor < 43)) {
     throw new Error(`SQLite ${rows[0]?.v} is too old for the order search (FTS5 trigram with contentless_delete needs 3.43 or later)`);
   }
@@ -128,7 +129,7 @@ async function upSqlite(db: Kysely<any>) {
       END`).execute(db);
 }
 
-async function upPostgres(db: Kysely<any>) {
+async function upPostgres(db: MigrationDb) {
   await sql.raw(`CREATE FUNCTION orders_search_text() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       NEW.search_text := ${PG_TEXT('NEW')};
@@ -194,7 +195,7 @@ async function upPostgres(db: Kysely<any>) {
  * schema that holds it, or null when it cannot be installed (search then works without the
  * trigram index, by scanning).
  */
-async function ensureTrigramExtension(db: Kysely<any>): Promise<string | null> {
+async function ensureTrigramExtension(db: MigrationDb): Promise<string | null> {
   // Concurrent migrations (parallel test suites) would race on CREATE EXTENSION.
   await sql`select pg_advisory_xact_lock(hashtext('boostly:pg_trgm'))`.execute(db);
   const installed = async () =>

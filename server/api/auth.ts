@@ -45,7 +45,7 @@ function retryAfter(reply: FastifyReply, ms: number | undefined): void {
 }
 
 export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth }) => {
-  const adminOnly = requireAdmin(auth.authenticate);
+  const adminOnly = requireAdmin((token) => auth.authenticate(token));
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');
@@ -152,6 +152,6 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
         response: { 200: envelopeOf(z.object({ email: z.string() })), 401: FailureSchema },
       },
     },
-    async (request) => ok({ email: request.admin!.email }),
+    (request) => ok({ email: request.admin!.email }),
   );
 };

@@ -51,6 +51,8 @@ export interface OrdersApiOptions {
 
 const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
 
+type WebhookBody = RazorpayWebhookEvent & { created_at?: number };
+
 export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { catalog, orders, provider }) => {
   app.post(
     '/order/form-detail',
@@ -138,7 +140,7 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
   // Webhooks need the raw body for the signature, so they get their own parser scope.
   await app.register(async (hooks) => {
     hooks.removeContentTypeParser('application/json');
-    hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+    hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, parsed) => parsed(null, body));
     hooks.post(
       '/payments/razorpay/webhook',
       { schema: { tags: ['payments'], summary: 'Razorpay webhook (X-Razorpay-Signature over the raw body)' } },
@@ -148,9 +150,10 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
         if (!provider.acceptsWebhooks || !Buffer.isBuffer(raw) || !provider.isValidWebhookSignature(raw, signature)) {
           return reply.status(400).send(failure('Invalid webhook signature'));
         }
-        let event: RazorpayWebhookEvent & { created_at?: number };
+        let event: WebhookBody;
         try {
-          event = JSON.parse(raw.toString('utf8'));
+          // The signature proved that Razorpay wrote this body, so it has Razorpay's event shape.
+          event = JSON.parse(raw.toString('utf8')) as WebhookBody;
         } catch {
           return reply.status(400).send(failure('Invalid JSON'));
         }

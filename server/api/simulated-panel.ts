@@ -30,8 +30,8 @@ function flatten(body: unknown): SimulatedPanelForm {
 
 export const simulatedPanelApi: FastifyPluginAsync<SimulatedPanelApiOptions> = async (app, { panel }) => {
   if (!app.hasContentTypeParser(FORM)) {
-    app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, parsed) => {
+      parsed(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
   }
 

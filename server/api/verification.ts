@@ -96,8 +96,8 @@ export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }
       const first = error.validation[0];
       const path = request.routeOptions.url ?? '';
       const platform = (Object.keys(ROUTES) as (keyof typeof ROUTES)[]).find((key) => path.endsWith(ROUTES[key]));
-      const atRoot = !first.instancePath || first.instancePath === '/';
-      const message = atRoot && platform ? VERIFICATION_MESSAGES[platform].required : (first.message ?? 'Invalid request');
+      const atRoot = !first?.instancePath || first.instancePath === '/';
+      const message = atRoot && platform ? VERIFICATION_MESSAGES[platform].required : (first?.message ?? 'Invalid request');
       return reply.status(400).send(failure(message));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {

@@ -1,6 +1,6 @@
 import { type Page, expect, test } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
-import { homePrice, plan, service } from './support/catalogue.ts';
+import { homePrice, plan } from './support/catalogue.ts';
 import { waitForMail } from './support/mail.ts';
 import {
   continueButton,

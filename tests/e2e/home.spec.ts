@@ -165,6 +165,8 @@ test.describe('store home page', () => {
     expect(html).toContain('Instagram Followers');
     expect(html).toMatch(/data-testid="price-block"[^>]*>\$2\.99</);
 
+    // A fresh context does not inherit the project's baseURL; playwright.config.ts always sets it.
+    if (!baseURL) throw new Error('playwright.config.ts sets no baseURL');
     const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
     try {
       const page = await context.newPage();

@@ -43,7 +43,7 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
     return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
   };
 
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const authorized = req.headers.authorization === expectedAuth;
     requests.push({ method: req.method ?? '', path: url.pathname, authorized });
@@ -92,6 +92,14 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
       return json(res, 200, { entity: 'refund', ...refund, currency: payment.currency, status: 'processed' });
     }
     return json(res, 404, { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } });
+  };
+  // Node ignores the promise a request listener returns: without the catch, a throw in the fake
+  // (say, a body that is not JSON) would be an unhandled rejection and leave the request hanging.
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.statusCode = 500;
+      res.end(String(error));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

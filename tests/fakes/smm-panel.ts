@@ -145,9 +145,9 @@ export async function startFakeSmmPanel(options: { key: string }) {
     }
   }
 
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const form = await readForm(req).catch(() => ({}) as Record<string, string>);
+    const form = await readForm(req).catch((): Record<string, string> => ({}));
     requests.push({ method: req.method ?? '', path: url.pathname, contentType: req.headers['content-type'] ?? '', form });
     if (mode === 'down') return json(res, 503, { error: 'Service Unavailable' });
     if (mode === 'slow') {
@@ -156,10 +156,19 @@ export async function startFakeSmmPanel(options: { key: string }) {
     }
     if (mode === 'garbage') {
       res.writeHead(200, { 'content-type': 'text/html' });
-      return res.end('<html><body>502 Bad Gateway (cloudflare)</body></html>');
+      res.end('<html><body>502 Bad Gateway (cloudflare)</body></html>');
+      return;
     }
     if (req.method !== 'POST' || url.pathname !== '/api/v2') return json(res, 404, { error: 'Not found' });
     return json(res, 200, answer(form));
+  };
+  // Node ignores the promise a request listener returns: without the catch, a throw in the fake
+  // would be an unhandled rejection and leave the request hanging.
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.statusCode = 500;
+      res.end(String(error));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

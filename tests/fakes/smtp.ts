@@ -53,9 +53,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   let server: SMTPServer | null = null;
   let port = 0;
 
-  const sink = {
+  const sink: { failWith: SinkFailure } = {
     failWith: options.failWith ?? null,
-  } as { failWith: SinkFailure };
+  };
 
   const createServer = () =>
     new SMTPServer({

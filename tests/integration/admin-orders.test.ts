@@ -576,9 +576,7 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const console_ = createOrdersConsole({
         db: t.database.db,
         fulfilment: {
-          submit: async () => {
-            throw new Error('must not be called');
-          },
+          submit: () => Promise.reject(new Error('must not be called')),
         },
       });
       await t.database.db.updateTable('orders').set({ fulfilment_state: 'submitting' }).where('id', '=', row.id).execute();

@@ -42,7 +42,7 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
 
   it('keeps four-decimal prices exact', async () => {
     const { data } = (await t.app.inject({ method: 'GET', url: '/api/services/instagram' })).json();
-    const prices = data.services.flatMap((s: any) => s.plans.flatMap((p: any) => p.list.map((tier: any) => tier.price)));
+    const prices = data.services.flatMap((s: { plans: { list: { price: number }[] }[] }) => s.plans.flatMap((p) => p.list.map((tier) => tier.price)));
     expect(prices).toContain(1.4999);
   });
 

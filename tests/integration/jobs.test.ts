@@ -13,12 +13,12 @@ import {
 import { type JobLogger, PermanentJobError, createJobWorker } from '../../core/jobs/worker.ts';
 import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
+import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
 
 const silentLogger: JobLogger = { info() {}, warn() {}, error() {} };
 
 function captureLogger() {
-  const lines: { level: string; msg?: string; obj: object }[] = [];
+  const lines: { level: string; msg: string | undefined; obj: object }[] = [];
   const at = (level: string) => (obj: object, msg?: string) => lines.push({ level, obj, msg });
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } satisfies JobLogger };
 }
@@ -30,7 +30,7 @@ async function openSecondHandle(database: TestDatabase, dialect: DialectName): P
     return openDatabase({ sqlitePath: rows[0].file });
   }
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  return openDatabase({ url: process.env.TEST_DATABASE_URL, pgSchema: rows[0].schema, poolSize: 5 });
+  return openDatabase({ url: testDatabaseUrl(), pgSchema: rows[0].schema, poolSize: 5 });
 }
 
 const at = (iso: string, plusMs = 0) => new Date(Date.parse(iso) + plusMs);
@@ -264,7 +264,12 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
         db: database.db,
         workerId: 'w',
         logger: silentLogger,
-        handlers: { greet: async (payload, job) => void seen.push({ payload, job }) },
+        handlers: {
+          greet: (payload, job) => {
+            seen.push({ payload, job });
+            return Promise.resolve();
+          },
+        },
       });
       const { id } = (await enqueueJob(database.db, { kind: 'greet', payload: { name: 'Ana' } })) as { id: number };
       expect(await worker.runOnce()).toBe(1);
@@ -279,9 +284,9 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
         db: database.db,
         logger: silentLogger,
         handlers: {
-          flaky: async () => {
+          flaky: () => {
             calls++;
-            throw new Error('supplier timed out');
+            return Promise.reject(new Error('supplier timed out'));
           },
         },
       });
@@ -312,9 +317,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
         db: database.db,
         logger: silentLogger,
         handlers: {
-          bad: async () => {
-            throw new PermanentJobError('the address is invalid');
-          },
+          bad: () => Promise.reject(new PermanentJobError('the address is invalid')),
         },
       });
       const { id } = (await enqueueJob(database.db, { kind: 'bad', payload: {} })) as { id: number };

@@ -1,6 +1,5 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { type Server, type Socket, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
@@ -10,7 +9,6 @@ import { type JobLogger, createJobWorker } from '../../core/jobs/worker.ts';
 import {
   type Mailer,
   SMTP_TIMEOUTS,
-  createFileMailer,
   createMailer,
   createSmtpMailer,
   smtpTransportOptions,
@@ -24,7 +22,7 @@ import { type TestDatabase, dialects, openTestDatabase } from '../support/databa
 const FROM = 'Boostly <orders@boostly.test>';
 
 function captureLogger() {
-  const lines: { level: string; msg?: string; obj: Record<string, unknown> }[] = [];
+  const lines: { level: string; msg: string | undefined; obj: Record<string, unknown> }[] = [];
   const at = (level: string) => (obj: object, msg?: string) => lines.push({ level, obj: obj as Record<string, unknown>, msg });
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } satisfies JobLogger };
 }

@@ -11,7 +11,7 @@ import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/da
 import { migrateToLatest } from '../../db/migrate.ts';
 import * as oneTimeCodesMigration from '../../db/migrations/004-one-time-codes.ts';
 import type { Database } from '../../db/schema.ts';
-import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
+import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
 
 /**
  * Migration 004 is not registered in db/migrate.ts yet: apply the registered ones, then 004
@@ -32,7 +32,7 @@ async function openSecondHandle(database: TestDatabase, dialect: DialectName): P
     return openDatabase({ sqlitePath: rows[0].file });
   }
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  return openDatabase({ url: process.env.TEST_DATABASE_URL, pgSchema: rows[0].schema, poolSize: 5 });
+  return openDatabase({ url: testDatabaseUrl(), pgSchema: rows[0].schema, poolSize: 5 });
 }
 
 const START = Date.parse('2030-03-01T12:00:00.000Z');

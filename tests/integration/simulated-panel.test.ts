@@ -5,7 +5,7 @@ import {
   createSimulatedPanel,
   simulatedPanelFetch,
 } from '../../core/fulfilment/simulated-panel.ts';
-import { SmmPanelError, createSmmPanelClient } from '../../core/fulfilment/smm-panel-client.ts';
+import { type SmmPanelError, createSmmPanelClient } from '../../core/fulfilment/smm-panel-client.ts';
 import { type SupplierOrderStatus, type SupplierPanel, isSupplierStatusError } from '../../core/fulfilment/supplier.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { SIMULATED_PANEL_PATH, simulatedPanelApi } from '../../server/api/simulated-panel.ts';
@@ -37,21 +37,23 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
   };
   const status = async (order: string): Promise<SupplierOrderStatus> => client.status(order);
 
-  async function start(overrides: Partial<SimulatedPanelOptions> = {}) {
-    const panel = createSimulatedPanel({
-      db: database.db,
-      key: KEY,
-      deliverySeconds: DELIVERY_SECONDS,
-      failureRate: 0.1,
-      random: () => {
-        const next = rolls.shift();
-        if (next === undefined) throw new Error('test ran out of random numbers');
-        return next;
-      },
-      now: () => new Date(clock),
-      services: SERVICES,
-      ...overrides,
-    });
+  /** The panel's options as most tests want them: scripted random numbers and a clock the test moves. */
+  const panelOptions = (): SimulatedPanelOptions => ({
+    db: database.db,
+    key: KEY,
+    deliverySeconds: DELIVERY_SECONDS,
+    failureRate: 0.1,
+    random: () => {
+      const next = rolls.shift();
+      if (next === undefined) throw new Error('test ran out of random numbers');
+      return next;
+    },
+    now: () => new Date(clock),
+    services: SERVICES,
+  });
+
+  async function start(options: SimulatedPanelOptions = panelOptions()) {
+    const panel = createSimulatedPanel(options);
     app = Fastify({ logger: false });
     await app.register(simulatedPanelApi, { panel });
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -276,7 +278,9 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
   });
 
   it('uses the default random source and failure rate when not given', async () => {
-    await start({ random: undefined, failureRate: 0 });
+    // Without `random` the panel falls back to its own source.
+    const { random: _scripted, ...options } = panelOptions();
+    await start({ ...options, failureRate: 0 });
     const { order } = await client.add({ service: '101', link: 'https://instagram.com/a', quantity: 10 });
     at(100);
     expect((await status(order)).status).toBe('Completed');

@@ -231,7 +231,7 @@ describe('SMM panel API v2 client', () => {
     const odd = createSmmPanelClient({
       url: panel.url,
       key: KEY,
-      fetch: (async () => new Response(JSON.stringify({ services: [] }), { status: 200 })) as typeof fetch,
+      fetch: () => Promise.resolve(new Response(JSON.stringify({ services: [] }), { status: 200 })),
     });
     expect((await failure(odd.services())).kind).toBe('bad-response');
     expect((await failure(odd.add({ service: '1', link: 'https://x', quantity: 1 }))).kind).toBe('bad-response');

@@ -282,10 +282,10 @@ describe('target verification API', () => {
 
 describe('verifier without the API', () => {
   it('calls the real oEmbed endpoints by default, without following redirects and with a deadline', async () => {
-    const calls: { url: string; init?: RequestInit }[] = [];
-    const fetch = vi.fn(async (input: string | URL | Request, init?: RequestInit) => {
-      calls.push({ url: String(input), init });
-      return new Response(JSON.stringify({ title: 't', author_name: 'a' }), { status: 200 });
+    const calls: { url: string; init: RequestInit | undefined }[] = [];
+    const fetch = vi.fn((input: string | URL | Request, init?: RequestInit) => {
+      calls.push({ url: input instanceof Request ? input.url : String(input), init });
+      return Promise.resolve(new Response(JSON.stringify({ title: 't', author_name: 'a' }), { status: 200 }));
     });
     const verifier = createTargetVerifier({ fetch });
     expect(await verifier.verify('youtube_video_url', `youtu.be/${KNOWN_YOUTUBE_ID}`)).toEqual({
@@ -304,7 +304,7 @@ describe('verifier without the API', () => {
   });
 
   it('treats a 200 without the expected fields as "could not check", not as verified', async () => {
-    const verifier = createTargetVerifier({ fetch: async () => new Response('{}', { status: 200 }) });
+    const verifier = createTargetVerifier({ fetch: () => Promise.resolve(new Response('{}', { status: 200 })) });
     expect(await verifier.verify('youtube_video_url', `youtu.be/${KNOWN_YOUTUBE_ID}`)).toMatchObject({
       outcome: 'unavailable',
       message: 'Error verifying YouTube URL',

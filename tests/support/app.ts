@@ -35,13 +35,9 @@ export async function startTestApp(
   const database = await openTestDatabase(dialect);
   const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: path.join(root, '.tmp/unused'), LOG_LEVEL: 'silent', ...options.env });
   const store = await openStore(config, database, { logger: pino({ level: 'silent' }), ...options.overrides });
-  const app = await buildApp({
-    config,
-    store,
-    build: options.withPages ? await loadServerBuild() : undefined,
-    clientDir: options.withPages ? path.join(root, 'build/client') : undefined,
-    logger: false,
-  });
+  // Without pages the app is API-only: it gets neither a server build nor client assets.
+  const pages = options.withPages ? { build: await loadServerBuild(), clientDir: path.join(root, 'build/client') } : {};
+  const app = await buildApp({ config, store, ...pages, logger: false });
   await app.ready();
   return {
     app,

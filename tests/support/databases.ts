@@ -14,7 +14,29 @@ export interface TestDatabase extends DatabaseHandle {
   dispose(): Promise<void>;
 }
 
-export const dialects: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * Every dialect the run can reach, narrowed by `TEST_DIALECTS` (comma-separated, e.g. `postgres`)
+ * to run one suite on one database while working on it.
+ */
+export const dialects: DialectName[] = selectDialects(process.env.TEST_DATABASE_URL, process.env.TEST_DIALECTS);
+
+export function selectDialects(databaseUrl: string | undefined, wanted: string | undefined): DialectName[] {
+  const available: DialectName[] = databaseUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+  if (!wanted?.trim()) return available;
+  const names = wanted.split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (name !== 'sqlite' && name !== 'postgres') throw new Error(`TEST_DIALECTS: unknown dialect "${name}" (sqlite, postgres)`);
+    if (!available.includes(name)) throw new Error(`TEST_DIALECTS asks for ${name}, but TEST_DATABASE_URL is not set`);
+  }
+  return available.filter((dialect) => names.includes(dialect));
+}
+
+/** The PostgreSQL the 'postgres' runs use; only those runs ask, and they exist only when it is set. */
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  return url;
+}
 
 export async function openTestDatabase(dialect: DialectName): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
@@ -29,8 +51,7 @@ export async function openTestDatabase(dialect: DialectName): Promise<TestDataba
     };
   }
 
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const url = testDatabaseUrl();
   const schema = `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

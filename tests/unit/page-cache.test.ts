@@ -46,7 +46,7 @@ describe('PageCache', () => {
     let now = 0;
     let renders = 0;
     const cache = new PageCache({ maxSeconds: 60, now: () => now });
-    const render = async () => page(`v${++renders}`);
+    const render = () => Promise.resolve(page(`v${++renders}`));
     await cache.get('/', render);
     now = 61_000;
     expect((await cache.get('/', render)).body.toString()).toBe('v1');
@@ -59,7 +59,7 @@ describe('PageCache', () => {
     let now = 0;
     let renders = 0;
     const cache = new PageCache({ maxSeconds: 60, now: () => now });
-    const render = async () => page(`v${++renders}`);
+    const render = () => Promise.resolve(page(`v${++renders}`));
     await cache.get('/', render);
     now = 60_000 + 600_000 + 1;
     expect((await cache.get('/', render)).body.toString()).toBe('v2');
@@ -69,21 +69,21 @@ describe('PageCache', () => {
     let now = 0;
     let renders = 0;
     const cache = new PageCache({ maxSeconds: 10, now: () => now });
-    await cache.get('/a', async () => page(`v${++renders}`, 'public, max-age=60'));
+    await cache.get('/a', () => Promise.resolve(page(`v${++renders}`, 'public, max-age=60')));
     now = 11_000;
-    await cache.get('/a', async () => page(`v${++renders}`, 'public, max-age=60'));
+    await cache.get('/a', () => Promise.resolve(page(`v${++renders}`, 'public, max-age=60')));
     expect(renders).toBe(2);
 
-    const notFound = await cache.get('/missing', async () => page('nf', 'public, max-age=60', 404));
+    const notFound = await cache.get('/missing', () => Promise.resolve(page('nf', 'public, max-age=60', 404)));
     expect(isCachedPage(notFound)).toBe(false);
-    const personal = await cache.get('/me', async () => page('me', 'private, no-store'));
+    const personal = await cache.get('/me', () => Promise.resolve(page('me', 'private, no-store')));
     expect(isCachedPage(personal)).toBe(false);
   });
 
   it('evicts the least recently stored entry beyond its size', async () => {
     let renders = 0;
     const cache = new PageCache({ maxSeconds: 60, maxEntries: 2, now: () => 0 });
-    const render = async () => page(`v${++renders}`);
+    const render = () => Promise.resolve(page(`v${++renders}`));
     await cache.get('/1', render);
     await cache.get('/2', render);
     await cache.get('/3', render);
@@ -100,7 +100,7 @@ describe('compressed variants', () => {
     expect(pickEncoding('gzip')).toBe('gzip');
     expect(pickEncoding(undefined)).toBe('identity');
     const cache = new PageCache({ maxSeconds: 60, now: () => 0 });
-    const entry = await cache.get('/', async () => page('hello '.repeat(500)));
+    const entry = await cache.get('/', () => Promise.resolve(page('hello '.repeat(500))));
     if (!isCachedPage(entry)) throw new Error('expected a cached page');
     const br = encodedBody(entry, 'br');
     expect(encodedBody(entry, 'br')).toBe(br);

@@ -11,7 +11,8 @@ import { INVALID_URL_MESSAGE, isTargetAccepted, useTargetVerification } from './
 
 /** The spec's random 6-digit, left-padded client order id (section 9). */
 export function newClientOrderId(): string {
-  const [value] = crypto.getRandomValues(new Uint32Array(1));
+  // A one-element array always has its element: the default never applies.
+  const [value = 0] = crypto.getRandomValues(new Uint32Array(1));
   return String(value % 1_000_000).padStart(6, '0');
 }
 

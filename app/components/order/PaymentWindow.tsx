@@ -48,7 +48,7 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
 
   /** A failed attempt is recorded, then the confirmation page shows the failure variant. */
   const finishFailed = useCallback(
-    async (failure: { paymentId?: string; reason?: string }) => {
+    async (failure: { paymentId?: string | undefined; reason?: string | undefined }) => {
       setPhase('recording');
       const { orderId } = await postJson<PaymentResult>('/api/order/payment-failed', {
         razorpay_order_id: checkout.order_id,

@@ -49,15 +49,19 @@ export function QuantityDropdown({
     };
   }, [open]);
 
-  // A new package was chosen (the page's address changed): fold the list away.
-  useEffect(() => setOpen(false), [selectedQty]);
+  // A new package was chosen (the page's address changed): fold the list away, in this render.
+  const [shownQty, setShownQty] = useState(selectedQty);
+  if (shownQty !== selectedQty) {
+    setShownQty(selectedQty);
+    setOpen(false);
+  }
 
   return (
     <div
       ref={wrapper}
       className="relative"
       onBlur={(event) => {
-        if (open && wrapper.current && !wrapper.current.contains(event.relatedTarget as Node | null) && event.relatedTarget) setOpen(false);
+        if (open && wrapper.current && !wrapper.current.contains(event.relatedTarget) && event.relatedTarget) setOpen(false);
       }}
     >
       <button

@@ -57,7 +57,6 @@ export function SandboxCheckout({ amountCents, currency, email, serviceName, onP
   return (
     <dialog
       ref={dialog}
-      role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={noteId}

@@ -56,12 +56,12 @@ export function postJson<T>(path: string, payload: unknown, signal?: AbortSignal
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(payload),
-    signal,
+    signal: signal ?? null,
   });
 }
 
 export function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  return request<T>(path, { method: 'GET', signal });
+  return request<T>(path, { method: 'GET', signal: signal ?? null });
 }
 
 export function isAbort(error: unknown): boolean {

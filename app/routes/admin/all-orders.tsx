@@ -78,15 +78,34 @@ interface ListState {
   message: string | null;
 }
 
+/** The last reply, and the request (address and reload) it answers. */
+interface SettledList extends ListState {
+  status: 'ready' | 'failed';
+  queryKey: string | null;
+  reloads: number;
+}
+
+const NOTHING_LOADED: SettledList = {
+  queryKey: null,
+  reloads: 0,
+  status: 'ready',
+  rows: [],
+  count: 0,
+  totalPages: 0,
+  currentPage: 1,
+  exact: true,
+  message: null,
+};
+
 /** "boostly-orders-2025-03-14.csv", unless the server names the file. */
 function downloadName(response: Response): string {
   const disposition = response.headers.get('content-disposition') ?? '';
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
-  if (match) {
+  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+  if (name) {
     try {
-      return decodeURIComponent(match[1]);
+      return decodeURIComponent(name);
     } catch {
-      return match[1];
+      return name;
     }
   }
   return `boostly-orders-${new Date().toISOString().slice(0, 10)}.csv`;
@@ -114,15 +133,23 @@ export default function AllOrdersPage() {
   const queryKey = toParams(query).toString();
 
   const [keywordInput, setKeywordInput] = useState(query.keyword);
-  const [list, setList] = useState<ListState>({ status: 'loading', rows: [], count: 0, totalPages: 0, currentPage: 1, exact: true, message: null });
+  const [settled, setSettled] = useState<SettledList>(NOTHING_LOADED);
   const [reloads, setReloads] = useState(0);
   const [exporting, setExporting] = useState(false);
   const tableRegion = useRef<HTMLDivElement>(null);
 
-  // The box follows the address (back/forward, "Clear filters").
-  useEffect(() => {
+  // The box follows the address (back/forward, "Clear filters"): when the address's keyword
+  // changes, the box is reset to it during this render, so no stale text is ever painted.
+  const [boxKeyword, setBoxKeyword] = useState(query.keyword);
+  if (boxKeyword !== query.keyword) {
+    setBoxKeyword(query.keyword);
     setKeywordInput(query.keyword);
-  }, [query.keyword]);
+  }
+
+  // Until the reply for this address (and reload) arrives, the previous rows stay on screen,
+  // dimmed, with the list marked as loading.
+  const list: ListState =
+    settled.queryKey === queryKey && settled.reloads === reloads ? settled : { ...settled, status: 'loading', message: null };
 
   useEffect(() => {
     const controller = new AbortController();
@@ -130,12 +157,13 @@ export default function AllOrdersPage() {
     const params = apiParams({ status, keyword });
     params.set('page', String(page));
     params.set('size', String(PAGE_SIZE));
-    setList((current) => ({ ...current, status: 'loading', message: null }));
     adminData<AdminOrderRow[]>(`/api/order/all-orders?${params}`, { signal: controller.signal }).then(
       (reply) => {
         if (controller.signal.aborted) return;
         const rows = Array.isArray(reply.data) ? reply.data : [];
-        setList({
+        setSettled({
+          queryKey,
+          reloads,
           status: 'ready',
           rows,
           count: reply.count ?? rows.length,
@@ -147,7 +175,7 @@ export default function AllOrdersPage() {
       },
       (error: unknown) => {
         if (controller.signal.aborted || isAbort(error) || isUnauthorized(error)) return;
-        setList((current) => ({ ...current, status: 'failed', rows: [], message: messageOf(error) }));
+        setSettled((current) => ({ ...current, queryKey, reloads, status: 'failed', rows: [], message: messageOf(error) }));
       },
     );
     return () => controller.abort();

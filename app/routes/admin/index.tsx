@@ -10,7 +10,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
 export default function AdminIndex() {
   const navigate = useNavigate();
   useEffect(() => {
-    navigate('/admin/all-orders', { replace: true });
+    void navigate('/admin/all-orders', { replace: true });
   }, [navigate]);
   return null;
 }

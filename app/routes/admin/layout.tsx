@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/layout';
 import { CacheStrategy } from '../../cache.ts';
@@ -71,31 +71,33 @@ export default function AdminLayout() {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const location = useLocation();
-  const [email, setEmail] = useState<string | null>(null);
+  /** Who is logged in, and with which token (a log-in as someone else in another tab swaps it). */
+  const [me, setMe] = useState<{ token: string; email: string | null } | null>(null);
+  const email = me && me.token === token ? me.email : null;
   const [loggingOut, setLoggingOut] = useState(false);
+
+  // Only a change of token decides when to leave; the location is only read for the way back.
+  const leaveForLogin = useEffectEvent(() => {
+    const notice = takeClearReason();
+    void navigate('/login', {
+      replace: true,
+      state: { from: `${location.pathname}${location.search}`, ...(notice ? { notice } : {}) },
+    });
+  });
 
   // The guard: no token (never had one, logged out, expired) → the login page, which comes back
   // here afterwards.
   useEffect(() => {
-    if (!hydrated || token) return;
-    const notice = takeClearReason();
-    navigate('/login', {
-      replace: true,
-      state: { from: `${location.pathname}${location.search}`, ...(notice ? { notice } : {}) },
-    });
-    // Only a change of token decides; the location is only read for the way back.
-  }, [hydrated, token, navigate]);
+    if (hydrated && !token) leaveForLogin();
+  }, [hydrated, token]);
 
   // Who is logged in; a 401 here clears the token and the guard above takes over.
   useEffect(() => {
-    if (!token) {
-      setEmail(null);
-      return undefined;
-    }
+    if (!token) return undefined;
     const controller = new AbortController();
     adminData<{ email: string }>('/api/auth/me', { signal: controller.signal }).then(
       (reply) => {
-        if (!controller.signal.aborted) setEmail(reply.data?.email ?? null);
+        if (!controller.signal.aborted) setMe({ token, email: reply.data?.email ?? null });
       },
       (error: unknown) => {
         if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error)) console.error('GET /api/auth/me failed', error);

@@ -27,11 +27,16 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
 
 type LoadState = { status: 'loading' } | { status: 'ready'; detail: AdminOrderDetail } | { status: 'failed'; message: string };
 
+/** A value from a timeline entry's detail (parsed JSON) as text: strings as they are, the rest as JSON. */
+function jsonText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /** A timeline entry's detail: text as it is, an object as "key: value" pairs. */
 function Detail({ value }: { value: unknown }): ReactNode {
   if (value === null || value === undefined || value === '') return <span className="text-gray-700">—</span>;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(', ');
+  if (Array.isArray(value)) return value.map(jsonText).join(', ');
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== '');
   if (entries.length === 0) return <span className="text-gray-700">—</span>;
   return (
@@ -39,7 +44,7 @@ function Detail({ value }: { value: unknown }): ReactNode {
       {entries.map(([key, v]) => (
         <div key={key} className="contents">
           <dt className="font-semibold text-gray-700">{key}</dt>
-          <dd className="break-all text-gray-900">{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
+          <dd className="break-all text-gray-900">{jsonText(v)}</dd>
         </div>
       ))}
     </dl>
@@ -227,6 +232,7 @@ function OrderDetailView({
           No e-mails for this order.
         </p>
       ) : (
+        // Focusable so keyboard users can scroll a table wider than the screen.
         <div role="region" aria-labelledby="order-emails" tabIndex={0} className="mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm">
           <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="order-emails">
             <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">

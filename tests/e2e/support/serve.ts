@@ -91,12 +91,18 @@ const childExited = new Promise<number>((resolve) => {
   child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
 });
 
-childExited.then(async (code) => {
-  if (!stopping) console.error(`e2e: the store exited on its own (code ${code})`);
-  stopping = true;
-  await closeSideServices();
-  process.exit(code);
-});
+childExited
+  .then(async (code) => {
+    if (!stopping) console.error(`e2e: the store exited on its own (code ${code})`);
+    stopping = true;
+    await closeSideServices();
+    process.exit(code);
+  })
+  // Whatever goes wrong while closing, this process must still end or Playwright waits on it.
+  .catch((error: unknown) => {
+    console.error('e2e: closing the side services failed', error);
+    process.exit(1);
+  });
 
 function forward(signal: NodeJS.Signals): void {
   if (stopping) return;
