@@ -19,9 +19,21 @@ import tseslint from 'typescript-eslint';
  * never pulls in the database or the server.
  */
 const layerZones = [
-  { target: './core', from: ['./server', './app', './scripts', './tests'], message: 'core/ holds business rules only: pass what it needs in instead of importing a higher layer.' },
-  { target: './db', from: ['./server', './app', './scripts', './tests'], message: 'db/ is the lowest layer: it must not import a higher one.' },
-  { target: './app', from: ['./db', './server', './scripts', './tests'], message: 'app/ is bundled for the browser: reach data through route loaders or the API, not db/ or server/.' },
+  {
+    target: './core',
+    from: ['./server', './app', './scripts', './tests'],
+    message: 'core/ holds business rules only: pass what it needs in instead of importing a higher layer.',
+  },
+  {
+    target: './db',
+    from: ['./server', './app', './scripts', './tests'],
+    message: 'db/ is the lowest layer: it must not import a higher one.',
+  },
+  {
+    target: './app',
+    from: ['./db', './server', './scripts', './tests'],
+    message: 'app/ is bundled for the browser: reach data through route loaders or the API, not db/ or server/.',
+  },
   { target: './server', from: ['./scripts', './tests'], message: 'server/ must not import scripts or tests.' },
 ];
 
@@ -42,7 +54,10 @@ export default defineConfig(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-import-type-side-effects': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // React Router loaders throw a `Response` (redirect) or `data(...)` to stop rendering.
       '@typescript-eslint/only-throw-error': [
         'error',
@@ -99,7 +114,10 @@ export default defineConfig(
       'react-hooks/exhaustive-deps': 'error',
       // A scrollable table wrapper takes focus so keyboard users can scroll it (axe's
       // scrollable-region-focusable); as a labelled `region` it is announced properly.
-      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'], allowExpressionValues: true }],
+      'jsx-a11y/no-noninteractive-tabindex': [
+        'error',
+        { tags: [], roles: ['tabpanel', 'region'], allowExpressionValues: true },
+      ],
       // Types are checked by TypeScript, not by runtime prop-types.
       'react/prop-types': 'off',
     },

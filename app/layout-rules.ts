@@ -2,7 +2,15 @@
  * Spec section 2, "Layout rules": where the top bar (flash-sale banner) and the footer show.
  * The footer hides on the same pages as the top bar, and in the admin area too.
  */
-const BARE_PREFIXES = ['/login', '/register', '/forgot-password', '/blog', '/instagram-issue', '/media-update', '/order'];
+const BARE_PREFIXES = [
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/blog',
+  '/instagram-issue',
+  '/media-update',
+  '/order',
+];
 
 function matchesPrefix(pathname: string, prefix: string): boolean {
   return pathname === prefix || pathname.startsWith(`${prefix}/`);

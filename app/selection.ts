@@ -45,7 +45,8 @@ export function resolveSelection(
   selection: Selection,
 ): { service: ServiceView; plan: PlanView; tier: PriceTierView } {
   const service = services.find((s) => s.slug === selection.service) ?? firstOf(services, 'a service group');
-  const plan = service.plans.find((p) => p.type === selection.plan) ?? firstOf(service.plans, `service ${service.slug}`);
+  const plan =
+    service.plans.find((p) => p.type === selection.plan) ?? firstOf(service.plans, `service ${service.slug}`);
   const tier = plan.list.find((t) => t.qty === selection.qty) ?? firstTier(plan);
   return { service, plan, tier };
 }

@@ -28,7 +28,9 @@ export async function migrateToLatest(db: MigrationDb): Promise<string[]> {
   const migrationTableSchema = isPostgres(db)
     ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
     : undefined;
-  const migrator = new Migrator(migrationTableSchema === undefined ? { db, provider } : { db, provider, migrationTableSchema });
+  const migrator = new Migrator(
+    migrationTableSchema === undefined ? { db, provider } : { db, provider, migrationTableSchema },
+  );
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((r) => r.status === 'Error');
   if (error) {

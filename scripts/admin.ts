@@ -135,7 +135,9 @@ async function main(): Promise<number> {
         `Created admin ${admin.email}. Log in at ${loginUrl}; the first login e-mails a 6-digit code to verify the account.`,
       );
       if (!config.SMTP_URL) {
-        console.log(`SMTP_URL is not set: e-mails (the code too) are written as .eml files under ${path.join(config.dataDir, 'mail')}.`);
+        console.log(
+          `SMTP_URL is not set: e-mails (the code too) are written as .eml files under ${path.join(config.dataDir, 'mail')}.`,
+        );
       }
     } else if (command === 'reset-password') {
       const result = await auth.resetPassword(adminEmail, password);

@@ -49,7 +49,10 @@ const FRESH = process.env.BENCH_FRESH === '1';
 // Checked one by one in main(), so a bad name stops the run where it appears.
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://boostly:boostly@127.0.0.1:5432/boostly_bench';
-const SQLITE_DIR = path.join(process.env.BENCH_SQLITE_DIR ?? path.join(os.tmpdir(), 'boostly-bench-admin'), `orders-${ORDERS}`);
+const SQLITE_DIR = path.join(
+  process.env.BENCH_SQLITE_DIR ?? path.join(os.tmpdir(), 'boostly-bench-admin'),
+  `orders-${ORDERS}`,
+);
 const PG_SCHEMA = `bench_${ORDERS}`;
 const SEED_KEY = 'bench-admin.seed';
 
@@ -118,7 +121,9 @@ async function ensureSeeded(handle: DatabaseHandle, dialect: DialectName): Promi
   const note = await handle.db.selectFrom('settings').select('value').where('key', '=', SEED_KEY).executeTakeFirst();
   if (existing >= ORDERS * 0.99 && note) {
     const seed = JSON.parse(note.value) as { ms: number; at: string };
-    console.log(`${dialect}: ${existing.toLocaleString('en-US')} orders already seeded (${(seed.ms / 1000).toFixed(1)} s on ${seed.at}).`);
+    console.log(
+      `${dialect}: ${existing.toLocaleString('en-US')} orders already seeded (${(seed.ms / 1000).toFixed(1)} s on ${seed.at}).`,
+    );
     return { ...seed, reused: true };
   }
   if (existing > 0) {
@@ -144,16 +149,27 @@ async function ensureSeeded(handle: DatabaseHandle, dialect: DialectName): Promi
     .values({ key: SEED_KEY, value: JSON.stringify(seed) })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(seed) }))
     .execute();
-  console.log(`${dialect}: seeded ${result.inserted.toLocaleString('en-US')} orders in ${(result.ms / 1000).toFixed(1)} s.`);
+  console.log(
+    `${dialect}: seeded ${result.inserted.toLocaleString('en-US')} orders in ${(result.ms / 1000).toFixed(1)} s.`,
+  );
   return { ...seed, reused: false };
 }
 
 /** Keywords taken from the seeded data, so every search means something. */
 async function combinations(handle: DatabaseHandle): Promise<Combination[]> {
   const { db } = handle;
-  const span = await db.selectFrom('orders').select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')]).executeTakeFirstOrThrow();
+  const span = await db
+    .selectFrom('orders')
+    .select((eb) => [eb.fn.min('id').as('lo'), eb.fn.max('id').as('hi')])
+    .executeTakeFirstOrThrow();
   const at = (fraction: number) => Math.floor(Number(span.lo) + (Number(span.hi) - Number(span.lo)) * fraction);
-  const sample = await db.selectFrom('orders').select(['provider_order_id', 'email']).where('id', '>=', at(0.37)).orderBy('id').limit(1).executeTakeFirstOrThrow();
+  const sample = await db
+    .selectFrom('orders')
+    .select(['provider_order_id', 'email'])
+    .where('id', '>=', at(0.37))
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   const handleRow = await db
     .selectFrom('orders')
     .select('target')
@@ -184,11 +200,27 @@ async function combinations(handle: DatabaseHandle): Promise<Combination[]> {
     { group: 'keyword', label: 'rare, no hits "zzq-no-such-order"', query: { keyword: 'zzq-no-such-order' } },
     { group: 'keyword', label: 'two characters "zq" (prefix)', query: { keyword: 'zq' } },
     { group: 'keyword', label: 'two characters "ol" (prefix)', query: { keyword: 'ol' } },
-    { group: 'status + keyword', label: `Completed + "${emailFragment}"`, query: { status: 'Completed', keyword: emailFragment } },
-    { group: 'status + keyword', label: 'Partial + "instagram followers"', query: { status: 'Partial', keyword: 'instagram followers' } },
+    {
+      group: 'status + keyword',
+      label: `Completed + "${emailFragment}"`,
+      query: { status: 'Completed', keyword: emailFragment },
+    },
+    {
+      group: 'status + keyword',
+      label: 'Partial + "instagram followers"',
+      query: { status: 'Partial', keyword: 'instagram followers' },
+    },
     { group: 'status + keyword', label: 'Pending + "gmail"', query: { status: 'Pending', keyword: 'gmail' } },
-    { group: 'status + keyword', label: 'In Progress + "youtube"', query: { status: 'In Progress', keyword: 'youtube' } },
-    { group: 'status + keyword', label: 'Completed + "tiktok likes"', query: { status: 'Completed', keyword: 'tiktok likes' } },
+    {
+      group: 'status + keyword',
+      label: 'In Progress + "youtube"',
+      query: { status: 'In Progress', keyword: 'youtube' },
+    },
+    {
+      group: 'status + keyword',
+      label: 'Completed + "tiktok likes"',
+      query: { status: 'Completed', keyword: 'tiktok likes' },
+    },
     { group: 'pages', label: 'all orders, page 2', query: { page: 2 } },
     { group: 'pages', label: 'all orders, page 500', query: { page: 500 } },
     { group: 'pages', label: 'all orders, page 500, size 100', query: { page: 500, size: 100 } },
@@ -203,7 +235,10 @@ async function combinations(handle: DatabaseHandle): Promise<Combination[]> {
 }
 
 async function measure(handle: DatabaseHandle, combination: Combination): Promise<Measured> {
-  const console_ = createOrdersConsole({ db: handle.db, fulfilment: { submit: () => Promise.resolve('skipped' as const) } });
+  const console_ = createOrdersConsole({
+    db: handle.db,
+    fulfilment: { submit: () => Promise.resolve('skipped' as const) },
+  });
   let last: ListResult | null = null;
   for (let i = 0; i < WARMUP; i += 1) last = await console_.list(combination.query);
   const times: number[] = [];
@@ -228,7 +263,9 @@ async function measure(handle: DatabaseHandle, combination: Combination): Promis
 
 function printReport(report: DialectReport) {
   const seed = `${(report.seed.ms / 1000).toFixed(1)} s${report.seed.reused ? ` (seeded ${report.seed.at})` : ''}`;
-  console.log(`\n${report.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${report.orders.toLocaleString('en-US')} orders, seed ${seed}, ${RUNS} runs each after ${WARMUP} warm-up, target p95 ≤ ${TARGET_MS} ms\n`);
+  console.log(
+    `\n${report.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${report.orders.toLocaleString('en-US')} orders, seed ${seed}, ${RUNS} runs each after ${WARMUP} warm-up, target p95 ≤ ${TARGET_MS} ms\n`,
+  );
   const header = ['group', 'combination', 'p50 ms', 'p95 ms', 'max ms', 'count', 'rows', 'result'];
   const lines = report.results.map((r) => [
     r.group,
@@ -241,12 +278,15 @@ function printReport(report: DialectReport) {
     r.pass ? 'PASS' : 'FAIL',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]?.length ?? 0)));
-  const row = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
+  const row = (cells: string[]) =>
+    cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ');
   console.log(row(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const line of lines) console.log(row(line));
   const failed = report.results.filter((r) => !r.pass);
-  console.log(`\n${failed.length === 0 ? 'PASS' : 'FAIL'}: ${report.results.length - failed.length}/${report.results.length} combinations with p95 ≤ ${TARGET_MS} ms (~ marks an estimated count)`);
+  console.log(
+    `\n${failed.length === 0 ? 'PASS' : 'FAIL'}: ${report.results.length - failed.length}/${report.results.length} combinations with p95 ≤ ${TARGET_MS} ms (~ marks an estimated count)`,
+  );
 }
 
 async function main() {
@@ -275,7 +315,8 @@ async function main() {
       await handle.close();
     }
   }
-  if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ targetMs: TARGET_MS, runs: RUNS, reports }, null, 2));
+  if (process.env.BENCH_JSON)
+    writeFileSync(process.env.BENCH_JSON, JSON.stringify({ targetMs: TARGET_MS, runs: RUNS, reports }, null, 2));
   process.exit(failed ? 1 : 0);
 }
 

@@ -41,7 +41,8 @@ const DAY_MS = 86_400_000;
 /** Just inside the two-year retention period, so the daily purge does not eat the oldest day. */
 const SPAN_MS = 728 * DAY_MS;
 
-const FIRST = `james mary john patricia robert jennifer michael linda william elizabeth david barbara richard susan joseph jessica thomas sarah
+const FIRST =
+  `james mary john patricia robert jennifer michael linda william elizabeth david barbara richard susan joseph jessica thomas sarah
 charles karen christopher lisa daniel nancy matthew betty anthony margaret mark sandra donald ashley steven kimberly paul emily andrew donna
 joshua michelle kenneth carol kevin amanda brian dorothy george melissa timothy deborah ronald stephanie edward rebecca jason sharon jeffrey
 laura ryan cynthia jacob kathleen gary amy nicholas angela eric shirley jonathan anna stephen brenda larry pamela justin emma scott nicole
@@ -51,8 +52,11 @@ evelyn kyle judith noah megan ethan andrea jeremy cheryl walter hannah christian
 ann sean sara gerald madison carl frances harold kathryn dylan janice arthur jean lawrence abigail jordan alice jesse judy bryan sophia
 billy grace bruce denise gabriel amber joe doris logan marilyn albert danielle willie beverly alan isabella eugene theresa russell diana
 vincent natalie elijah brittany randy charlotte aarav priya rahul ananya arjun diya rohan isha vikram kavya omar fatima ali aisha yusuf
-layla mateo valentina santiago camila lucas sofia liam mia leo chloe hugo ines yuki hana kenji mei wei jun minh linh`.split(/\s+/);
-const LAST = `smith johnson williams brown jones garcia miller davis rodriguez martinez hernandez lopez gonzalez wilson anderson thomas taylor
+layla mateo valentina santiago camila lucas sofia liam mia leo chloe hugo ines yuki hana kenji mei wei jun minh linh`.split(
+    /\s+/,
+  );
+const LAST =
+  `smith johnson williams brown jones garcia miller davis rodriguez martinez hernandez lopez gonzalez wilson anderson thomas taylor
 moore jackson martin lee perez thompson white harris sanchez clark ramirez lewis robinson walker young allen king wright scott torres nguyen
 hill flores green adams nelson baker hall rivera campbell mitchell carter roberts gomez phillips evans turner diaz parker cruz edwards
 collins reyes stewart morris morales murphy cook rogers gutierrez ortiz morgan cooper peterson bailey reed kelly howard ramos kim cox ward
@@ -61,7 +65,9 @@ jimenez powell jenkins perry russell sullivan bell coleman butler henderson barn
 alexander hamilton graham reynolds griffin wallace moreno west cole hayes bryant herrera gibson ellis tran medina aguilar stevens murray
 ford castro marshall owens harrison fernandez mcdonald woods washington kennedy wells vargas henry chen freeman webb tucker guzman burns
 crawford olson simpson porter hunter gordon mendez silva shaw snyder mason dixon munoz hunt hicks holmes palmer wagner black robertson
-sharma verma gupta singh kumar khan ahmed hassan rossi ferrari muller schmidt schneider dubois moreau tanaka suzuki wang zhang liu`.split(/\s+/);
+sharma verma gupta singh kumar khan ahmed hassan rossi ferrari muller schmidt schneider dubois moreau tanaka suzuki wang zhang liu`.split(
+    /\s+/,
+  );
 const DOMAINS: [string, number][] = [
   ['gmail.com', 46],
   ['yahoo.com', 10],
@@ -80,7 +86,24 @@ const DOMAINS: [string, number][] = [
   ['northwind.io', 1],
   ['kitchenstories.net', 1],
 ];
-const HANDLE_SUFFIXES = ['', '', '', '_official', '.art', '_fit', '.music', '_travels', '.studio', '_eats', '.photo', '_gaming', '.beauty', '_vlogs', '.shop', '_daily'];
+const HANDLE_SUFFIXES = [
+  '',
+  '',
+  '',
+  '_official',
+  '.art',
+  '_fit',
+  '.music',
+  '_travels',
+  '.studio',
+  '_eats',
+  '.photo',
+  '_gaming',
+  '.beauty',
+  '_vlogs',
+  '.shop',
+  '_daily',
+];
 const SERVICE_WEIGHTS: Record<string, number> = {
   'instagram-followers': 28,
   'instagram-likes': 16,
@@ -102,7 +125,13 @@ const CARD_ERRORS = [
   'Payment failed: card expired',
   'Payment was cancelled by the customer',
 ];
-const SUPPLIER_REFUSALS = ['Incorrect link', 'Link is private or does not exist', 'Quantity less than minimal', 'Service is temporarily disabled', 'Active order with this link exists'];
+const SUPPLIER_REFUSALS = [
+  'Incorrect link',
+  'Link is private or does not exist',
+  'Quantity less than minimal',
+  'Service is temporarily disabled',
+  'Active order with this link exists',
+];
 const RETRY_ERRORS = ['Not enough funds on balance', 'Too many requests, try again later'];
 const REVIEW_REASONS = [
   'The supplier did not answer clearly (The supplier panel did not answer in time); the order may or may not exist there.',
@@ -227,7 +256,10 @@ function makeCustomer(rng: Rng): Customer {
     [`${last}.${first}`, 5],
     [`${first}_${last[0]}`, 10],
   ]);
-  return { email: `${local}@${rng.weighted(DOMAINS)}`, handle: `${handleBase}${rng.pick(HANDLE_SUFFIXES)}`.slice(0, 30) };
+  return {
+    email: `${local}@${rng.weighted(DOMAINS)}`,
+    handle: `${handleBase}${rng.pick(HANDLE_SUFFIXES)}`.slice(0, 30),
+  };
 }
 
 function targetFor(rng: Rng, kind: string, handle: string): string {
@@ -312,7 +344,12 @@ export interface SeedResult {
 }
 
 /** Inserts `count` generated orders; returns how many went in (conflicting rows are skipped). */
-export async function seedOrders(db: Kysely<Database>, dialect: DialectName, count: number, options: SeedOptions = {}): Promise<SeedResult> {
+export async function seedOrders(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  count: number,
+  options: SeedOptions = {},
+): Promise<SeedResult> {
   const started = performance.now();
   const catalog = createCatalog(db);
   if (await catalog.isEmpty()) await catalog.replaceCatalogue(catalogueSeed);
@@ -342,8 +379,9 @@ export async function seedOrders(db: Kysely<Database>, dialect: DialectName, cou
     while (usedClientIds.has(`${customer.email}|${clientId}`));
     usedClientIds.add(`${customer.email}|${clientId}`);
     const amountE4 = chargeAmountE4(tier.priceE4);
-    const comment =
-      tier.serviceSlug.includes('comments') ? ['Love this! 🔥', 'Amazing shot', 'So inspiring', 'Great content 👏', 'Wow!'].slice(0, rng.int(2, 5)).join('\n') : null;
+    const comment = tier.serviceSlug.includes('comments')
+      ? ['Love this! 🔥', 'Amazing shot', 'So inspiring', 'Great content 👏', 'Wow!'].slice(0, rng.int(2, 5)).join('\n')
+      : null;
 
     const row = {
       payment_status: 'paid',
@@ -383,7 +421,8 @@ export async function seedOrders(db: Kysely<Database>, dialect: DialectName, cou
       let problem: 'failed' | 'retry' | 'review' | null = null;
       if (age < 10 * 60_000) status = r < 0.5 ? 'Pending' : 'Processing';
       else if (age < 6 * 3_600_000) status = r < 0.4 ? 'Processing' : 'In Progress';
-      else if (age < 3 * DAY_MS) status = r < 0.5 ? 'In Progress' : r < 0.95 ? 'Completed' : r < 0.98 ? 'Partial' : 'Canceled';
+      else if (age < 3 * DAY_MS)
+        status = r < 0.5 ? 'In Progress' : r < 0.95 ? 'Completed' : r < 0.98 ? 'Partial' : 'Canceled';
       else if (r < 0.003) [status, problem] = ['Pending', 'failed'];
       else if (r < 0.004) [status, problem] = ['Pending', 'retry'];
       else if (r < 0.008) [status, problem] = ['Pending', 'review'];
@@ -539,13 +578,18 @@ function insertSqlite(file: string, count: number, generate: Generate, progress:
  * The transaction holds the table's exclusive lock until it commits (readers wait: this is a
  * tool for development and benchmark databases); if it fails, nothing of it remains.
  */
-async function insertPostgres(db: Kysely<Database>, count: number, generate: Generate, progress: (rows: number) => void) {
+async function insertPostgres(
+  db: Kysely<Database>,
+  count: number,
+  generate: Generate,
+  progress: (rows: number) => void,
+) {
   const rowsPerStatement = 5000;
   const arrays = COLUMNS.map((column, i) => `$${i + 1}::${PG_TYPES[column] ?? 'text'}[]`).join(', ');
   const text = `insert into orders (${COLUMNS.join(',')}) select * from unnest(${arrays}) on conflict do nothing`;
   const insertRange = async (trx: Kysely<Database>, from: number, to: number) => {
     let changed = 0;
-    for (let next = from; next < to; ) {
+    for (let next = from; next < to;) {
       const rows = Math.min(rowsPerStatement, to - next);
       const columns: Value[][] = COLUMNS.map(() => new Array<Value>(rows));
       for (let r = 0; r < rows; r += 1) {
@@ -583,7 +627,8 @@ async function insertPostgres(db: Kysely<Database>, count: number, generate: Gen
     }
     await run("set local maintenance_work_mem = '512MB'");
     for (const gin of gins.rows) await run(gin.definition);
-    for (const s of statistics.rows) await run(`alter index "${s.name}" alter column ${s.attnum} set statistics ${s.target}`);
+    for (const s of statistics.rows)
+      await run(`alter index "${s.name}" alter column ${s.attnum} set statistics ${s.target}`);
   });
 }
 
@@ -591,7 +636,12 @@ async function insertPostgres(db: Kysely<Database>, count: number, generate: Gen
 const BULK_ROWS = 50_000;
 
 /** Any Kysely database (e.g. an in-memory SQLite): 500-row statements. */
-async function insertPortable(db: Kysely<Database>, count: number, generate: Generate, progress: (rows: number) => void) {
+async function insertPortable(
+  db: Kysely<Database>,
+  count: number,
+  generate: Generate,
+  progress: (rows: number) => void,
+) {
   const rowsPerStatement = 500;
   const text = (rows: number) =>
     `insert into orders (${COLUMNS.join(',')}) values ${Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(',')})`).join(',')} on conflict do nothing`;

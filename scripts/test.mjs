@@ -29,15 +29,25 @@ if (!process.env.TEST_DATABASE_URL) {
   console.log('TEST_DATABASE_URL is not set: integration suites run on SQLite only (CI runs PostgreSQL too).');
 }
 const vitestJson = path.join(reports, 'vitest.json');
-const vitestStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitestStatus = run('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let playwrightStatus = 1;
 const playwrightJson = path.join(reports, 'playwright.json');
 if (existsSync(chromium)) {
-  playwrightStatus = run('npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });
+  playwrightStatus = run('npx', ['playwright', 'test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson,
+  });
 } else {
-  console.error(`Chromium not found at ${chromium}: install it with \`apt-get install -y chromium\` to run the browser suites.`);
+  console.error(
+    `Chromium not found at ${chromium}: install it with \`apt-get install -y chromium\` to run the browser suites.`,
+  );
 }
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -57,6 +67,8 @@ const suitesFailed = vitestStatus !== 0 || playwrightStatus !== 0;
 if (suitesFailed && counts.failed === 0) counts.failed = 1; // a suite that could not run counts as a failure
 counts.failed += failedChecks.length; // each failed check counts as one failure
 const failed = suitesFailed || failedChecks.length > 0;
-console.log(`\nchecks ${failedChecks.length ? `FAILED: ${failedChecks.join(', ')}` : 'ok'}, vitest ${vitestStatus === 0 ? 'ok' : 'FAILED'}, playwright ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`);
+console.log(
+  `\nchecks ${failedChecks.length ? `FAILED: ${failedChecks.join(', ')}` : 'ok'}, vitest ${vitestStatus === 0 ? 'ok' : 'FAILED'}, playwright ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`,
+);
 console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(failed ? 1 : 0);

@@ -51,7 +51,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const { services } = store;
   const app = Fastify({
-    ...(options.logger === false ? { logger: false } : options.logger ? { loggerInstance: options.logger } : { logger: { level: config.LOG_LEVEL } }),
+    ...(options.logger === false
+      ? { logger: false }
+      : options.logger
+        ? { loggerInstance: options.logger }
+        : { logger: { level: config.LOG_LEVEL } }),
     // Our onResponse hook writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
@@ -107,7 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Per-route limits (`config.rateLimit`) on the calls that cost us or reveal something.
   await app.register(rateLimit, {
     global: false,
-    ...(config.REDIS_URL ? { redis: new Redis(config.REDIS_URL, { connectTimeout: 2_000, maxRetriesPerRequest: 1 }) } : {}),
+    ...(config.REDIS_URL
+      ? { redis: new Redis(config.REDIS_URL, { connectTimeout: 2_000, maxRetriesPerRequest: 1 }) }
+      : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       ...failure(`Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`),
@@ -117,7 +123,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Boostly store API', version: '1.0.0', description: 'Every reply is `{ isSuccessful, message, data }`.' },
+      info: {
+        title: 'Boostly store API',
+        version: '1.0.0',
+        description: 'Every reply is `{ isSuccessful, message, data }`.',
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -131,7 +141,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(ordersApi, { catalog: store.catalog, orders: store.orders, provider: store.provider });
       await api.register(orderHistoryApi, { history: store.history });
       await api.register(authApi, { auth: store.adminAuth });
-      await api.register(adminOrdersApi, { console: store.ordersConsole, authenticate: (token) => store.adminAuth.authenticate(token) });
+      await api.register(adminOrdersApi, {
+        console: store.ordersConsole,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
       api.setNotFoundHandler((_request, reply) => reply.status(404).send(failure('Not found')));
     },
     { prefix: '/api' },

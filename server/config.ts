@@ -27,7 +27,9 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(true|false|\d+|[0-9a-fA-F.:/,\s]+)$/, 'must be true, false, a hop count or proxy addresses')
     .default('false')
-    .transform((value): boolean | number | string => (value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
+    .transform((value): boolean | number | string =>
+      value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** When the flash sale ends (ISO-8601). Unset: the sale runs to each next midnight UTC. */
   FLASH_SALE_ENDS_AT: z.iso.datetime({ offset: true }).optional(),
@@ -43,9 +45,15 @@ const EnvSchema = z.object({
   /** The simulated panel: seconds from order to full delivery, and the share ending Partial/Canceled. */
   SIMULATED_PANEL_DELIVERY_SECONDS: z.coerce.number().int().min(1).max(604_800).default(120),
   SIMULATED_PANEL_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0.1),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().default('Boostly <orders@boostly.local>'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -87,7 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
   }
   const values = parsed.data;
   if (!!values.RAZORPAY_KEY_ID !== !!values.RAZORPAY_KEY_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  RAZORPAY_KEY_SECRET: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET go together');
+    throw new ConfigError(
+      'Invalid configuration:\n  RAZORPAY_KEY_SECRET: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET go together',
+    );
   }
   if (!!values.SMM_PANEL_URL !== !!values.SMM_PANEL_KEY) {
     throw new ConfigError('Invalid configuration:\n  SMM_PANEL_KEY: SMM_PANEL_URL and SMM_PANEL_KEY go together');

@@ -58,7 +58,13 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  app.log.info({ url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`, database: store.database.dialect }, 'Boostly is ready');
+  app.log.info(
+    {
+      url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`,
+      database: store.database.dialect,
+    },
+    'Boostly is ready',
+  );
   console.log(`Boostly is running at http://localhost:${port} (database: ${store.database.dialect})`);
 }
 

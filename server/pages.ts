@@ -8,7 +8,14 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ServerBuild, createRequestHandler } from 'react-router';
 import type { RequestContext, StoreServices } from '../app/context.ts';
-import { type CachedPage, type PageCache, type RenderedPage, encodedBody, isCachedPage, pickEncoding } from './page-cache.ts';
+import {
+  type CachedPage,
+  type PageCache,
+  type RenderedPage,
+  encodedBody,
+  isCachedPage,
+  pickEncoding,
+} from './page-cache.ts';
 import { type PageCspOptions, newNonce, setPageCsp } from './security.ts';
 
 /** What our entry.server module exports besides the renderer. */

@@ -75,7 +75,11 @@ const PURGE_EVERY_MS = 24 * 60 * 60 * 1000;
 /** How often unpaid orders are checked with the provider. */
 const RECONCILE_EVERY_MS = 60_000;
 
-export async function openStore(config: Config, database?: DatabaseHandle, overrides: StoreOverrides = {}): Promise<Store> {
+export async function openStore(
+  config: Config,
+  database?: DatabaseHandle,
+  overrides: StoreOverrides = {},
+): Promise<Store> {
   const handle = database ?? openDatabase({ url: config.DATABASE_URL, sqlitePath: config.sqlitePath });
   const { db } = handle;
   await migrateToLatest(db);
@@ -124,11 +128,20 @@ export async function openStore(config: Config, database?: DatabaseHandle, overr
     });
     // The store talks to its own simulated panel through the same client and wire format as to a
     // real one, only without a network hop.
-    supplier = createSmmPanelClient({ url: `http://simulated-panel.internal${SIMULATED_PANEL_PATH}`, key, fetch: simulatedPanelFetch(simulatedPanel) });
+    supplier = createSmmPanelClient({
+      url: `http://simulated-panel.internal${SIMULATED_PANEL_PATH}`,
+      key,
+      fetch: simulatedPanelFetch(simulatedPanel),
+    });
   }
   const fulfilment = createFulfilment({ db, supplier, provider, publicUrl: config.PUBLIC_URL });
   const ordersConsole = createOrdersConsole({ db, fulfilment });
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, dir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, logger });
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    dir: path.join(config.dataDir, 'mail'),
+    from: config.MAIL_FROM,
+    logger,
+  });
   const worker = createJobWorker({
     db,
     handlers: {
@@ -222,7 +235,13 @@ async function simulatedServices(db: Kysely<Database>) {
     .selectFrom('price_tiers')
     .innerJoin('plans', 'plans.id', 'price_tiers.plan_id')
     .innerJoin('services', 'services.id', 'plans.service_id')
-    .select(['price_tiers.supplier_service_id as id', 'price_tiers.price_e4', 'price_tiers.qty', 'services.name', 'plans.type'])
+    .select([
+      'price_tiers.supplier_service_id as id',
+      'price_tiers.price_e4',
+      'price_tiers.qty',
+      'services.name',
+      'plans.type',
+    ])
     .execute();
   const byId = new Map<string, { service: string; name: string; rate: string }>();
   for (const row of rows) {

@@ -72,7 +72,14 @@ export interface AdminOrderDetail {
 }
 
 /** Spec section 9, "Admin status filter". */
-export const ADMIN_STATUS_FILTERS = ['Completed', 'In Progress', 'Partial', 'Processing', 'Canceled', 'Pending'] as const;
+export const ADMIN_STATUS_FILTERS = [
+  'Completed',
+  'In Progress',
+  'Partial',
+  'Processing',
+  'Canceled',
+  'Pending',
+] as const;
 
 /** Spec section 4: no reorder (a dash instead) for these. */
 const NO_ACTION_STATUSES = new Set(['completed', 'canceled', 'cancelled']);
@@ -95,7 +102,10 @@ export const TAG_STYLES: Record<string, string> = {
 export function StatusTag({ status, testId }: { status: string; testId?: string }) {
   const tag = statusTag(status);
   return (
-    <span data-testid={testId} className={`inline-block rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}>
+    <span
+      data-testid={testId}
+      className={`inline-block rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}
+    >
       {tag}
     </span>
   );
@@ -216,7 +226,11 @@ export function RowActionCell({
   const action = rowAction(row);
   if (action === 'none') {
     return (
-      <span data-testid="row-no-action" title={`No action for ${statusTag(row.orderStatus)} orders`} className="text-gray-700">
+      <span
+        data-testid="row-no-action"
+        title={`No action for ${statusTag(row.orderStatus)} orders`}
+        className="text-gray-700"
+      >
         –
       </span>
     );
@@ -245,7 +259,12 @@ export function RowActionCell({
     >
       {busy ? <ButtonSpinner /> : null}
       {label}
-      {busy ? <span data-testid="row-action-spinner" className="sr-only"> (working…)</span> : null}
+      {busy ? (
+        <span data-testid="row-action-spinner" className="sr-only">
+          {' '}
+          (working…)
+        </span>
+      ) : null}
     </button>
   );
 }

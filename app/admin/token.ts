@@ -188,7 +188,10 @@ export async function adminFetch<T = unknown>(path: string, init: RequestInit = 
     if (isAbort(error)) throw error;
   }
   if (!body || typeof body !== 'object' || typeof body.isSuccessful !== 'boolean') {
-    throw new AdminApiError(`The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`, response.status);
+    throw new AdminApiError(
+      `The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`,
+      response.status,
+    );
   }
   if (!response.ok && body.isSuccessful) body.isSuccessful = false;
   return { ...body, message: typeof body.message === 'string' ? body.message : '', httpStatus: response.status };
@@ -197,7 +200,8 @@ export async function adminFetch<T = unknown>(path: string, init: RequestInit = 
 /** Like `adminFetch`, but an unsuccessful reply throws with the server's message. */
 export async function adminData<T>(path: string, init: RequestInit = {}): Promise<AdminReply<T>> {
   const reply = await adminFetch<T>(path, init);
-  if (!reply.isSuccessful) throw new AdminApiError(reply.message || `Request failed (HTTP ${reply.httpStatus})`, reply.httpStatus);
+  if (!reply.isSuccessful)
+    throw new AdminApiError(reply.message || `Request failed (HTTP ${reply.httpStatus})`, reply.httpStatus);
   return reply;
 }
 

@@ -19,7 +19,10 @@ export function Footer({ groups }: FooterProps) {
     <footer data-testid="site-footer" className="border-t border-gray-200 bg-gray-50 text-gray-700">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.5fr)_repeat(auto-fit,minmax(10rem,1fr))]">
         <div className="max-w-xs">
-          <Link to="/" className="inline-block rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700">
+          <Link
+            to="/"
+            className="inline-block rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+          >
             <img src="/images/logo.svg" alt="Boostly" width={140} height={36} className="h-9 w-auto" />
           </Link>
           <p className="mt-4 text-sm leading-relaxed text-gray-600">

@@ -4,7 +4,9 @@ import { describePrice, formatHomePrice } from '../../core/catalog/pricing.ts';
 
 const pill = (active: boolean) =>
   `rounded-full border px-4 py-2 text-sm font-semibold transition ${
-    active ? 'border-brand-700 bg-brand-700 text-white' : 'border-gray-300 bg-white text-gray-800 hover:border-brand-600'
+    active
+      ? 'border-brand-700 bg-brand-700 text-white'
+      : 'border-gray-300 bg-white text-gray-800 hover:border-brand-600'
   }`;
 
 export function ServiceTabs({
@@ -62,7 +64,9 @@ export function PlanTabs({
           >
             <img src={plan.icon} alt="" width={32} height={32} />
             <span>
-              {showType ? <span className="block text-xs font-bold uppercase tracking-wide text-brand-800">{plan.type}</span> : null}
+              {showType ? (
+                <span className="block text-xs font-bold uppercase tracking-wide text-brand-800">{plan.type}</span>
+              ) : null}
               <span className="block font-semibold text-gray-900">{plan.title}</span>
             </span>
           </button>
@@ -109,7 +113,9 @@ export function PriceCards({
                 </span>
               ) : null}
               <span className="block text-lg font-bold text-gray-900">{tier.text}</span>
-              <span className="block text-sm text-gray-700">{detailed ? price.price : formatHomePrice(tier.price)}</span>
+              <span className="block text-sm text-gray-700">
+                {detailed ? price.price : formatHomePrice(tier.price)}
+              </span>
             </button>
           </li>
         );

@@ -77,8 +77,7 @@ export const sampleReviews: Review[] = [
   },
 ];
 
-const STAR_PATH =
-  'M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5z';
+const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5z';
 
 function Stars({ rating }: { rating: number }) {
   const value = Math.max(0, Math.min(5, Math.round(Number.isFinite(rating) ? rating : 0)));
@@ -149,7 +148,12 @@ export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
           <p className="mt-1 text-gray-600">Reviews from people who grew their accounts with Boostly.</p>
         </div>
         <div className="flex shrink-0 gap-2">
-          <button type="button" aria-label="Previous reviews" className={navButtonClass} onClick={() => scrollBySlide(-1)}>
+          <button
+            type="button"
+            aria-label="Previous reviews"
+            className={navButtonClass}
+            onClick={() => scrollBySlide(-1)}
+          >
             <Chevron direction="left" />
           </button>
           <button type="button" aria-label="Next reviews" className={navButtonClass} onClick={() => scrollBySlide(1)}>

@@ -73,7 +73,12 @@ function formatHistoryDate(iso: string): string {
 }
 
 /** PATCH and POST with the envelope kept whole (the screens show the server's own messages). */
-async function send<T>(method: 'POST' | 'PATCH', path: string, payload: unknown, signal?: AbortSignal): Promise<Envelope<T>> {
+async function send<T>(
+  method: 'POST' | 'PATCH',
+  path: string,
+  payload: unknown,
+  signal?: AbortSignal,
+): Promise<Envelope<T>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -94,9 +99,13 @@ async function send<T>(method: 'POST' | 'PATCH', path: string, payload: unknown,
     if (isAbort(error)) throw error;
   }
   if (!body || typeof body !== 'object') {
-    throw new ApiError(`The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`, response.status);
+    throw new ApiError(
+      `The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`,
+      response.status,
+    );
   }
-  if (!response.ok || !body.isSuccessful) throw new ApiError(body.message || `Request failed (HTTP ${response.status})`, response.status);
+  if (!response.ok || !body.isSuccessful)
+    throw new ApiError(body.message || `Request failed (HTTP ${response.status})`, response.status);
   return body;
 }
 
@@ -228,7 +237,12 @@ export default function ClientPage() {
     setLoading(true);
     setBanner(null);
     try {
-      const reply = await send<OrderHistoryRow[]>('PATCH', '/api/order/order-history', { email: sentTo, code: code.trim() }, controller.signal);
+      const reply = await send<OrderHistoryRow[]>(
+        'PATCH',
+        '/api/order/order-history',
+        { email: sentTo, code: code.trim() },
+        controller.signal,
+      );
       if (controller.signal.aborted) return;
       setRows(reply.data ?? []);
       setStep('orders');
@@ -263,7 +277,9 @@ export default function ClientPage() {
 
       {step === 'email' ? (
         <div className="mt-6 max-w-md rounded-2xl border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
-          <p className="text-gray-700">Enter the e-mail address you ordered with. We will e-mail you a 6-digit code to show your orders.</p>
+          <p className="text-gray-700">
+            Enter the e-mail address you ordered with. We will e-mail you a 6-digit code to show your orders.
+          </p>
           <form noValidate onSubmit={(event) => void submitEmail(event)} className="mt-6 space-y-4">
             <div>
               <label htmlFor={emailId} className="mb-1.5 block font-semibold text-gray-900">
@@ -304,7 +320,11 @@ export default function ClientPage() {
       {step === 'code' ? (
         <div className="mt-6 max-w-md rounded-2xl border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
           {notice ? (
-            <p role="status" data-testid="code-notice" className="rounded-xl border border-green-200 bg-green-50 px-4 py-3 text-sm font-medium text-green-900">
+            <p
+              role="status"
+              data-testid="code-notice"
+              className="rounded-xl border border-green-200 bg-green-50 px-4 py-3 text-sm font-medium text-green-900"
+            >
               {notice}
             </p>
           ) : null}
@@ -338,7 +358,11 @@ export default function ClientPage() {
                 </p>
               ) : null}
               <p id={codeHintId} className="mt-1.5 text-xs text-gray-700">
-                Sent to <span className="font-semibold text-gray-900" data-testid="code-sent-to">{sentTo}</span>. Check your spam folder if it does not arrive.
+                Sent to{' '}
+                <span className="font-semibold text-gray-900" data-testid="code-sent-to">
+                  {sentTo}
+                </span>
+                . Check your spam folder if it does not arrive.
               </p>
             </div>
             {banner ? <ErrorBanner message={banner} testId="history-error" /> : null}
@@ -353,7 +377,12 @@ export default function ClientPage() {
             ) : null}
           </form>
           <div className="mt-6 flex flex-wrap items-center justify-between gap-3 text-sm">
-            <button type="button" onClick={() => void resend()} disabled={sending || loading || cooldownSeconds > 0} className={linkButton}>
+            <button
+              type="button"
+              onClick={() => void resend()}
+              disabled={sending || loading || cooldownSeconds > 0}
+              className={linkButton}
+            >
               Send a new code
               {cooldownSeconds > 0 ? <span data-testid="resend-cooldown"> (in {cooldownSeconds} s)</span> : null}
             </button>
@@ -367,7 +396,12 @@ export default function ClientPage() {
       {step === 'orders' ? (
         <div className="mt-6">
           <div className="flex flex-wrap items-baseline justify-between gap-3">
-            <h2 id={resultsHeadingId} ref={resultsHeading} tabIndex={-1} className="text-xl font-bold text-gray-900 focus:outline-none">
+            <h2
+              id={resultsHeadingId}
+              ref={resultsHeading}
+              tabIndex={-1}
+              className="text-xl font-bold text-gray-900 focus:outline-none"
+            >
               Orders for <span data-testid="orders-email">{sentTo}</span>
             </h2>
             <button type="button" onClick={startOver} className={`${linkButton} text-sm`}>
@@ -375,7 +409,10 @@ export default function ClientPage() {
             </button>
           </div>
           {rows.length === 0 ? (
-            <p data-testid="orders-empty" className="mt-6 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700">
+            <p
+              data-testid="orders-empty"
+              className="mt-6 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700"
+            >
               {CLIENT_MESSAGES.empty}{' '}
               <Link to="/" className="font-semibold text-brand-700 underline">
                 Browse our packages
@@ -400,20 +437,43 @@ export default function ClientPage() {
 function OrdersTable({ rows, labelledBy }: { rows: OrderHistoryRow[]; labelledBy: string }) {
   return (
     // Focusable so keyboard users can scroll a table wider than a phone screen.
-    <div role="region" aria-labelledby={labelledBy} tabIndex={0} className="mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700">
+    <div
+      role="region"
+      aria-labelledby={labelledBy}
+      tabIndex={0}
+      className="mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700"
+    >
       <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="orders-table">
         <caption className="sr-only">Your orders, newest first</caption>
         <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">
           <tr>
-            <th scope="col" className="px-4 py-3">Order ID</th>
-            <th scope="col" className="px-4 py-3">Service</th>
-            <th scope="col" className="px-4 py-3">Target</th>
-            <th scope="col" className="px-4 py-3 text-right">Quantity</th>
-            <th scope="col" className="px-4 py-3 text-right">Price</th>
-            <th scope="col" className="px-4 py-3">Status</th>
-            <th scope="col" className="px-4 py-3">Payment</th>
-            <th scope="col" className="px-4 py-3">Date</th>
-            <th scope="col" className="px-4 py-3">Error</th>
+            <th scope="col" className="px-4 py-3">
+              Order ID
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Service
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Target
+            </th>
+            <th scope="col" className="px-4 py-3 text-right">
+              Quantity
+            </th>
+            <th scope="col" className="px-4 py-3 text-right">
+              Price
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Payment
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Date
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Error
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-gray-100">
@@ -438,7 +498,10 @@ function OrdersTable({ rows, labelledBy }: { rows: OrderHistoryRow[]; labelledBy
                   {formatHistoryPrice(row.price, row.currency)}
                 </td>
                 <td className="px-4 py-3">
-                  <span data-testid="row-status" className={`rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}>
+                  <span
+                    data-testid="row-status"
+                    className={`rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}
+                  >
                     {tag}
                   </span>
                 </td>

@@ -22,7 +22,10 @@ const SERVICE_LOAD_DELAY_MS = 300;
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Boostly: Instagram, YouTube and TikTok growth packages' },
-  { name: 'description', content: 'Followers, likes and views for Instagram, YouTube and TikTok, delivered gradually. No password needed.' },
+  {
+    name: 'description',
+    content: 'Followers, likes and views for Instagram, YouTube and TikTok, delivered gradually. No password needed.',
+  },
 ];
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
@@ -35,7 +38,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { groups, first };
 }
 
-type LoadState = { status: 'ready'; detail: GroupDetailView } | { status: 'loading' } | { status: 'failed'; message: string };
+type LoadState =
+  { status: 'ready'; detail: GroupDetailView } | { status: 'loading' } | { status: 'failed'; message: string };
 
 async function fetchGroup(slug: string): Promise<GroupDetailView> {
   const response = await fetch(`/api/services/${encodeURIComponent(slug)}`);
@@ -79,7 +83,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           setSelection(selectServiceIn(detail.services));
         },
         (error: unknown) => {
-          if (!cancelled) setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
+          if (!cancelled)
+            setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
         },
       );
     }, SERVICE_LOAD_DELAY_MS);

@@ -74,7 +74,8 @@ async function postJson<T>(path: string, payload: unknown): Promise<Answer<T>> {
   return { httpStatus: response.status, body: body as T };
 }
 
-type LoginOutcome = { kind: 'token'; token: string } | { kind: 'verify'; message: string } | { kind: 'error'; message: string };
+type LoginOutcome =
+  { kind: 'token'; token: string } | { kind: 'verify'; message: string } | { kind: 'error'; message: string };
 
 /** Spec section 4: "if not verified (isVerified false or status 409) it switches to an OTP step". */
 async function logIn(email: string, password: string): Promise<LoginOutcome> {
@@ -103,7 +104,16 @@ function destination(state: unknown): string {
 
 function EyeIcon({ crossed }: { crossed: boolean }) {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="h-5 w-5">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      className="h-5 w-5"
+    >
       <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
       <circle cx="12" cy="12" r="3" />
       {crossed ? <path d="M3 3l18 18" /> : null}
@@ -282,7 +292,10 @@ export default function LoginPage() {
   const codeId = `${ids}-code`;
 
   return (
-    <section aria-labelledby={`${ids}-title`} className="mx-auto flex min-h-[70vh] max-w-md flex-col justify-center px-4 py-12">
+    <section
+      aria-labelledby={`${ids}-title`}
+      className="mx-auto flex min-h-[70vh] max-w-md flex-col justify-center px-4 py-12"
+    >
       <img src="/images/logo.svg" alt="Boostly" width={160} height={40} className="mx-auto" />
       <div className="mt-8 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
         <h1 id={`${ids}-title`} className="text-2xl font-extrabold text-gray-900">
@@ -290,7 +303,11 @@ export default function LoginPage() {
         </h1>
 
         {notice && step === 'login' ? (
-          <p role="status" data-testid="login-notice" className="mt-4 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900">
+          <p
+            role="status"
+            data-testid="login-notice"
+            className="mt-4 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900"
+          >
             {notice}
           </p>
         ) : null}
@@ -323,7 +340,11 @@ export default function LoginPage() {
                 className={inputClass(!!emailError)}
               />
               {emailError ? (
-                <p id={`${emailId}-error`} data-testid="email-error" className="mt-1.5 text-sm font-medium text-red-800">
+                <p
+                  id={`${emailId}-error`}
+                  data-testid="email-error"
+                  className="mt-1.5 text-sm font-medium text-red-800"
+                >
                   {emailError}
                 </p>
               ) : null}
@@ -364,7 +385,11 @@ export default function LoginPage() {
                 </button>
               </div>
               {passwordError ? (
-                <p id={`${passwordId}-error`} data-testid="password-error" className="mt-1.5 text-sm font-medium text-red-800">
+                <p
+                  id={`${passwordId}-error`}
+                  data-testid="password-error"
+                  className="mt-1.5 text-sm font-medium text-red-800"
+                >
                   {passwordError}
                 </p>
               ) : null}
@@ -383,7 +408,11 @@ export default function LoginPage() {
               We sent a 6-digit code to <span className="font-semibold text-gray-900 break-all">{otpEmail}</span>
             </p>
             {resendNotice ? (
-              <p role="status" data-testid="resend-notice" className="mt-4 rounded-xl border border-green-200 bg-green-50 px-4 py-3 text-sm font-medium text-green-900">
+              <p
+                role="status"
+                data-testid="resend-notice"
+                className="mt-4 rounded-xl border border-green-200 bg-green-50 px-4 py-3 text-sm font-medium text-green-900"
+              >
                 {resendNotice}
               </p>
             ) : null}
@@ -413,7 +442,11 @@ export default function LoginPage() {
                   className={`${inputClass(!!codeError)} font-mono text-lg tracking-[0.4em]`}
                 />
                 {codeError ? (
-                  <p id={`${codeId}-error`} data-testid="code-error" className="mt-1.5 text-sm font-medium text-red-800">
+                  <p
+                    id={`${codeId}-error`}
+                    data-testid="code-error"
+                    className="mt-1.5 text-sm font-medium text-red-800"
+                  >
                     {codeError}
                   </p>
                 ) : null}

@@ -24,7 +24,8 @@ const TAG_STYLES: Record<string, string> = {
   pending: 'bg-gray-100 text-gray-900',
 };
 
-type LoadState = { status: 'loading' } | { status: 'ready'; order: OrderStatusView } | { status: 'failed'; message: string };
+type LoadState =
+  { status: 'loading' } | { status: 'ready'; order: OrderStatusView } | { status: 'failed'; message: string };
 
 export default function OrderConfirmPage({ params }: Route.ComponentProps) {
   // Another order is another page: its own state, starting from "loading".
@@ -90,13 +91,16 @@ function ViewAllOrders() {
 function OrderFailed({ order }: { order: OrderStatusView }) {
   return (
     <div className="rounded-2xl border border-gray-200 bg-white p-8 text-center shadow-sm">
-      <p aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-red-100 text-3xl font-bold text-red-700">
+      <p
+        aria-hidden="true"
+        className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-red-100 text-3xl font-bold text-red-700"
+      >
         !
       </p>
       <h1 className="mt-4 text-3xl font-extrabold text-gray-900">Order not fulfill</h1>
       <p className="mt-3 text-gray-700">
-        Your payment for order <span className="font-semibold text-gray-900">{order.orderId}</span> did not go through, so we have not
-        started it. Please try again with another card or payment method.
+        Your payment for order <span className="font-semibold text-gray-900">{order.orderId}</span> did not go through,
+        so we have not started it. Please try again with another card or payment method.
       </p>
       <div className="mt-6 flex flex-col items-center justify-center gap-3 sm:flex-row">
         <Link
@@ -117,13 +121,19 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
   return (
     <div className="rounded-2xl border border-gray-200 bg-white p-8 shadow-sm">
       <div className="text-center">
-        <p aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-green-100 text-3xl font-bold text-green-800">
+        <p
+          aria-hidden="true"
+          className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-green-100 text-3xl font-bold text-green-800"
+        >
           ✓
         </p>
         <h1 className="mt-4 text-3xl font-extrabold text-gray-900">Thank you</h1>
         <p className="mt-2 text-gray-700">Your order has been placed.</p>
       </div>
-      <dl className="mt-6 divide-y divide-gray-200 rounded-xl border border-gray-200 text-sm" data-testid="order-summary">
+      <dl
+        className="mt-6 divide-y divide-gray-200 rounded-xl border border-gray-200 text-sm"
+        data-testid="order-summary"
+      >
         {[
           ['Order number', order.orderId, 'order-number'],
           ['Service', order.serviceName, 'order-service'],
@@ -142,7 +152,10 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
         <div className="flex items-center justify-between gap-4 px-4 py-3">
           <dt className="text-gray-700">Status</dt>
           <dd>
-            <span data-testid="order-status" className={`rounded-full px-3 py-1 text-xs font-bold ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}>
+            <span
+              data-testid="order-status"
+              className={`rounded-full px-3 py-1 text-xs font-bold ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}
+            >
               {tag}
             </span>
           </dd>

@@ -13,10 +13,7 @@ import { OrderHeader } from '../components/order/OrderHeader.tsx';
 import { PaymentWindow } from '../components/order/PaymentWindow.tsx';
 import { QuantityDropdown } from '../components/order/QuantityDropdown.tsx';
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Order | Boostly' },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = () => [{ title: 'Order | Boostly' }, { name: 'robots', content: 'noindex' }];
 
 /** The page itself holds nothing personal, but it is a checkout: never stored by any cache. */
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
@@ -35,7 +32,9 @@ interface DetailRequest {
 }
 
 /** The last reply, with the request it answers. */
-type SettledDetail = ({ status: 'ready'; detail: OrderFormDetail } | { status: 'failed'; message: string }) & { request: DetailRequest };
+type SettledDetail = ({ status: 'ready'; detail: OrderFormDetail } | { status: 'failed'; message: string }) & {
+  request: DetailRequest;
+};
 
 /**
  * What the page shows for `request`: its reply once that has arrived. Until then it is loading,
@@ -44,9 +43,11 @@ type SettledDetail = ({ status: 'ready'; detail: OrderFormDetail } | { status: '
 function detailState(settled: SettledDetail | null, request: DetailRequest): DetailState {
   if (!settled) return { status: 'loading', detail: null };
   const { slug, qty, type, reloads } = settled.request;
-  if (slug === request.slug && qty === request.qty && type === request.type && reloads === request.reloads) return settled;
+  if (slug === request.slug && qty === request.qty && type === request.type && reloads === request.reloads)
+    return settled;
   const previous = settled.status === 'ready' ? settled.detail : null;
-  const samePlan = previous && previous.serviceId === request.slug && previous.planType.toLowerCase() === request.type.toLowerCase();
+  const samePlan =
+    previous && previous.serviceId === request.slug && previous.planType.toLowerCase() === request.type.toLowerCase();
   return { status: 'loading', detail: samePlan ? previous : null };
 }
 
@@ -73,7 +74,8 @@ export default function OrderPage({ params }: Route.ComponentProps) {
         if (!controller.signal.aborted) setSettled({ request, status: 'ready', detail });
       },
       (error: unknown) => {
-        if (!controller.signal.aborted && !isAbort(error)) setSettled({ request, status: 'failed', message: messageOf(error) });
+        if (!controller.signal.aborted && !isAbort(error))
+          setSettled({ request, status: 'failed', message: messageOf(error) });
       },
     );
     return () => controller.abort();
@@ -96,7 +98,10 @@ export default function OrderPage({ params }: Route.ComponentProps) {
     <div className="min-h-screen bg-gray-50">
       <OrderHeader />
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-8 lg:grid-cols-[1fr_20rem]">
-        <section aria-labelledby="get-started-heading" className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm sm:p-8">
+        <section
+          aria-labelledby="get-started-heading"
+          className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm sm:p-8"
+        >
           <LiveUsers />
           <h1 id="get-started-heading" className="mt-4 text-3xl font-extrabold text-gray-900">
             Get Started
@@ -106,7 +111,11 @@ export default function OrderPage({ params }: Route.ComponentProps) {
           </p>
 
           {error ? (
-            <div role="alert" data-testid="order-error" className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+            <div
+              role="alert"
+              data-testid="order-error"
+              className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800"
+            >
               <p className="font-semibold">{error}</p>
               <p className="mt-1 text-sm">
                 <Link to="/" className="font-semibold underline">
@@ -117,7 +126,10 @@ export default function OrderPage({ params }: Route.ComponentProps) {
           ) : null}
 
           {notice ? (
-            <p role="status" className="mt-6 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900">
+            <p
+              role="status"
+              className="mt-6 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900"
+            >
               {notice}
             </p>
           ) : null}
@@ -155,13 +167,7 @@ export default function OrderPage({ params }: Route.ComponentProps) {
         </aside>
       </div>
 
-      {payment ? (
-        <PaymentWindow
-          key={payment.razorpay_order_id}
-          order={payment}
-          onDismiss={onDismiss}
-        />
-      ) : null}
+      {payment ? <PaymentWindow key={payment.razorpay_order_id} order={payment} onDismiss={onDismiss} /> : null}
     </div>
   );
 }

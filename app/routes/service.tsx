@@ -68,7 +68,12 @@ function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loa
             <p className="text-gray-700">{service.description}</p>
           </header>
 
-          <PlanTabs plans={service.plans} selected={plan.type} showType onSelect={(type) => setSelection(selectPlan(service, type))} />
+          <PlanTabs
+            plans={service.plans}
+            selected={plan.type}
+            showType
+            onSelect={(type) => setSelection(selectPlan(service, type))}
+          />
 
           <ul aria-label={`${plan.title} includes`} className="grid gap-2 sm:grid-cols-2">
             {plan.option.map((option) => (
@@ -90,7 +95,10 @@ function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loa
           />
         </div>
 
-        <aside aria-label="Your package" className="h-fit rounded-2xl border border-gray-200 p-6 shadow-sm lg:sticky lg:top-4">
+        <aside
+          aria-label="Your package"
+          className="h-fit rounded-2xl border border-gray-200 p-6 shadow-sm lg:sticky lg:top-4"
+        >
           <p className="text-sm font-semibold uppercase tracking-wide text-brand-800">{plan.type}</p>
           <p className="mt-1 text-lg font-bold text-gray-900">
             {tier.text} {service.name.replace(/^(Instagram|YouTube|TikTok) /, '')}
@@ -100,7 +108,10 @@ function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loa
               {price.price}
             </span>
             {price.badge ? (
-              <span data-testid="discount-badge" className="rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white">
+              <span
+                data-testid="discount-badge"
+                className="rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white"
+              >
                 {price.badge}
               </span>
             ) : null}
@@ -124,8 +135,8 @@ function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loa
             Buy Now
           </Link>
           <p className="mt-4 text-xs text-gray-700">
-            By placing an order you agree to our Terms of Service and Privacy Policy. We never ask for your password; your
-            account must be public.
+            By placing an order you agree to our Terms of Service and Privacy Policy. We never ask for your password;
+            your account must be public.
           </p>
         </aside>
       </article>

@@ -66,7 +66,8 @@ export const CONSOLE_MESSAGES = {
   alreadyAtSupplier: 'This order is already with the supplier',
   changed: 'This order changed in the meantime. Reload it and try again.',
   nothingRemains: 'Nothing remains to be delivered for this order',
-  ambiguous: 'The supplier did not answer clearly, so the order was flagged for review. Check the supplier panel before trying again.',
+  ambiguous:
+    'The supplier did not answer clearly, so the order was flagged for review. Check the supplier panel before trying again.',
   badStatus: `status must be one of ${ORDER_STATUSES.join(', ')}`,
 } as const;
 
@@ -213,7 +214,9 @@ const APPLY_STATES = ['none', 'retry', 'failed', 'needs_review'];
 export function normaliseStatus(status: string | undefined | null): OrderStatus | null {
   const text = (status ?? '').trim().toLowerCase();
   if (!text || text === 'all') return null;
-  const match = ORDER_STATUSES.find((s) => s.toLowerCase() === text || s.toLowerCase().replace(' ', '') === text.replace(/[\s_-]+/g, ''));
+  const match = ORDER_STATUSES.find(
+    (s) => s.toLowerCase() === text || s.toLowerCase().replace(' ', '') === text.replace(/[\s_-]+/g, ''),
+  );
   if (!match) throw new ConsoleError(CONSOLE_MESSAGES.badStatus, 400);
   return match;
 }
@@ -223,14 +226,21 @@ export function normaliseKeyword(keyword: string | undefined | null): string {
 }
 
 function canReorder(row: Pick<OrderRow, 'payment_status' | 'order_status' | 'fulfilment_state'>): boolean {
-  return row.payment_status === 'paid' && !FINAL_FOR_REORDER.includes(row.order_status) && row.fulfilment_state !== 'submitting';
-}
-
-function canApplyService(row: Pick<OrderRow, 'payment_status' | 'fulfilment_state' | 'supplier_order_id' | 'order_status'>): boolean {
   return (
     row.payment_status === 'paid' &&
     !FINAL_FOR_REORDER.includes(row.order_status) &&
-    (row.fulfilment_state === 'needs_review' || (APPLY_STATES.includes(row.fulfilment_state) && row.supplier_order_id === null))
+    row.fulfilment_state !== 'submitting'
+  );
+}
+
+function canApplyService(
+  row: Pick<OrderRow, 'payment_status' | 'fulfilment_state' | 'supplier_order_id' | 'order_status'>,
+): boolean {
+  return (
+    row.payment_status === 'paid' &&
+    !FINAL_FOR_REORDER.includes(row.order_status) &&
+    (row.fulfilment_state === 'needs_review' ||
+      (APPLY_STATES.includes(row.fulfilment_state) && row.supplier_order_id === null))
   );
 }
 
@@ -325,15 +335,22 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
   /** Exact number of orders in a status (or all), from the trigger-maintained counters. */
   async function statusCount(status: OrderStatus | null): Promise<number> {
     // order_counts belongs to migration 007 alone (no Kysely table type): plain SQL.
-    const where = status === 'Pending' ? sql`where order_status = 'Pending' or payment_status = 'created'` : status ? sql`where order_status = ${status}` : sql``;
-    const { rows } = await sql<{ n: number | string | null }>`select sum(n) as n from order_counts ${where}`.execute(db);
+    const where =
+      status === 'Pending'
+        ? sql`where order_status = 'Pending' or payment_status = 'created'`
+        : status
+          ? sql`where order_status = ${status}`
+          : sql``;
+    const { rows } = await sql<{ n: number | string | null }>`select sum(n) as n from order_counts ${where}`.execute(
+      db,
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
   async function pgEstimate(predicate: RawBuilder<unknown>): Promise<number> {
-    const { rows } = await sql<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>`explain (format json) select 1 from orders where ${predicate}`.execute(
-      db,
-    );
+    const { rows } = await sql<{
+      'QUERY PLAN': { Plan: { 'Plan Rows': number } }[];
+    }>`explain (format json) select 1 from orders where ${predicate}`.execute(db);
     return Math.round(rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
   }
 
@@ -349,12 +366,17 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
             select rowid as rid from orders_search where orders_search match ${phrase} order by rowid desc limit ${small + 1}
           ) probe`.execute(db);
         const { n, lo, hi } = probe.rows[0] ?? { n: 0, lo: null, hi: null };
-        if (n <= small) return { walk, indexed: sql`id in (select rowid from orders_search where orders_search match ${phrase})` };
+        if (n <= small)
+          return { walk, indexed: sql`id in (select rowid from orders_search where orders_search match ${phrase})` };
         // The density of matches among the newest ids the probe saw, spread over all ids. Two
         // scalar subqueries: SQLite answers each from an end of the rowid b-tree (min() and max()
         // in one SELECT would scan the table).
-        const span = (await sql<{ lo: number | null; hi: number | null }>`select (select min(id) from orders) as lo, (select max(id) from orders) as hi`.execute(db))
-          .rows[0];
+        const span = (
+          await sql<{
+            lo: number | null;
+            hi: number | null;
+          }>`select (select min(id) from orders) as lo, (select max(id) from orders) as hi`.execute(db)
+        ).rows[0];
         const density = n / Math.max(1, (hi ?? 0) - (lo ?? 0) + 1);
         const estimate = Math.round(density * Math.max(1, Number(span?.hi ?? 0) - Number(span?.lo ?? 0) + 1));
         return { walk, estimate: Math.max(small + 1, estimate) };
@@ -373,7 +395,9 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
     );
     ranges.push(sql`(email >= ${keyword} and email < ${prefixUpperBound(keyword)})`);
     const inRanges = sql`(${sql.join(ranges, sql` or `)})`;
-    const probe = await sql<{ n: number | string }>`select count(*) as n from (select id from orders where ${inRanges} limit ${small + 1}) probe`.execute(db);
+    const probe = await sql<{
+      n: number | string;
+    }>`select count(*) as n from (select id from orders where ${inRanges} limit ${small + 1}) probe`.execute(db);
     const few = Number(probe.rows[0]?.n ?? 0) <= small;
     if (dialect === 'sqlite') {
       // SQLite compares text as bytes: the ranges are the prefix test itself.
@@ -397,7 +421,9 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
     if (few) return { walk, indexed: sql`(${superset} and ${walk})`, estimable: inRanges };
     // Many: count the ranges up to a bound (index work only), beyond it ask the planner.
     const bound = 20 * small;
-    const sized = await sql<{ n: number | string }>`select count(*) as n from (select id from orders where ${inRanges} limit ${bound + 1}) sized`.execute(db);
+    const sized = await sql<{
+      n: number | string;
+    }>`select count(*) as n from (select id from orders where ${inRanges} limit ${bound + 1}) sized`.execute(db);
     const n = Number(sized.rows[0]?.n ?? 0);
     return { walk, estimate: Math.max(small + 1, n <= bound ? n : await pgEstimate(inRanges)), estimable: inRanges };
   }
@@ -417,7 +443,9 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
     const conditions = [branch];
     if (predicate) conditions.push(predicate);
     if (options_.before) {
-      conditions.push(sql`(created_at < ${options_.before.created_at} or (created_at = ${options_.before.created_at} and id < ${options_.before.id}))`);
+      conditions.push(
+        sql`(created_at < ${options_.before.created_at} or (created_at = ${options_.before.created_at} and id < ${options_.before.id}))`,
+      );
     }
     return sql<T>`select ${columns} from orders where ${sql.join(conditions, sql` and `)}
       order by created_at ${direction}, id ${direction} limit ${limit} offset ${options_.offset ?? 0}`.execute(db);
@@ -427,15 +455,28 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
    * Ids of one page, newest first. Two status branches (Pending) are walked separately, each up
    * to the page's end, and merged here: PostgreSQL would rather sort their whole union.
    */
-  async function walkPage(scope: StatusScope, predicate: RawBuilder<unknown> | null, limit: number, offset: number, ascending = false) {
+  async function walkPage(
+    scope: StatusScope,
+    predicate: RawBuilder<unknown> | null,
+    limit: number,
+    offset: number,
+    ascending = false,
+  ) {
     if (limit <= 0) return [];
     let ids: number[];
     if (scope.branches.length === 1) {
-      const { rows } = await branchRows<{ id: number }>(sql`id`, scope.branches[0], predicate, limit, { ascending, offset });
+      const { rows } = await branchRows<{ id: number }>(sql`id`, scope.branches[0], predicate, limit, {
+        ascending,
+        offset,
+      });
       ids = rows.map((r) => Number(r.id));
     } else {
       const lists = await Promise.all(
-        scope.branches.map((branch) => branchRows<{ id: number; created_at: string }>(sql`id, created_at`, branch, predicate, offset + limit, { ascending })),
+        scope.branches.map((branch) =>
+          branchRows<{ id: number; created_at: string }>(sql`id, created_at`, branch, predicate, offset + limit, {
+            ascending,
+          }),
+        ),
       );
       ids = mergeOrdered(
         lists.map((l) => l.rows),
@@ -478,7 +519,12 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
    * same `submit` the jobs worker uses, which claims the order again (`none` → `submitting`), so
    * a worker running at the same moment cannot send it twice.
    */
-  async function resubmit(order: OrderRow, kind: 'admin.reorder' | 'admin.apply_service', quantity: number, adminId: number | null): Promise<ResubmitResult> {
+  async function resubmit(
+    order: OrderRow,
+    kind: 'admin.reorder' | 'admin.apply_service',
+    quantity: number,
+    adminId: number | null,
+  ): Promise<ResubmitResult> {
     const at = now().toISOString();
     const reset = await db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -526,7 +572,8 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
       .select(['supplier_order_id', 'error_message'])
       .where('id', '=', order.id)
       .executeTakeFirstOrThrow();
-    if (outcome === 'submitted' && after.supplier_order_id) return { ok: true, supplierOrderId: after.supplier_order_id, quantity };
+    if (outcome === 'submitted' && after.supplier_order_id)
+      return { ok: true, supplierOrderId: after.supplier_order_id, quantity };
     if (outcome === 'failed') throw new ConsoleError(after.error_message || 'The supplier refused the order', 502);
     if (outcome === 'needs_review') throw new ConsoleError(CONSOLE_MESSAGES.ambiguous, 502);
     throw new ConsoleError(CONSOLE_MESSAGES.changed, 409);
@@ -541,7 +588,13 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
       const offset = (page - 1) * size;
       const scope = scopeOf(status);
       const result = (ids: number[], count: number, countExact: boolean) =>
-        rowsByIds(ids).then((rows) => ({ rows, count, totalPages: Math.ceil(count / size), currentPage: page, countExact }));
+        rowsByIds(ids).then((rows) => ({
+          rows,
+          count,
+          totalPages: Math.ceil(count / size),
+          currentPage: page,
+          countExact,
+        }));
 
       if (!keyword) {
         const count = await statusCount(status);
@@ -564,7 +617,8 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
       // A partly filled page is the last one: its position gives the exact count.
       if (ids.length > 0 && ids.length < size) return result(ids, offset + ids.length, true);
       // Past the last match the count is at most the offset; within the matches, at least the page's end.
-      const bounded = (estimate: number) => (ids.length === 0 ? Math.min(estimate, offset) : Math.max(estimate, offset + ids.length));
+      const bounded = (estimate: number) =>
+        ids.length === 0 ? Math.min(estimate, offset) : Math.max(estimate, offset + ids.length);
       if (!status) return result(ids, bounded(plan.estimate ?? 0), false);
       const population = await statusCount(status);
       if (population <= statusScanLimit) {
@@ -585,13 +639,22 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
     async detail(orderId: string): Promise<OrderDetail> {
       const order = await findOrder(orderId);
       const [events, mails] = await Promise.all([
-        db.selectFrom('order_events').selectAll().where('order_id', '=', order.id).orderBy('at').orderBy('id').execute(),
+        db
+          .selectFrom('order_events')
+          .selectAll()
+          .where('order_id', '=', order.id)
+          .orderBy('at')
+          .orderBy('id')
+          .execute(),
         db
           .selectFrom('jobs')
           .select(['id', 'dedupe_key', 'payload_json', 'status', 'attempts', 'last_error', 'created_at', 'updated_at'])
           .where('kind', '=', MAIL_JOB)
           // The receipt and one status e-mail per status (core/fulfilment: `status-mail:{id}:{status}`).
-          .where('dedupe_key', 'in', [`receipt:${order.id}`, ...ORDER_STATUSES.map((s) => `status-mail:${order.id}:${s}`)])
+          .where('dedupe_key', 'in', [
+            `receipt:${order.id}`,
+            ...ORDER_STATUSES.map((s) => `status-mail:${order.id}:${s}`),
+          ])
           .orderBy('created_at')
           .orderBy('id')
           .execute(),
@@ -672,7 +735,8 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
       const order = await findOrder(providerOrderId);
       if (order.payment_status !== 'paid') throw new ConsoleError(CONSOLE_MESSAGES.unpaid, 409);
       if (order.fulfilment_state === 'submitting') throw new ConsoleError(CONSOLE_MESSAGES.submitting, 409);
-      if (FINAL_FOR_REORDER.includes(order.order_status)) throw new ConsoleError(CONSOLE_MESSAGES.alreadyAtSupplier, 409);
+      if (FINAL_FOR_REORDER.includes(order.order_status))
+        throw new ConsoleError(CONSOLE_MESSAGES.alreadyAtSupplier, 409);
       if (!canApplyService(order)) throw new ConsoleError(CONSOLE_MESSAGES.alreadyAtSupplier, 409);
       return resubmit(order, 'admin.apply_service', order.quantity, actionOptions.adminId ?? null);
     },
@@ -682,7 +746,9 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
      * order, fetched in batches of EXPORT_BATCH with keyset pagination on (created_at, id), so
      * memory stays flat however many orders match.
      */
-    async *exportCsv(query: { keyword?: string | undefined; status?: string | undefined } = {}): AsyncGenerator<string> {
+    async *exportCsv(
+      query: { keyword?: string | undefined; status?: string | undefined } = {},
+    ): AsyncGenerator<string> {
       const status = normaliseStatus(query.status);
       const keyword = normaliseKeyword(query.keyword);
       const scope = scopeOf(status);
@@ -701,7 +767,11 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
       const columns = sql.raw(LIST_COLUMNS.join(', '));
       let before: { created_at: string; id: number } | undefined;
       for (;;) {
-        const lists = await Promise.all(scope.branches.map((branch) => branchRows<ListRow>(columns, branch, plan?.walk ?? null, exportBatch, { before })));
+        const lists = await Promise.all(
+          scope.branches.map((branch) =>
+            branchRows<ListRow>(columns, branch, plan?.walk ?? null, exportBatch, { before }),
+          ),
+        );
         const batch = mergeOrdered(
           lists.map((l) => l.rows),
           false,
@@ -720,7 +790,8 @@ function mergeOrdered<T extends { created_at: string; id: number }>(lists: T[][]
   const [first, ...rest] = lists;
   if (first && rest.length === 0) return first;
   const sign = ascending ? 1 : -1;
-  const compare = (a: T, b: T) => sign * (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : Number(a.id) - Number(b.id));
+  const compare = (a: T, b: T) =>
+    sign * (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : Number(a.id) - Number(b.id));
   return lists.flat().sort(compare);
 }
 

@@ -217,11 +217,17 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
     dummyHash = undefined;
   });
 
-  const findAdmin = (email: string) => db.selectFrom('admins').selectAll().where('email', '=', email).executeTakeFirst();
+  const findAdmin = (email: string) =>
+    db.selectFrom('admins').selectAll().where('email', '=', email).executeTakeFirst();
 
-  const lockedFor = (lockedUntil: string | null, at: number) => (lockedUntil ? Math.max(0, Date.parse(lockedUntil) - at) : 0);
+  const lockedFor = (lockedUntil: string | null, at: number) =>
+    lockedUntil ? Math.max(0, Date.parse(lockedUntil) - at) : 0;
 
-  const tooMany = (retryAfterMs: number): LoginResult => ({ status: 429, message: ADMIN_MESSAGES.tooManyAttempts, retryAfterMs });
+  const tooMany = (retryAfterMs: number): LoginResult => ({
+    status: 429,
+    message: ADMIN_MESSAGES.tooManyAttempts,
+    retryAfterMs,
+  });
   const invalidLogin: LoginResult = { status: 401, message: ADMIN_MESSAGES.invalidLogin };
 
   /** Counts a failed login in one statement (parallel guesses all count); returns the lock in ms. */
@@ -235,7 +241,9 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
       .set({
         failed_logins: failures,
         last_failed_at: atIso,
-        locked_until: sql<string | null>`(case when ${failures} >= ${maxFailedLogins} then ${lockEnd} else locked_until end)`,
+        locked_until: sql<
+          string | null
+        >`(case when ${failures} >= ${maxFailedLogins} then ${lockEnd} else locked_until end)`,
       })
       .where('id', '=', adminId)
       .returning(['failed_logins', 'locked_until'])
@@ -246,7 +254,11 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
   async function sendCode(email: string, code: string): Promise<void> {
     const mail = renderAdminCode({ code, minutes: ADMIN_CODE_MINUTES, publicUrl });
     // No dedupe key: every issued code replaces the previous one and must be delivered.
-    await enqueueMail(db, { to: email, ...mail, headers: { 'Auto-Submitted': 'auto-generated' } }, { maxAttempts: CODE_MAIL_MAX_ATTEMPTS });
+    await enqueueMail(
+      db,
+      { to: email, ...mail, headers: { 'Auto-Submitted': 'auto-generated' } },
+      { maxAttempts: CODE_MAIL_MAX_ATTEMPTS },
+    );
   }
 
   async function issueToken(adminId: number, at: Date): Promise<{ token: string; expiresAt: Date }> {
@@ -289,7 +301,14 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
       try {
         const row = await db
           .insertInto('admins')
-          .values({ email, password_hash: passwordHash, locked_until: null, last_failed_at: null, created_at: at, updated_at: at })
+          .values({
+            email,
+            password_hash: passwordHash,
+            locked_until: null,
+            last_failed_at: null,
+            created_at: at,
+            updated_at: at,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         return { id: row.id, email };
@@ -310,7 +329,13 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
       const revoked = await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('admins')
-          .set({ password_hash: passwordHash, failed_logins: 0, last_failed_at: null, locked_until: null, updated_at: at })
+          .set({
+            password_hash: passwordHash,
+            failed_logins: 0,
+            last_failed_at: null,
+            locked_until: null,
+            updated_at: at,
+          })
           .where('id', '=', admin.id)
           .execute();
         const result = await trx
@@ -383,7 +408,12 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
       if (admin.failed_logins > 0 || admin.last_failed_at !== null || admin.locked_until !== null || rehash) {
         await db
           .updateTable('admins')
-          .set({ failed_logins: 0, last_failed_at: null, locked_until: null, ...(rehash ? { password_hash: rehash } : {}) })
+          .set({
+            failed_logins: 0,
+            last_failed_at: null,
+            locked_until: null,
+            ...(rehash ? { password_hash: rehash } : {}),
+          })
           .where('id', '=', admin.id)
           .execute();
       }
@@ -410,7 +440,11 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
       // Codes for other addresses are never sent, so this is a lucky guess at most.
       if (!admin) throw new AdminAuthError(ADMIN_MESSAGES.invalid, 400);
       if (admin.is_verified !== 1) {
-        await db.updateTable('admins').set({ is_verified: 1, updated_at: now().toISOString() }).where('id', '=', admin.id).execute();
+        await db
+          .updateTable('admins')
+          .set({ is_verified: 1, updated_at: now().toISOString() })
+          .where('id', '=', admin.id)
+          .execute();
       }
       return { ok: true };
     },
@@ -442,7 +476,8 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
         ])
         .where('admin_tokens.token_hash', '=', hashToken(token))
         .executeTakeFirst();
-      if (!row || row.revoked_at !== null || Date.parse(row.expires_at) <= at.getTime() || row.is_verified !== 1) return null;
+      if (!row || row.revoked_at !== null || Date.parse(row.expires_at) <= at.getTime() || row.is_verified !== 1)
+        return null;
       if (!row.last_used_at || at.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
         const atIso = at.toISOString();
         const staleBefore = new Date(at.getTime() - LAST_USED_RESOLUTION_MS).toISOString();

@@ -28,8 +28,7 @@ export const SEND_WINDOW_MS = 60 * 60_000;
 const PEPPER_KEY = 'otp.pepper';
 
 export type IssueResult =
-  | { ok: true; code: string; expiresAt: Date }
-  | { ok: false; reason: 'throttled'; retryAfterMs: number };
+  { ok: true; code: string; expiresAt: Date } | { ok: false; reason: 'throttled'; retryAfterMs: number };
 
 export type VerifyFailure = 'invalid' | 'expired' | 'locked' | 'missing';
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailure };

@@ -101,13 +101,20 @@ async function loadSnapshot(db: Kysely<Database>, version: number): Promise<Snap
   const plansByService = groupBy(plans, (p) => p.service_id);
   const servicesByGroup = groupBy(services, (s) => s.group_id);
 
-  const snap: Snapshot = { groups: [], groupDetails: new Map(), serviceToGroup: new Map(), supplierServices: new Map(), version };
+  const snap: Snapshot = {
+    groups: [],
+    groupDetails: new Map(),
+    serviceToGroup: new Map(),
+    supplierServices: new Map(),
+    version,
+  };
   const planById = new Map(plans.map((plan) => [plan.id, plan]));
   const serviceById = new Map(services.map((service) => [service.id, service]));
   for (const tier of tiers) {
     const plan = planById.get(tier.plan_id);
     const service = plan ? serviceById.get(plan.service_id) : undefined;
-    if (plan && service) snap.supplierServices.set(`${service.slug}|${plan.type}|${tier.qty}`, tier.supplier_service_id);
+    if (plan && service)
+      snap.supplierServices.set(`${service.slug}|${plan.type}|${tier.qty}`, tier.supplier_service_id);
   }
   for (const group of groups) {
     const rows = servicesByGroup.get(group.id) ?? [];
@@ -235,7 +242,8 @@ function assertValidCatalogue(input: CatalogueInput): void {
         if (!PLAN_TYPES.includes(plan.type)) fail(`${service.slug}: unknown plan type ${plan.type}`);
         if (plan.tiers.length === 0) fail(`${service.slug}/${plan.type}: a plan needs at least one tier`);
         for (const tier of plan.tiers) {
-          if (!Number.isInteger(tier.qty) || tier.qty <= 0) fail(`${service.slug}: quantity must be a positive integer`);
+          if (!Number.isInteger(tier.qty) || tier.qty <= 0)
+            fail(`${service.slug}: quantity must be a positive integer`);
           if (!Number.isInteger(tier.discount) || tier.discount < 0 || tier.discount > 99) {
             fail(`${service.slug}: discount must be a whole percent from 0 to 99`);
           }

@@ -42,7 +42,11 @@ export interface FulfilmentOptions {
 }
 
 /** What a Partial or Canceled order gets back, in e4: everything, or the undelivered share. */
-export function refundAmountE4(order: { amount_e4: number; quantity: number }, status: OrderStatus, remains: number | null): number {
+export function refundAmountE4(
+  order: { amount_e4: number; quantity: number },
+  status: OrderStatus,
+  remains: number | null,
+): number {
   if (status === 'Canceled') return order.amount_e4;
   if (status !== 'Partial' || !remains || remains <= 0) return 0;
   const undelivered = Math.min(remains, order.quantity);
@@ -53,7 +57,8 @@ export function refundAmountE4(order: { amount_e4: number; quantity: number }, s
 export function createFulfilment(options: FulfilmentOptions) {
   const { db, supplier, provider } = options;
   const now = () => options.now?.() ?? new Date();
-  const trackingUrl = (order: OrderRow) => new URL(`/order-confirm/${publicOrderId(order.provider_order_id)}`, options.publicUrl).toString();
+  const trackingUrl = (order: OrderRow) =>
+    new URL(`/order-confirm/${publicOrderId(order.provider_order_id)}`, options.publicUrl).toString();
 
   async function flagForReview(orderId: number, reason: string, at: string) {
     await db.transaction().execute(async (trx) => {
@@ -72,17 +77,28 @@ export function createFulfilment(options: FulfilmentOptions) {
      * order in state `none` or `retry` is sent; one left `submitting` is flagged, not resent.
      * `quantity` overrides the ordered quantity (an admin reorder of a Partial sends the remains).
      */
-    async submit(orderId: number, options: { quantity?: number } = {}): Promise<'submitted' | 'skipped' | 'needs_review' | 'failed'> {
+    async submit(
+      orderId: number,
+      options: { quantity?: number } = {},
+    ): Promise<'submitted' | 'skipped' | 'needs_review' | 'failed'> {
       const at = now().toISOString();
       const claimed = await db
         .updateTable('orders')
-        .set((eb) => ({ fulfilment_state: 'submitting', fulfilment_attempts: eb('fulfilment_attempts', '+', 1), updated_at: at }))
+        .set((eb) => ({
+          fulfilment_state: 'submitting',
+          fulfilment_attempts: eb('fulfilment_attempts', '+', 1),
+          updated_at: at,
+        }))
         .where('id', '=', orderId)
         .where('payment_status', '=', 'paid')
         .where('fulfilment_state', 'in', ['none', 'retry'])
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 0) {
-        const order = await db.selectFrom('orders').select(['fulfilment_state']).where('id', '=', orderId).executeTakeFirst();
+        const order = await db
+          .selectFrom('orders')
+          .select(['fulfilment_state'])
+          .where('id', '=', orderId)
+          .executeTakeFirst();
         if (order?.fulfilment_state !== 'submitting') return 'skipped';
         await flagForReview(
           orderId,
@@ -98,23 +114,42 @@ export function createFulfilment(options: FulfilmentOptions) {
           service: order.supplier_service_id,
           link: order.target,
           quantity: options.quantity ?? order.quantity,
-          comments: order.comment ? order.comment.split(/\r?\n/).map((c) => c.trim()).filter(Boolean) : undefined,
+          comments: order.comment
+            ? order.comment
+                .split(/\r?\n/)
+                .map((c) => c.trim())
+                .filter(Boolean)
+            : undefined,
         });
         await db.transaction().execute(async (trx) => {
           await trx
             .updateTable('orders')
-            .set({ supplier_order_id: supplierOrderId, fulfilment_state: 'submitted', order_status: 'Processing', error_message: null, updated_at: now().toISOString() })
+            .set({
+              supplier_order_id: supplierOrderId,
+              fulfilment_state: 'submitted',
+              order_status: 'Processing',
+              error_message: null,
+              updated_at: now().toISOString(),
+            })
             .where('id', '=', orderId)
             .where('fulfilment_state', '=', 'submitting')
             .execute();
-          await recordOrderEvent(trx, orderId, 'supplier.submitted', { supplierOrderId, from: order.order_status, to: 'Processing' });
+          await recordOrderEvent(trx, orderId, 'supplier.submitted', {
+            supplierOrderId,
+            from: order.order_status,
+            to: 'Processing',
+          });
         });
         return 'submitted';
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         const later = now().toISOString();
         if (isAmbiguousAddError(error)) {
-          await flagForReview(orderId, `The supplier did not answer clearly (${message}); the order may or may not exist there.`, later);
+          await flagForReview(
+            orderId,
+            `The supplier did not answer clearly (${message}); the order may or may not exist there.`,
+            later,
+          );
           return 'needs_review';
         }
         const retry = error instanceof SmmPanelError && (isRetryableSupplierError(error) || RETRY_LATER.test(message));
@@ -157,7 +192,10 @@ export function createFulfilment(options: FulfilmentOptions) {
         if (!result || isSupplierStatusError(result)) {
           await db
             .updateTable('orders')
-            .set({ error_message: result ? `Supplier: ${result.error}` : 'Supplier sent no status', status_synced_at: at })
+            .set({
+              error_message: result ? `Supplier: ${result.error}` : 'Supplier sent no status',
+              status_synced_at: at,
+            })
             .where('id', '=', order.id)
             .execute();
           continue;
@@ -173,7 +211,8 @@ export function createFulfilment(options: FulfilmentOptions) {
       const facts = {
         start_count: result.startCount,
         remains: result.remains,
-        supplier_charge_e4: result.charge && /^\d{1,12}(\.\d{1,4})?$/.test(result.charge) ? parseAmountE4(result.charge) : null,
+        supplier_charge_e4:
+          result.charge && /^\d{1,12}(\.\d{1,4})?$/.test(result.charge) ? parseAmountE4(result.charge) : null,
         status_synced_at: at,
         updated_at: at,
       };
@@ -192,11 +231,21 @@ export function createFulfilment(options: FulfilmentOptions) {
           .where('order_status', '=', order.order_status)
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) === 0) return false;
-        await recordOrderEvent(trx, order.id, 'status.changed', { from: order.order_status, to: next, remains: result.remains }, at);
+        await recordOrderEvent(
+          trx,
+          order.id,
+          'status.changed',
+          { from: order.order_status, to: next, remains: result.remains },
+          at,
+        );
 
         const refundE4 = refundAmountE4(order, next, result.remains);
         if (refundE4 > 0 && order.payment_id) {
-          await enqueueJob(trx, { kind: REFUND_JOB, payload: { orderId: order.id, status: next }, dedupeKey: `refund:${order.id}` });
+          await enqueueJob(trx, {
+            kind: REFUND_JOB,
+            payload: { orderId: order.id, status: next },
+            dedupeKey: `refund:${order.id}`,
+          });
         }
         if (NOTIFIED.includes(next)) {
           const mail = renderStatusUpdate({
@@ -240,12 +289,28 @@ export function createFulfilment(options: FulfilmentOptions) {
       await db.transaction().execute(async (trx) => {
         const inserted = await trx
           .insertInto('refunds')
-          .values({ order_id: order.id, provider_refund_id: refundId, amount_e4: amountE4, reason: status, created_at: at })
+          .values({
+            order_id: order.id,
+            provider_refund_id: refundId,
+            amount_e4: amountE4,
+            reason: status,
+            created_at: at,
+          })
           .onConflict((oc) => oc.column('order_id').doNothing())
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
-        await trx.updateTable('orders').set({ refunded_e4: amountE4, updated_at: at }).where('id', '=', order.id).execute();
-        await recordOrderEvent(trx, order.id, 'payment.refunded', { refundId, amount: formatAmountE4(amountE4, 2), reason: status }, at);
+        await trx
+          .updateTable('orders')
+          .set({ refunded_e4: amountE4, updated_at: at })
+          .where('id', '=', order.id)
+          .execute();
+        await recordOrderEvent(
+          trx,
+          order.id,
+          'payment.refunded',
+          { refundId, amount: formatAmountE4(amountE4, 2), reason: status },
+          at,
+        );
       });
       return 'refunded';
     },

@@ -86,7 +86,8 @@ export const MAX_STATUS_IDS = 100;
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** "123", 123 → "123"; anything else → null. */
 function idText(value: unknown): string | null {
@@ -152,10 +153,19 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
     } catch (error) {
       const name = error instanceof Error ? error.name : '';
       if (name === 'TimeoutError' || name === 'AbortError') {
-        throw new SmmPanelError('timeout', `Supplier panel did not answer ${action} within ${timeoutMs} ms`, undefined, action, { cause: error });
+        throw new SmmPanelError(
+          'timeout',
+          `Supplier panel did not answer ${action} within ${timeoutMs} ms`,
+          undefined,
+          action,
+          { cause: error },
+        );
       }
-      const detail = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-      throw new SmmPanelError('network', `Supplier panel is unreachable (${action}): ${detail}`, undefined, action, { cause: error });
+      const detail =
+        error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      throw new SmmPanelError('network', `Supplier panel is unreachable (${action}): ${detail}`, undefined, action, {
+        cause: error,
+      });
     }
 
     let json: unknown;
@@ -166,10 +176,18 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
     }
     if (!response.ok) {
       const message = isObject(json) && typeof json.error === 'string' ? `: ${json.error}` : '';
-      throw new SmmPanelError('http', `Supplier panel answered ${action} with HTTP ${response.status}${message}`, response.status, action);
+      throw new SmmPanelError(
+        'http',
+        `Supplier panel answered ${action} with HTTP ${response.status}${message}`,
+        response.status,
+        action,
+      );
     }
     if (json === undefined) {
-      throw bad(action, `Supplier panel answered ${action} with something other than JSON: ${JSON.stringify(text.slice(0, 80))}`);
+      throw bad(
+        action,
+        `Supplier panel answered ${action} with something other than JSON: ${JSON.stringify(text.slice(0, 80))}`,
+      );
     }
     if (isObject(json) && json.error !== undefined && json.error !== null) {
       throw new SmmPanelError('api', String(errorText(json.error) ?? JSON.stringify(json.error)), undefined, action);
@@ -285,12 +303,14 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
       if (!Array.isArray(reply)) throw bad('cancel', 'Supplier panel sent a cancel reply that is not a list');
       return reply.map((entry): SupplierCancelResult => {
         const order = isObject(entry) ? idText(entry.order) : null;
-        if (!isObject(entry) || order === null) throw bad('cancel', 'Supplier panel sent a cancel entry without an order id');
+        if (!isObject(entry) || order === null)
+          throw bad('cancel', 'Supplier panel sent a cancel entry without an order id');
         const outcome = entry.cancel;
         if (isObject(outcome) || (typeof outcome === 'string' && !/^(1|true)$/i.test(outcome.trim()))) {
           return { order, cancelled: false, error: errorText(outcome) ?? 'Not cancelled' };
         }
-        if (entry.error !== undefined) return { order, cancelled: false, error: errorText(entry.error) ?? 'Not cancelled' };
+        if (entry.error !== undefined)
+          return { order, cancelled: false, error: errorText(entry.error) ?? 'Not cancelled' };
         return flag(outcome) ? { order, cancelled: true } : { order, cancelled: false, error: 'Not cancelled' };
       });
     },
@@ -298,7 +318,8 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
     async balance(): Promise<SupplierBalance> {
       const reply = await call('balance');
       const balance = isObject(reply) ? decimalText(reply.balance) : null;
-      if (!isObject(reply) || balance === null) throw bad('balance', 'Supplier panel sent a balance reply without a balance');
+      if (!isObject(reply) || balance === null)
+        throw bad('balance', 'Supplier panel sent a balance reply without a balance');
       return { balance, currency: typeof reply.currency === 'string' ? reply.currency : '' };
     },
   };

@@ -18,7 +18,10 @@ const SUPPLIER_STATUSES = new Map<string, OrderStatus>([
 /** Case-insensitive, ignoring spaces, underscores and hyphens; null for anything unknown. */
 export function normalizeSupplierStatus(raw: unknown): OrderStatus | null {
   if (typeof raw !== 'string') return null;
-  const key = raw.trim().toLowerCase().replace(/[\s_-]+/g, '');
+  const key = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
   return SUPPLIER_STATUSES.get(key) ?? null;
 }
 

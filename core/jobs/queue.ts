@@ -54,7 +54,8 @@ export type EnqueueResult = { enqueued: true; id: number } | { enqueued: false }
 export async function enqueueJob(db: Db, options: EnqueueOptions): Promise<EnqueueResult> {
   const { kind, payload, dedupeKey = null, maxAttempts = DEFAULT_MAX_ATTEMPTS } = options;
   if (!kind) throw new Error('enqueueJob: kind is required');
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error('enqueueJob: maxAttempts must be a positive integer');
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+    throw new Error('enqueueJob: maxAttempts must be a positive integer');
   const payloadJson = JSON.stringify(payload);
   if (payloadJson === undefined) throw new Error('enqueueJob: payload must be JSON-serialisable');
   const now = (options.now ?? new Date()).toISOString();
@@ -183,8 +184,7 @@ export async function claimJobs(db: Db, options: ClaimOptions): Promise<JobRow[]
   // PostgreSQL: one transaction, so the row locks are held from SELECT to UPDATE. SQLite: no
   // explicit transaction; each statement is its own atomic write transaction, and holding a
   // SQLite write lock across an `await` would block every other connection until it commits.
-  const rows =
-    db.isTransaction || !isPostgres(db) ? await claim(db) : await db.transaction().execute(claim);
+  const rows = db.isTransaction || !isPostgres(db) ? await claim(db) : await db.transaction().execute(claim);
   return rows.map(normaliseRow).sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id - b.id));
 }
 
@@ -213,7 +213,13 @@ export async function completeJob(db: Db, job: JobClaim, workerId: string, now =
 }
 
 /** Extends the lease of a job this worker still holds. Returns false if the claim was lost. */
-export async function renewLease(db: Db, job: JobClaim, workerId: string, leaseMs: number, now = new Date()): Promise<boolean> {
+export async function renewLease(
+  db: Db,
+  job: JobClaim,
+  workerId: string,
+  leaseMs: number,
+  now = new Date(),
+): Promise<boolean> {
   const result = await db
     .updateTable('jobs')
     .set({ locked_until: new Date(now.getTime() + leaseMs).toISOString(), updated_at: now.toISOString() })
@@ -259,7 +265,13 @@ export interface FailResult {
  * Records a failed attempt. Retryable failures with attempts left go back to `pending` with an
  * exponential backoff; otherwise the job is `failed` for good. Compare-and-set on the claim.
  */
-export async function failJob(db: Db, job: JobClaim, workerId: string, error: unknown, options: FailOptions): Promise<FailResult> {
+export async function failJob(
+  db: Db,
+  job: JobClaim,
+  workerId: string,
+  error: unknown,
+  options: FailOptions,
+): Promise<FailResult> {
   const now = options.now ?? new Date();
   const lastError = describeError(error);
   const retry = options.retryable && job.attempts < job.max_attempts;
@@ -268,7 +280,14 @@ export async function failJob(db: Db, job: JobClaim, workerId: string, error: un
     .updateTable('jobs')
     .set(
       retry
-        ? { status: 'pending', run_at: runAt!, locked_by: null, locked_until: null, last_error: lastError, updated_at: now.toISOString() }
+        ? {
+            status: 'pending',
+            run_at: runAt!,
+            locked_by: null,
+            locked_until: null,
+            last_error: lastError,
+            updated_at: now.toISOString(),
+          }
         : { status: 'failed', locked_until: null, last_error: lastError, updated_at: now.toISOString() },
     )
     .where(claimedBy(job, workerId))
@@ -309,7 +328,7 @@ export function describeError(error: unknown): string {
     text = `${error.name}${tags.length ? ` [${tags.join(' ')}]` : ''}: ${error.message}`;
   } else {
     try {
-      text = typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+      text = typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
     } catch {
       text = String(error);
     }

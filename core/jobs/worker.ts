@@ -80,7 +80,8 @@ export function defaultWorkerId(): string {
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const { db, handlers, pollMs = 1000, leaseMs = 60_000, batch = 10, logger = consoleLogger } = options;
   const workerId = options.workerId ?? defaultWorkerId();
-  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0)) throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
+  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0))
+    throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
 
   let started = false;
   let stopping = false;
@@ -88,7 +89,8 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   let inFlight: Promise<number> | null = null;
   let wakeRequested = false;
 
-  const handlerFor = (kind: string): JobHandler | undefined => (Object.hasOwn(handlers, kind) ? handlers[kind] : undefined);
+  const handlerFor = (kind: string): JobHandler | undefined =>
+    Object.hasOwn(handlers, kind) ? handlers[kind] : undefined;
 
   async function runJob(job: JobRow): Promise<void> {
     const log = { jobId: job.id, kind: job.kind, attempt: job.attempts, workerId };
@@ -110,14 +112,17 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       }
       if (!failure) {
         // Heartbeat: keep the lease while the handler is alive.
-        const heartbeat = setInterval(() => {
-          renewLease(db, job, workerId, leaseMs).then(
-            (held) => {
-              if (!held) logger.warn(log, 'job lease lost while its handler was running');
-            },
-            (err) => logger.warn({ ...log, err: describeError(err) }, 'job lease renewal failed'),
-          );
-        }, Math.max(1000, Math.floor(leaseMs / 3)));
+        const heartbeat = setInterval(
+          () => {
+            renewLease(db, job, workerId, leaseMs).then(
+              (held) => {
+                if (!held) logger.warn(log, 'job lease lost while its handler was running');
+              },
+              (err) => logger.warn({ ...log, err: describeError(err) }, 'job lease renewal failed'),
+            );
+          },
+          Math.max(1000, Math.floor(leaseMs / 3)),
+        );
         heartbeat.unref();
         try {
           await handler(payload, job);
@@ -134,7 +139,11 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     if (!failure) {
       const done = await completeJob(db, job, workerId);
       if (done) logger.info({ ...log, ms }, 'job done');
-      else logger.warn({ ...log, ms }, 'job finished but its claim was lost (taken over by another worker); not marked done');
+      else
+        logger.warn(
+          { ...log, ms },
+          'job finished but its claim was lost (taken over by another worker); not marked done',
+        );
       return;
     }
     const result = await failJob(db, job, workerId, failure, { retryable: !permanent });

@@ -120,7 +120,10 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   return {
     async send(mail) {
       const info = await transport.sendMail({ from, ...messageFields(mail) });
-      logger.info({ host, to: mail.to, subject: mail.subject, messageId: info.messageId, response: info.response }, 'mail sent');
+      logger.info(
+        { host, to: mail.to, subject: mail.subject, messageId: info.messageId, response: info.response },
+        'mail sent',
+      );
       return { messageId: info.messageId };
     },
     close() {

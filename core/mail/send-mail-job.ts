@@ -36,7 +36,8 @@ function assertOutgoingMail(payload: unknown): asserts payload is OutgoingMail {
     if (typeof mail[field] !== 'string') problems.push(`${field} must be a string`);
   }
   if (typeof mail.to === 'string' && !mail.to.trim()) problems.push('to is empty');
-  if (mail.headers !== undefined && (typeof mail.headers !== 'object' || mail.headers === null)) problems.push('headers must be an object');
+  if (mail.headers !== undefined && (typeof mail.headers !== 'object' || mail.headers === null))
+    problems.push('headers must be an object');
   if (problems.length) throw new PermanentJobError(`invalid mail.send payload: ${problems.join(', ')}`);
 }
 
@@ -56,9 +57,12 @@ export function createSendMailHandler(mailer: Mailer): (payload: OutgoingMail) =
       if (isPermanentMailError(err)) {
         const message = err instanceof Error ? err.message : String(err);
         const responseCode = (err as { responseCode?: unknown }).responseCode;
-        throw new PermanentJobError(`mail rejected${typeof responseCode === 'number' ? ` (${responseCode})` : ''}: ${message}`, {
-          cause: err,
-        });
+        throw new PermanentJobError(
+          `mail rejected${typeof responseCode === 'number' ? ` (${responseCode})` : ''}: ${message}`,
+          {
+            cause: err,
+          },
+        );
       }
       throw err;
     }

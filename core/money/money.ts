@@ -39,7 +39,9 @@ export function formatAmountE4(amount: AmountE4, decimals: 0 | 1 | 2 | 3 | 4): s
   const step = 10 ** (4 - decimals);
   const rounded = Math.floor((Math.abs(amount) + step / 2) / step) * step;
   const whole = Math.floor(rounded / E4_PER_UNIT);
-  const fraction = String(rounded % E4_PER_UNIT).padStart(4, '0').slice(0, decimals);
+  const fraction = String(rounded % E4_PER_UNIT)
+    .padStart(4, '0')
+    .slice(0, decimals);
   const sign = amount < 0 && rounded !== 0 ? '-' : '';
   return decimals === 0 ? `${sign}${whole}` : `${sign}${whole}.${fraction}`;
 }

@@ -26,13 +26,21 @@ export const TARGET_FIELDS: Record<TargetKind, TargetField> = {
     placeholder: 'https://www.youtube.com/watch?v=…',
     icon: '/images/groups/youtube.svg',
   },
-  instagram_username: { title: 'Instagram Username', placeholder: 'yourusername (without @)', icon: '/images/groups/instagram.svg' },
+  instagram_username: {
+    title: 'Instagram Username',
+    placeholder: 'yourusername (without @)',
+    icon: '/images/groups/instagram.svg',
+  },
   instagram_post_url: {
     title: 'Instagram Post URL',
     placeholder: 'https://www.instagram.com/p/…',
     icon: '/images/groups/instagram.svg',
   },
-  tiktok_username: { title: 'TikTok Username', placeholder: 'yourusername (without @)', icon: '/images/groups/tiktok.svg' },
+  tiktok_username: {
+    title: 'TikTok Username',
+    placeholder: 'yourusername (without @)',
+    icon: '/images/groups/tiktok.svg',
+  },
   tiktok_post_url: {
     title: 'TikTok Post URL',
     placeholder: 'https://www.tiktok.com/@user/video/…',
@@ -57,7 +65,11 @@ export type PackageLookup = { ok: true; choice: PackageChoice } | { ok: false; s
 /** Finds the package an order URL names: slug, plan type (case-insensitive) and quantity. */
 export async function findPackage(
   catalog: Catalog,
-  params: { slug?: string | null | undefined; qty?: string | number | null | undefined; type?: string | null | undefined },
+  params: {
+    slug?: string | null | undefined;
+    qty?: string | number | null | undefined;
+    type?: string | null | undefined;
+  },
 ): Promise<PackageLookup> {
   const slug = params.slug?.toString().trim();
   const type = params.type?.toString().trim();
@@ -83,7 +95,12 @@ export interface OrderFormDetail {
   planTitle: string;
   currency: string;
   /** Spec order: target input, e-mail input, the package list, then the optional comment input. */
-  fields: [TargetField, { title: string; placeholder: string }, { list: { qty: number; text: string; price: number }[] }, ...TargetField[]];
+  fields: [
+    TargetField,
+    { title: string; placeholder: string },
+    { list: { qty: number; text: string; price: number }[] },
+    ...TargetField[],
+  ];
   selected: { qty: number; text: string; price: number; discount: number; charge: number };
 }
 

@@ -100,7 +100,13 @@ export function createOrderService(options: OrderServiceOptions) {
     return db.selectFrom('orders').selectAll().where('provider_order_id', '=', providerOrderId).executeTakeFirst();
   }
 
-  function reply(order: { provider_order_id: string; email: string; service_name: string; amount_e4: number; currency: string }): CreatedOrder {
+  function reply(order: {
+    provider_order_id: string;
+    email: string;
+    service_name: string;
+    amount_e4: number;
+    currency: string;
+  }): CreatedOrder {
     const amountCents = e4ToCents(order.amount_e4);
     return {
       currency: order.currency,
@@ -135,12 +141,16 @@ export function createOrderService(options: OrderServiceOptions) {
       const firstError = errors.name ?? errors.email ?? errors.comment;
       if (firstError) throw new OrderError(firstError, 400);
       if (!/^\d{6}$/.test(input.order_id)) throw new OrderError('order_id must be 6 digits', 400);
-      if (input.currency && input.currency.toUpperCase() !== ORDER_CURRENCY) throw new OrderError('Orders are paid in USD', 400);
+      if (input.currency && input.currency.toUpperCase() !== ORDER_CURRENCY)
+        throw new OrderError('Orders are paid in USD', 400);
 
       const priceE4 = numberToE4(tier.price);
       const amountE4 = chargeAmountE4(priceE4);
       if (input.amount !== undefined && numberToE4(input.amount) !== amountE4) {
-        throw new OrderError(`The price of this package has changed to $${e4ToNumber(amountE4).toFixed(2)}. Please review your order.`, 409);
+        throw new OrderError(
+          `The price of this package has changed to $${e4ToNumber(amountE4).toFixed(2)}. Please review your order.`,
+          409,
+        );
       }
 
       // A repeated submission of the same form (double click, retry) gets the same order back.
@@ -151,7 +161,8 @@ export function createOrderService(options: OrderServiceOptions) {
         .where('client_order_id', '=', input.order_id)
         .executeTakeFirst();
       if (existing) {
-        if (existing.service_slug === service.slug && existing.quantity === tier.qty && existing.target === target) return reply(existing);
+        if (existing.service_slug === service.slug && existing.quantity === tier.qty && existing.target === target)
+          return reply(existing);
         throw new OrderError('This order id was already used for another order. Please reload the page.', 409);
       }
 
@@ -167,7 +178,8 @@ export function createOrderService(options: OrderServiceOptions) {
           notes: { email, service: service.slug, quantity: String(tier.qty) },
         }));
       } catch (error) {
-        if (error instanceof PaymentProviderError) throw new OrderError('The payment service is not available right now. Please try again in a minute.', 502);
+        if (error instanceof PaymentProviderError)
+          throw new OrderError('The payment service is not available right now. Please try again in a minute.', 502);
         throw error;
       }
 
@@ -222,24 +234,41 @@ export function createOrderService(options: OrderServiceOptions) {
     async verifyPayment(input: { razorpay_order_id: string; razorpay_payment_id: string; razorpay_signature: string }) {
       const order = await findByProviderId(input.razorpay_order_id);
       if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
-      if (!provider.isValidPaymentSignature(order.provider_order_id, input.razorpay_payment_id, input.razorpay_signature)) {
+      if (
+        !provider.isValidPaymentSignature(order.provider_order_id, input.razorpay_payment_id, input.razorpay_signature)
+      ) {
         throw new OrderError(PAYMENT_MESSAGES.invalidSignature, 400);
       }
       const result = await db
         .transaction()
-        .execute((trx) => markPaid(trx, { providerOrderId: order.provider_order_id, paymentId: input.razorpay_payment_id, source: 'checkout' }, context));
+        .execute((trx) =>
+          markPaid(
+            trx,
+            { providerOrderId: order.provider_order_id, paymentId: input.razorpay_payment_id, source: 'checkout' },
+            context,
+          ),
+        );
       if (result.outcome === 'rejected') throw new OrderError(result.reason, 400);
       return { orderId: publicOrderId(order.provider_order_id) };
     },
 
     /** The payment window reported a failed attempt. */
-    async paymentFailed(input: { razorpay_order_id: string; reason?: string | undefined; razorpay_payment_id?: string | undefined }) {
+    async paymentFailed(input: {
+      razorpay_order_id: string;
+      reason?: string | undefined;
+      razorpay_payment_id?: string | undefined;
+    }) {
       const order = await findByProviderId(input.razorpay_order_id);
       if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
       await db.transaction().execute((trx) =>
         markPaymentFailed(
           trx,
-          { providerOrderId: order.provider_order_id, paymentId: input.razorpay_payment_id, reason: input.reason?.slice(0, 300) || 'Payment failed', source: 'checkout' },
+          {
+            providerOrderId: order.provider_order_id,
+            paymentId: input.razorpay_payment_id,
+            reason: input.reason?.slice(0, 300) || 'Payment failed',
+            source: 'checkout',
+          },
           now(),
         ),
       );
@@ -268,14 +297,22 @@ export function createOrderService(options: OrderServiceOptions) {
     async payableOrder(providerOrderId: string) {
       const order = await findByProviderId(providerOrderId);
       if (!order || order.provider !== provider.name) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
-      return { providerOrderId: order.provider_order_id, amountCents: e4ToCents(order.amount_e4), currency: order.currency, paymentStatus: order.payment_status };
+      return {
+        providerOrderId: order.provider_order_id,
+        amountCents: e4ToCents(order.amount_e4),
+        currency: order.currency,
+        paymentStatus: order.payment_status,
+      };
     },
 
     /**
      * A provider webhook, already authenticated. Deduplicated by event id in the same transaction
      * as its effect, so a crash cannot drop an event that was recorded as seen.
      */
-    async handleWebhookEvent(eventId: string, event: RazorpayWebhookEvent): Promise<{ duplicate: boolean; result: string }> {
+    async handleWebhookEvent(
+      eventId: string,
+      event: RazorpayWebhookEvent,
+    ): Promise<{ duplicate: boolean; result: string }> {
       return db.transaction().execute(async (trx) => {
         const inserted = await trx
           .insertInto('webhook_events')
@@ -291,7 +328,13 @@ export function createOrderService(options: OrderServiceOptions) {
           }
           const result = await markPaid(
             trx,
-            { providerOrderId: payment.order_id, paymentId: payment.id, amountCents: payment.amount, currency: payment.currency, source: 'webhook' },
+            {
+              providerOrderId: payment.order_id,
+              paymentId: payment.id,
+              amountCents: payment.amount,
+              currency: payment.currency,
+              source: 'webhook',
+            },
             context,
           );
           if (result.outcome === 'rejected') throw new WebhookRejected(result.reason);
@@ -300,7 +343,12 @@ export function createOrderService(options: OrderServiceOptions) {
         if (event.event === 'payment.failed' && payment?.order_id) {
           await markPaymentFailed(
             trx,
-            { providerOrderId: payment.order_id, paymentId: payment.id, reason: payment.error_description ?? 'Payment failed', source: 'webhook' },
+            {
+              providerOrderId: payment.order_id,
+              paymentId: payment.id,
+              reason: payment.error_description ?? 'Payment failed',
+              source: 'webhook',
+            },
             now(),
           );
           return { duplicate: false, result: 'failed' };
@@ -333,7 +381,13 @@ export function createOrderService(options: OrderServiceOptions) {
           const result = await db.transaction().execute((trx) =>
             markPaid(
               trx,
-              { providerOrderId: order.provider_order_id, paymentId: captured.id, amountCents: captured.amountCents, currency: captured.currency, source: 'reconciler' },
+              {
+                providerOrderId: order.provider_order_id,
+                paymentId: captured.id,
+                amountCents: captured.amountCents,
+                currency: captured.currency,
+                source: 'reconciler',
+              },
               context,
             ),
           );
@@ -354,7 +408,16 @@ export class WebhookRejected extends Error {}
 export interface RazorpayWebhookEvent {
   event: string;
   payload?: {
-    payment?: { entity?: { id: string; order_id?: string; amount?: number; currency?: string; status?: string; error_description?: string } };
+    payment?: {
+      entity?: {
+        id: string;
+        order_id?: string;
+        amount?: number;
+        currency?: string;
+        status?: string;
+        error_description?: string;
+      };
+    };
     order?: { entity?: { id: string; amount_paid?: number; currency?: string } };
   };
 }

@@ -24,10 +24,14 @@ export interface OrderFormValues {
 export type OrderFormErrors = Partial<Record<keyof OrderFormValues, string>>;
 
 /** Every field's first error; empty when the form may be sent. */
-export function validateOrderForm(values: OrderFormValues, rules: { targetKind: TargetKind; commentRequired: boolean }): OrderFormErrors {
+export function validateOrderForm(
+  values: OrderFormValues,
+  rules: { targetKind: TargetKind; commentRequired: boolean },
+): OrderFormErrors {
   const errors: OrderFormErrors = {};
   if (!values.name.trim()) {
-    errors.name = rules.targetKind === 'youtube_video_url' ? ORDER_FORM_MESSAGES.youtubeRequired : ORDER_FORM_MESSAGES.nameRequired;
+    errors.name =
+      rules.targetKind === 'youtube_video_url' ? ORDER_FORM_MESSAGES.youtubeRequired : ORDER_FORM_MESSAGES.nameRequired;
   }
   const email = values.email.trim();
   if (!email) errors.email = ORDER_FORM_MESSAGES.emailRequired;

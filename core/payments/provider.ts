@@ -27,7 +27,12 @@ export type CheckoutInstructions =
 
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'razorpay';
-  createOrder(input: { amountCents: number; currency: string; receipt: string; notes: Record<string, string> }): Promise<{
+  createOrder(input: {
+    amountCents: number;
+    currency: string;
+    receipt: string;
+    notes: Record<string, string>;
+  }): Promise<{
     providerOrderId: string;
   }>;
   /** Checks the checkout handler's signature against the provider order id from our own record. */
@@ -41,8 +46,19 @@ export interface PaymentProvider {
    * Refunds part or all of a captured payment. The idempotency key makes a retried call return
    * the first refund instead of refunding twice.
    */
-  refund(input: { paymentId: string; amountCents: number; idempotencyKey: string; notes?: Record<string, string> }): Promise<{ refundId: string }>;
-  checkoutFor(order: { providerOrderId: string; amountCents: number; currency: string; email: string; description: string }): CheckoutInstructions;
+  refund(input: {
+    paymentId: string;
+    amountCents: number;
+    idempotencyKey: string;
+    notes?: Record<string, string>;
+  }): Promise<{ refundId: string }>;
+  checkoutFor(order: {
+    providerOrderId: string;
+    amountCents: number;
+    currency: string;
+    email: string;
+    description: string;
+  }): CheckoutInstructions;
 }
 
 export class PaymentProviderError extends Error {

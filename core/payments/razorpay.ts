@@ -2,7 +2,12 @@
  * Razorpay over its REST API with a configurable base URL (the official SDK hard-codes its host,
  * which rules out testing against a local fake). Only what the store uses.
  */
-import { type CheckoutInstructions, type PaymentProvider, PaymentProviderError, type ProviderPayment } from './provider.ts';
+import {
+  type CheckoutInstructions,
+  type PaymentProvider,
+  PaymentProviderError,
+  type ProviderPayment,
+} from './provider.ts';
 import { isValidPaymentSignature, isValidWebhookSignature } from './signatures.ts';
 
 export interface RazorpayOptions {
@@ -21,7 +26,12 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
   const auth = `Basic ${Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64')}`;
   const base = options.apiUrl.replace(/\/$/, '');
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {
@@ -31,11 +41,16 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       });
     } catch (error) {
-      throw new PaymentProviderError(`Razorpay is unreachable: ${error instanceof Error ? error.message : String(error)}`);
+      throw new PaymentProviderError(
+        `Razorpay is unreachable: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const json = (await response.json().catch(() => null)) as { error?: { description?: string } } | null;
     if (!response.ok) {
-      throw new PaymentProviderError(json?.error?.description ?? `Razorpay answered ${response.status}`, response.status);
+      throw new PaymentProviderError(
+        json?.error?.description ?? `Razorpay answered ${response.status}`,
+        response.status,
+      );
     }
     return json as T;
   }
@@ -44,7 +59,12 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
     name: 'razorpay',
     acceptsWebhooks: !!options.webhookSecret,
     async createOrder({ amountCents, currency, receipt, notes }) {
-      const order = await call<{ id: string }>('POST', '/v1/orders', { amount: amountCents, currency, receipt: receipt.slice(0, 40), notes });
+      const order = await call<{ id: string }>('POST', '/v1/orders', {
+        amount: amountCents,
+        currency,
+        receipt: receipt.slice(0, 40),
+        notes,
+      });
       if (!order?.id?.startsWith('order_')) throw new PaymentProviderError('Razorpay returned no order id');
       return { providerOrderId: order.id };
     },
@@ -55,11 +75,15 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
       return !!options.webhookSecret && isValidWebhookSignature(options.webhookSecret, rawBody, signature);
     },
     async listOrderPayments(providerOrderId) {
-      const reply = await call<{ items: { id: string; status: ProviderPayment['status']; amount: number; currency: string }[] }>(
-        'GET',
-        `/v1/orders/${encodeURIComponent(providerOrderId)}/payments`,
-      );
-      return (reply.items ?? []).map((p) => ({ id: p.id, status: p.status, amountCents: p.amount, currency: p.currency }));
+      const reply = await call<{
+        items: { id: string; status: ProviderPayment['status']; amount: number; currency: string }[];
+      }>('GET', `/v1/orders/${encodeURIComponent(providerOrderId)}/payments`);
+      return (reply.items ?? []).map((p) => ({
+        id: p.id,
+        status: p.status,
+        amountCents: p.amount,
+        currency: p.currency,
+      }));
     },
     async refund({ paymentId, amountCents, idempotencyKey, notes }) {
       const refund = await call<{ id: string }>(

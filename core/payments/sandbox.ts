@@ -31,7 +31,11 @@ export interface SandboxProvider extends PaymentProvider {
     razorpay_signature: string;
   }>;
   /** The buyer pressed Fail (a declined card). */
-  fail(order: { providerOrderId: string; amountCents: number; currency: string }): Promise<{ paymentId: string; description: string }>;
+  fail(order: {
+    providerOrderId: string;
+    amountCents: number;
+    currency: string;
+  }): Promise<{ paymentId: string; description: string }>;
 }
 
 export function createSandboxProvider(db: Kysely<Database>, secret: string): SandboxProvider {
@@ -48,7 +52,11 @@ export function createSandboxProvider(db: Kysely<Database>, secret: string): San
       return false;
     },
     async listOrderPayments(providerOrderId) {
-      const rows = await db.selectFrom('sandbox_payments').selectAll().where('provider_order_id', '=', providerOrderId).execute();
+      const rows = await db
+        .selectFrom('sandbox_payments')
+        .selectAll()
+        .where('provider_order_id', '=', providerOrderId)
+        .execute();
       return rows.map((row) => ({
         id: row.id,
         status: row.status as 'captured' | 'failed',
@@ -58,10 +66,17 @@ export function createSandboxProvider(db: Kysely<Database>, secret: string): San
     },
     refund({ idempotencyKey }) {
       // The sandbox moves no money; the refund id is derived from the key, so a retry is the same refund.
-      return Promise.resolve({ refundId: `rfnd_sandbox_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 14)}` });
+      return Promise.resolve({
+        refundId: `rfnd_sandbox_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 14)}`,
+      });
     },
     checkoutFor(order) {
-      return { provider: 'sandbox', order_id: order.providerOrderId, amount: order.amountCents, currency: order.currency };
+      return {
+        provider: 'sandbox',
+        order_id: order.providerOrderId,
+        amount: order.amountCents,
+        currency: order.currency,
+      };
     },
     async pay(order) {
       const paymentId = randomId('pay');

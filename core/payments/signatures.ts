@@ -19,7 +19,12 @@ export function sameHex(expected: string, received: string): boolean {
   return timingSafeEqual(Buffer.from(expected, 'hex'), Buffer.from(received.toLowerCase(), 'hex'));
 }
 
-export function isValidPaymentSignature(secret: string, providerOrderId: string, paymentId: string, signature: string): boolean {
+export function isValidPaymentSignature(
+  secret: string,
+  providerOrderId: string,
+  paymentId: string,
+  signature: string,
+): boolean {
   return sameHex(paymentSignature(secret, providerOrderId, paymentId), signature);
 }
 

@@ -37,7 +37,10 @@ export async function recordOrderEvent(
   detail: Record<string, unknown>,
   at = new Date().toISOString(),
 ): Promise<void> {
-  await db.insertInto('order_events').values({ order_id: orderId, at, kind, detail_json: JSON.stringify(detail) }).execute();
+  await db
+    .insertInto('order_events')
+    .values({ order_id: orderId, at, kind, detail_json: JSON.stringify(detail) })
+    .execute();
 }
 
 export interface MarkPaidContext {
@@ -45,8 +48,16 @@ export interface MarkPaidContext {
   now?: () => Date;
 }
 
-export async function markPaid(trx: Transaction<Database>, facts: PaymentFacts, context: MarkPaidContext): Promise<MarkPaidResult> {
-  const order = await trx.selectFrom('orders').selectAll().where('provider_order_id', '=', facts.providerOrderId).executeTakeFirst();
+export async function markPaid(
+  trx: Transaction<Database>,
+  facts: PaymentFacts,
+  context: MarkPaidContext,
+): Promise<MarkPaidResult> {
+  const order = await trx
+    .selectFrom('orders')
+    .selectAll()
+    .where('provider_order_id', '=', facts.providerOrderId)
+    .executeTakeFirst();
   if (!order) return { outcome: 'rejected', reason: 'Order not found' };
   if (facts.amountCents !== undefined && facts.amountCents !== e4ToCents(order.amount_e4)) {
     return { outcome: 'rejected', reason: 'Payment amount does not match the order' };
@@ -64,15 +75,29 @@ export async function markPaid(trx: Transaction<Database>, facts: PaymentFacts, 
     .executeTakeFirst();
 
   if (Number(updated.numUpdatedRows) === 0) {
-    const current = await trx.selectFrom('orders').select(['payment_id']).where('id', '=', order.id).executeTakeFirstOrThrow();
+    const current = await trx
+      .selectFrom('orders')
+      .select(['payment_id'])
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow();
     if (current.payment_id !== facts.paymentId) {
       // The buyer paid twice for one order: keep the first, flag the second for a refund.
       await trx
         .updateTable('orders')
-        .set({ needs_review: 1, review_reason: `A second payment ${facts.paymentId} was received for this order`, updated_at: now })
+        .set({
+          needs_review: 1,
+          review_reason: `A second payment ${facts.paymentId} was received for this order`,
+          updated_at: now,
+        })
         .where('id', '=', order.id)
         .execute();
-      await recordOrderEvent(trx, order.id, 'payment.duplicate', { paymentId: facts.paymentId, source: facts.source }, now);
+      await recordOrderEvent(
+        trx,
+        order.id,
+        'payment.duplicate',
+        { paymentId: facts.paymentId, source: facts.source },
+        now,
+      );
     }
     return { outcome: 'already-paid', orderId: order.id };
   }
@@ -103,7 +128,11 @@ export async function markPaymentFailed(
   facts: { providerOrderId: string; paymentId?: string | undefined; reason: string; source: PaymentSource },
   now = new Date(),
 ): Promise<boolean> {
-  const order = await trx.selectFrom('orders').select('id').where('provider_order_id', '=', facts.providerOrderId).executeTakeFirst();
+  const order = await trx
+    .selectFrom('orders')
+    .select('id')
+    .where('provider_order_id', '=', facts.providerOrderId)
+    .executeTakeFirst();
   if (!order) return false;
   const at = now.toISOString();
   const updated = await trx
@@ -113,7 +142,14 @@ export async function markPaymentFailed(
     .where('payment_status', '=', 'created')
     .executeTakeFirst();
   const changed = Number(updated.numUpdatedRows) === 1;
-  if (changed) await recordOrderEvent(trx, order.id, 'payment.failed', { paymentId: facts.paymentId, reason: facts.reason, source: facts.source }, at);
+  if (changed)
+    await recordOrderEvent(
+      trx,
+      order.id,
+      'payment.failed',
+      { paymentId: facts.paymentId, reason: facts.reason, source: facts.source },
+      at,
+    );
   return changed;
 }
 

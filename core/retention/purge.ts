@@ -34,10 +34,18 @@ export async function purgeExpiredData(db: Kysely<Database>, now = new Date()): 
         .executeTakeFirstOrThrow();
     const mails = count(await finished('mail'));
     const jobs = count(await finished('other'));
-    const codes = count(await trx.deleteFrom('one_time_codes').where('expires_at', '<', cutoff).executeTakeFirstOrThrow());
-    const webhookEvents = count(await trx.deleteFrom('webhook_events').where('received_at', '<', cutoff).executeTakeFirstOrThrow());
-    const sandboxPayments = count(await trx.deleteFrom('sandbox_payments').where('created_at', '<', cutoff).executeTakeFirstOrThrow());
-    const simulatedPanelOrders = count(await trx.deleteFrom('simulated_panel_orders').where('created_at', '<', cutoff).executeTakeFirstOrThrow());
+    const codes = count(
+      await trx.deleteFrom('one_time_codes').where('expires_at', '<', cutoff).executeTakeFirstOrThrow(),
+    );
+    const webhookEvents = count(
+      await trx.deleteFrom('webhook_events').where('received_at', '<', cutoff).executeTakeFirstOrThrow(),
+    );
+    const sandboxPayments = count(
+      await trx.deleteFrom('sandbox_payments').where('created_at', '<', cutoff).executeTakeFirstOrThrow(),
+    );
+    const simulatedPanelOrders = count(
+      await trx.deleteFrom('simulated_panel_orders').where('created_at', '<', cutoff).executeTakeFirstOrThrow(),
+    );
     return { orders, mails, jobs, codes, webhookEvents, sandboxPayments, simulatedPanelOrders };
   });
 }

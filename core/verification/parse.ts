@@ -340,7 +340,9 @@ export function parseTarget(kind: TargetKind, input: unknown): ParsedTarget | nu
  * username kinds, the canonical URL for links.
  */
 export function storedTargetOf(parsed: ParsedTarget): string {
-  return parsed.kind === 'instagram_username' || parsed.kind === 'tiktok_username' ? parsed.username : parsed.canonicalUrl;
+  return parsed.kind === 'instagram_username' || parsed.kind === 'tiktok_username'
+    ? parsed.username
+    : parsed.canonicalUrl;
 }
 
 /** True when the trimmed input is empty (the "is required" case), as opposed to malformed. */
@@ -361,5 +363,7 @@ export function guessInstagramKind(input: string): 'username' | 'post' {
  * link or a tiktok.com/t/ link is a video, anything else a username.
  */
 export function guessTikTokKind(input: string): 'username' | 'video' {
-  return /\/video\/|(?:^|\/\/)v[mt]\.tiktok\.com(?:[/?#]|$)|tiktok\.com\/t\//i.test(input.trim()) ? 'video' : 'username';
+  return /\/video\/|(?:^|\/\/)v[mt]\.tiktok\.com(?:[/?#]|$)|tiktok\.com\/t\//i.test(input.trim())
+    ? 'video'
+    : 'username';
 }

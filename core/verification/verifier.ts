@@ -154,7 +154,8 @@ export function createTargetVerifier(options: TargetVerifierOptions): TargetVeri
       return unknown({ reason: 'status', status });
     } catch (error) {
       const name = error instanceof Error ? error.name : '';
-      if (name === 'TimeoutError' || name === 'AbortError') return unknown({ reason: 'timeout', detail: `${timeoutMs} ms` });
+      if (name === 'TimeoutError' || name === 'AbortError')
+        return unknown({ reason: 'timeout', detail: `${timeoutMs} ms` });
       return unknown({ reason: 'network', detail: error instanceof Error ? error.message : String(error) });
     }
   }
@@ -200,7 +201,8 @@ export function createTargetVerifier(options: TargetVerifierOptions): TargetVeri
             (body) => {
               // For a share link, TikTok's answer names the video; keep the full URL when it does.
               if (parsed.resolved) return parsed.canonicalUrl;
-              const author = typeof body.author_unique_id === 'string' ? parseTikTokUsername(body.author_unique_id) : null;
+              const author =
+                typeof body.author_unique_id === 'string' ? parseTikTokUsername(body.author_unique_id) : null;
               const videoId = typeof body.embed_product_id === 'string' ? body.embed_product_id : '';
               return author && /^\d{1,25}$/.test(videoId)
                 ? tiktokVideoCanonicalUrl(author.username, videoId)

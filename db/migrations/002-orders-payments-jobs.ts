@@ -36,7 +36,11 @@ export async function up(db: MigrationDb): Promise<void> {
     .execute();
   await db.schema.createIndex('orders_created_at').on('orders').column('created_at').execute();
   await db.schema.createIndex('orders_email_created_at').on('orders').columns(['email', 'created_at']).execute();
-  await db.schema.createIndex('orders_payment_status_created_at').on('orders').columns(['payment_status', 'created_at']).execute();
+  await db.schema
+    .createIndex('orders_payment_status_created_at')
+    .on('orders')
+    .columns(['payment_status', 'created_at'])
+    .execute();
 
   await idColumn(db, db.schema.createTable('order_events'))
     .addColumn('order_id', 'integer', (c) => c.notNull().references('orders.id').onDelete('cascade'))

@@ -37,7 +37,11 @@ export async function up(db: MigrationDb): Promise<void> {
     db.schema.alterTable('orders').addColumn('refunded_e4', 'bigint', (c) => c.notNull().defaultTo(0)),
   ];
   for (const statement of orderColumns) await statement.execute();
-  await db.schema.createIndex('orders_order_status_synced').on('orders').columns(['order_status', 'status_synced_at']).execute();
+  await db.schema
+    .createIndex('orders_order_status_synced')
+    .on('orders')
+    .columns(['order_status', 'status_synced_at'])
+    .execute();
 }
 
 export async function down(db: MigrationDb): Promise<void> {

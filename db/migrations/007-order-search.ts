@@ -30,17 +30,27 @@ import { type MigrationDb, isPostgres } from './helpers.ts';
 
 const SQLITE_TEXT = (row: string) =>
   `lower(${row}.provider_order_id || char(10) || ${row}.email || char(10) || ${row}.target || char(10) || ${row}.service_name)`;
-const PG_TEXT = (row: string) => `lower(${row}.provider_order_id || E'\\n' || ${row}.email || E'\\n' || ${row}.target || E'\\n' || ${row}.service_name)`;
+const PG_TEXT = (row: string) =>
+  `lower(${row}.provider_order_id || E'\\n' || ${row}.email || E'\\n' || ${row}.target || E'\\n' || ${row}.service_name)`;
 
 export async function up(db: MigrationDb): Promise<void> {
-  await db.schema.alterTable('orders').addColumn('search_text', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('orders')
+    .addColumn('search_text', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   if (isPostgres(db)) await upPostgres(db);
   else await upSqlite(db);
 }
 
 export async function down(db: MigrationDb): Promise<void> {
   if (isPostgres(db)) {
-    for (const trigger of ['orders_counts_insert', 'orders_counts_update', 'orders_counts_delete', 'orders_counts_truncate', 'orders_search_text']) {
+    for (const trigger of [
+      'orders_counts_insert',
+      'orders_counts_update',
+      'orders_counts_delete',
+      'orders_counts_truncate',
+      'orders_search_text',
+    ]) {
       await sql.raw(`DROP TRIGGER IF EXISTS ${trigger} ON orders`).execute(db);
     }
     for (const fn of ['orders_count_changes', 'orders_count_truncate', 'orders_search_text']) {
@@ -86,32 +96,58 @@ async function upSqlite(db: MigrationDb) {
   // A part that is missing counts as 0, i.e. too old.
   const [major = 0, minor = 0] = (rows[0]?.v ?? '0.0').split('.').map(Number);
   if (major < 3 || (major === 3 && minor < 43)) {
-    throw new Error(`SQLite ${rows[0]?.v} is too old for the order search (FTS5 trigram with contentless_delete needs 3.43 or later)`);
+    throw new Error(
+      `SQLite ${rows[0]?.v} is too old for the order search (FTS5 trigram with contentless_delete needs 3.43 or later)`,
+    );
   }
 
   await sql.raw(`UPDATE orders SET search_text = ${SQLITE_TEXT('orders')}`).execute(db);
   // Not recursive (recursive_triggers is off): the correcting UPDATE does not fire these again.
-  await sql.raw(`CREATE TRIGGER orders_search_text_ai AFTER INSERT ON orders WHEN new.search_text IS NOT ${SQLITE_TEXT('new')} BEGIN
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_search_text_ai AFTER INSERT ON orders WHEN new.search_text IS NOT ${SQLITE_TEXT('new')} BEGIN
       UPDATE orders SET search_text = ${SQLITE_TEXT('new')} WHERE id = new.id;
-    END`).execute(db);
-  await sql.raw(`CREATE TRIGGER orders_search_text_au AFTER UPDATE OF provider_order_id, email, target, service_name, search_text ON orders
+    END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_search_text_au AFTER UPDATE OF provider_order_id, email, target, service_name, search_text ON orders
       WHEN new.search_text IS NOT ${SQLITE_TEXT('new')} BEGIN
       UPDATE orders SET search_text = ${SQLITE_TEXT('new')} WHERE id = new.id;
-    END`).execute(db);
+    END`,
+    )
+    .execute(db);
 
   // The trigram index reads the source columns, so it never depends on the order the triggers run in.
-  await sql.raw("CREATE VIRTUAL TABLE orders_search USING fts5(search_text, tokenize = 'trigram', content = '', contentless_delete = 1)").execute(db);
+  await sql
+    .raw(
+      "CREATE VIRTUAL TABLE orders_search USING fts5(search_text, tokenize = 'trigram', content = '', contentless_delete = 1)",
+    )
+    .execute(db);
   await sql.raw('INSERT INTO orders_search (rowid, search_text) SELECT id, search_text FROM orders').execute(db);
-  await sql.raw(`CREATE TRIGGER orders_search_ai AFTER INSERT ON orders BEGIN
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_search_ai AFTER INSERT ON orders BEGIN
       INSERT INTO orders_search (rowid, search_text) VALUES (new.id, ${SQLITE_TEXT('new')});
-    END`).execute(db);
-  await sql.raw(`CREATE TRIGGER orders_search_ad AFTER DELETE ON orders BEGIN
+    END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_search_ad AFTER DELETE ON orders BEGIN
       DELETE FROM orders_search WHERE rowid = old.id;
-    END`).execute(db);
-  await sql.raw(`CREATE TRIGGER orders_search_au AFTER UPDATE OF id, provider_order_id, email, target, service_name ON orders BEGIN
+    END`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_search_au AFTER UPDATE OF id, provider_order_id, email, target, service_name ON orders BEGIN
       DELETE FROM orders_search WHERE rowid = old.id;
       INSERT INTO orders_search (rowid, search_text) VALUES (new.id, ${SQLITE_TEXT('new')});
-    END`).execute(db);
+    END`,
+    )
+    .execute(db);
 
   // The status filter, newest first (the rowid is the index's implicit last column).
   await sql.raw('CREATE INDEX orders_status_created_at ON orders (order_status, created_at)').execute(db);
@@ -122,26 +158,40 @@ async function upSqlite(db: MigrationDb) {
        ON CONFLICT (order_status, payment_status) DO UPDATE SET n = n + (${delta});`;
   await sql.raw(`CREATE TRIGGER orders_counts_ai AFTER INSERT ON orders BEGIN ${bump('new', 1)} END`).execute(db);
   await sql.raw(`CREATE TRIGGER orders_counts_ad AFTER DELETE ON orders BEGIN ${bump('old', -1)} END`).execute(db);
-  await sql.raw(`CREATE TRIGGER orders_counts_au AFTER UPDATE OF order_status, payment_status ON orders
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_counts_au AFTER UPDATE OF order_status, payment_status ON orders
       WHEN old.order_status IS NOT new.order_status OR old.payment_status IS NOT new.payment_status BEGIN
         ${bump('old', -1)}
         ${bump('new', 1)}
-      END`).execute(db);
+      END`,
+    )
+    .execute(db);
 }
 
 async function upPostgres(db: MigrationDb) {
-  await sql.raw(`CREATE FUNCTION orders_search_text() RETURNS trigger LANGUAGE plpgsql AS $$
+  await sql
+    .raw(
+      `CREATE FUNCTION orders_search_text() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       NEW.search_text := ${PG_TEXT('NEW')};
       RETURN NEW;
-    END $$`).execute(db);
-  await sql.raw(`CREATE TRIGGER orders_search_text BEFORE INSERT OR UPDATE OF provider_order_id, email, target, service_name, search_text ON orders
-    FOR EACH ROW EXECUTE FUNCTION orders_search_text()`).execute(db);
+    END $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_search_text BEFORE INSERT OR UPDATE OF provider_order_id, email, target, service_name, search_text ON orders
+    FOR EACH ROW EXECUTE FUNCTION orders_search_text()`,
+    )
+    .execute(db);
   await sql.raw(`UPDATE orders SET search_text = ${PG_TEXT('orders')}`).execute(db);
 
   const trgmSchema = await ensureTrigramExtension(db);
   if (trgmSchema) {
-    await sql.raw(`CREATE INDEX orders_search_trgm ON orders USING gin (search_text "${trgmSchema}".gin_trgm_ops)`).execute(db);
+    await sql
+      .raw(`CREATE INDEX orders_search_trgm ON orders USING gin (search_text "${trgmSchema}".gin_trgm_ops)`)
+      .execute(db);
   }
   // The console asks the planner how many orders a keyword matches (and the planner chooses
   // between the trigram index and the newest-first index): sample the text finely.
@@ -153,7 +203,9 @@ async function upPostgres(db: MigrationDb) {
   // One function for the three statement triggers; it only touches the transition tables its
   // trigger defines. Deltas are summed per key and applied in key order (no lock-order cycles);
   // an UPDATE that changes no status writes nothing.
-  await sql.raw(`CREATE FUNCTION orders_count_changes() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+  await sql
+    .raw(
+      `CREATE FUNCTION orders_count_changes() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
     BEGIN
       IF TG_OP = 'INSERT' THEN
         INSERT INTO order_counts AS c (order_status, payment_status, n)
@@ -173,19 +225,41 @@ async function upPostgres(db: MigrationDb) {
           ON CONFLICT (order_status, payment_status) DO UPDATE SET n = c.n + excluded.n;
       END IF;
       RETURN NULL;
-    END $$`).execute(db);
-  await sql.raw(`CREATE FUNCTION orders_count_truncate() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+    END $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE FUNCTION orders_count_truncate() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
     BEGIN
       DELETE FROM order_counts;
       RETURN NULL;
-    END $$`).execute(db);
-  await sql.raw(`CREATE TRIGGER orders_counts_insert AFTER INSERT ON orders REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION orders_count_changes()`).execute(db);
-  await sql.raw(`CREATE TRIGGER orders_counts_update AFTER UPDATE ON orders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION orders_count_changes()`).execute(db);
-  await sql.raw(`CREATE TRIGGER orders_counts_delete AFTER DELETE ON orders REFERENCING OLD TABLE AS old_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION orders_count_changes()`).execute(db);
-  await sql.raw('CREATE TRIGGER orders_counts_truncate AFTER TRUNCATE ON orders FOR EACH STATEMENT EXECUTE FUNCTION orders_count_truncate()').execute(db);
+    END $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_counts_insert AFTER INSERT ON orders REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION orders_count_changes()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_counts_update AFTER UPDATE ON orders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION orders_count_changes()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER orders_counts_delete AFTER DELETE ON orders REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION orders_count_changes()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      'CREATE TRIGGER orders_counts_truncate AFTER TRUNCATE ON orders FOR EACH STATEMENT EXECUTE FUNCTION orders_count_truncate()',
+    )
+    .execute(db);
 }
 
 /**
@@ -200,7 +274,9 @@ async function ensureTrigramExtension(db: MigrationDb): Promise<string | null> {
   await sql`select pg_advisory_xact_lock(hashtext('boostly:pg_trgm'))`.execute(db);
   const installed = async () =>
     (
-      await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
+      await sql<{
+        schema: string;
+      }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
         db,
       )
     ).rows[0]?.schema ?? null;
@@ -210,7 +286,9 @@ async function ensureTrigramExtension(db: MigrationDb): Promise<string | null> {
     select exists (select 1 from pg_available_extensions where name = 'pg_trgm') as available,
            case when (select rolsuper from pg_roles where rolname = current_user) then true
                 when not exists (select 1 from pg_namespace where nspname = 'public') then false
-                else has_database_privilege(current_database(), 'CREATE') and has_schema_privilege('public', 'CREATE') end as allowed`.execute(db);
+                else has_database_privilege(current_database(), 'CREATE') and has_schema_privilege('public', 'CREATE') end as allowed`.execute(
+    db,
+  );
   if (!rows[0]?.available || !rows[0]?.allowed) return null;
   await sql.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public').execute(db);
   return installed();

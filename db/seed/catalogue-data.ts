@@ -43,7 +43,13 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Popular Followers',
               icon: '/images/plans/popular.svg',
               currency: '$',
-              options: ['High-quality profiles with posts', 'Starts within 1 hour', 'Gradual delivery', '30-day refill', 'Priority 24/7 support'],
+              options: [
+                'High-quality profiles with posts',
+                'Starts within 1 hour',
+                'Gradual delivery',
+                '30-day refill',
+                'Priority 24/7 support',
+              ],
               tiers: [
                 { qty: 100, text: '100 Followers', price: '3.99', discount: 10, supplierServiceId: '1002' },
                 { qty: 250, text: '250 Followers', price: '7.49', discount: 20, supplierServiceId: '1002' },
@@ -59,7 +65,12 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Exclusive Followers',
               icon: '/images/plans/exclusive.svg',
               currency: '$',
-              options: ['Premium active-looking profiles', 'Natural drip-feed delivery', '30-day refill', 'Dedicated support manager'],
+              options: [
+                'Premium active-looking profiles',
+                'Natural drip-feed delivery',
+                '30-day refill',
+                'Dedicated support manager',
+              ],
               tiers: [
                 { qty: 100, text: '100 Followers', price: '5.49', discount: 0, supplierServiceId: '1003' },
                 { qty: 250, text: '250 Followers', price: '9.99', discount: 15, supplierServiceId: '1003' },
@@ -119,7 +130,12 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Exclusive Likes',
               icon: '/images/plans/exclusive.svg',
               currency: '$',
-              options: ['Premium accounts with posts', 'Natural drip-feed delivery', '30-day refill', 'Dedicated support manager'],
+              options: [
+                'Premium accounts with posts',
+                'Natural drip-feed delivery',
+                '30-day refill',
+                'Dedicated support manager',
+              ],
               tiers: [
                 { qty: 50, text: '50 Likes', price: '1.99', discount: 0, supplierServiceId: '1013' },
                 { qty: 100, text: '100 Likes', price: '2.99', discount: 15, supplierServiceId: '1013' },
@@ -219,7 +235,12 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Exclusive Reels Views',
               icon: '/images/plans/exclusive.svg',
               currency: '$',
-              options: ['Premium high-retention views', 'Natural drip-feed delivery', '30-day refill', 'Dedicated support manager'],
+              options: [
+                'Premium high-retention views',
+                'Natural drip-feed delivery',
+                '30-day refill',
+                'Dedicated support manager',
+              ],
               tiers: [
                 { qty: 100, text: '100 Reels Views', price: '1.79', discount: 0, supplierServiceId: '1033' },
                 { qty: 500, text: '500 Reels Views', price: '2.79', discount: 15, supplierServiceId: '1033' },
@@ -260,7 +281,13 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Popular Comments',
               icon: '/images/plans/popular.svg',
               currency: '$',
-              options: ['Your own comment text', 'High-quality accounts', 'Starts within 1 hour', '30-day refill', 'Priority 24/7 support'],
+              options: [
+                'Your own comment text',
+                'High-quality accounts',
+                'Starts within 1 hour',
+                '30-day refill',
+                'Priority 24/7 support',
+              ],
               tiers: [
                 { qty: 5, text: '5 Comments', price: '3.49', discount: 10, supplierServiceId: '1042' },
                 { qty: 10, text: '10 Comments', price: '6.49', discount: 20, supplierServiceId: '1042' },
@@ -327,7 +354,12 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Exclusive Views',
               icon: '/images/plans/exclusive.svg',
               currency: '$',
-              options: ['Premium high-retention views', 'Natural drip-feed delivery', '30-day refill', 'Dedicated support manager'],
+              options: [
+                'Premium high-retention views',
+                'Natural drip-feed delivery',
+                '30-day refill',
+                'Dedicated support manager',
+              ],
               tiers: [
                 { qty: 100, text: '100 Views', price: '1.99', discount: 0, supplierServiceId: '1053' },
                 { qty: 500, text: '500 Views', price: '5.49', discount: 15, supplierServiceId: '1053' },
@@ -371,7 +403,13 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Popular Subscribers',
               icon: '/images/plans/popular.svg',
               currency: '$',
-              options: ['High-quality profiles with posts', 'Starts within 1 hour', 'Gradual delivery', '30-day refill', 'Priority 24/7 support'],
+              options: [
+                'High-quality profiles with posts',
+                'Starts within 1 hour',
+                'Gradual delivery',
+                '30-day refill',
+                'Priority 24/7 support',
+              ],
               tiers: [
                 { qty: 50, text: '50 Subscribers', price: '6.99', discount: 10, supplierServiceId: '1062' },
                 { qty: 100, text: '100 Subscribers', price: '12.49', discount: 20, supplierServiceId: '1062' },
@@ -386,7 +424,12 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Exclusive Subscribers',
               icon: '/images/plans/exclusive.svg',
               currency: '$',
-              options: ['Premium active-looking profiles', 'Natural drip-feed delivery', '30-day refill', 'Dedicated support manager'],
+              options: [
+                'Premium active-looking profiles',
+                'Natural drip-feed delivery',
+                '30-day refill',
+                'Dedicated support manager',
+              ],
               tiers: [
                 { qty: 50, text: '50 Subscribers', price: '9.49', discount: 0, supplierServiceId: '1063' },
                 { qty: 100, text: '100 Subscribers', price: '16.99', discount: 15, supplierServiceId: '1063' },
@@ -478,7 +521,13 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Popular Followers',
               icon: '/images/plans/popular.svg',
               currency: '$',
-              options: ['High-quality profiles with posts', 'Starts within 1 hour', 'Gradual delivery', '30-day refill', 'Priority 24/7 support'],
+              options: [
+                'High-quality profiles with posts',
+                'Starts within 1 hour',
+                'Gradual delivery',
+                '30-day refill',
+                'Priority 24/7 support',
+              ],
               tiers: [
                 { qty: 100, text: '100 Followers', price: '3.49', discount: 10, supplierServiceId: '1082' },
                 { qty: 250, text: '250 Followers', price: '6.99', discount: 20, supplierServiceId: '1082' },
@@ -494,7 +543,12 @@ export const catalogueSeed: CatalogueInput = {
               title: 'Exclusive Followers',
               icon: '/images/plans/exclusive.svg',
               currency: '$',
-              options: ['Premium active-looking profiles', 'Natural drip-feed delivery', '30-day refill', 'Dedicated support manager'],
+              options: [
+                'Premium active-looking profiles',
+                'Natural drip-feed delivery',
+                '30-day refill',
+                'Dedicated support manager',
+              ],
               tiers: [
                 { qty: 100, text: '100 Followers', price: '4.99', discount: 0, supplierServiceId: '1083' },
                 { qty: 250, text: '250 Followers', price: '9.49', discount: 15, supplierServiceId: '1083' },

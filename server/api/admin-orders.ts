@@ -79,7 +79,8 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
     {
       schema: {
         tags: ['admin'],
-        summary: 'All orders, newest first: status filter, keyword search (order id, e-mail, target, service name), pages',
+        summary:
+          'All orders, newest first: status filter, keyword search (order id, e-mail, target, service name), pages',
         querystring: ListQuery,
         response: { 200: ListReply, 400: FailureSchema, 401: FailureSchema },
       },
@@ -135,13 +136,16 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
     {
       schema: {
         tags: ['admin'],
-        summary: 'Send a paid order to the supplier again (not for Completed or Canceled); a Partial order gets what remains',
+        summary:
+          'Send a paid order to the supplier again (not for Completed or Canceled); a Partial order gets what remains',
         body: OrderIdBody,
         response: { 200: ResubmitReply, ...errors },
       },
     },
     async (request) => {
-      const { supplierOrderId, quantity } = await orders.reorder(request.body.razorpay_order_id, { adminId: request.admin?.adminId });
+      const { supplierOrderId, quantity } = await orders.reorder(request.body.razorpay_order_id, {
+        adminId: request.admin?.adminId,
+      });
       return ok({ supplierOrderId, quantity }, REORDER_MESSAGE);
     },
   );
@@ -157,7 +161,9 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       },
     },
     async (request) => {
-      const { supplierOrderId, quantity } = await orders.applyService(request.body.razorpay_order_id, { adminId: request.admin?.adminId });
+      const { supplierOrderId, quantity } = await orders.applyService(request.body.razorpay_order_id, {
+        adminId: request.admin?.adminId,
+      });
       return ok({ supplierOrderId, quantity }, APPLY_SERVICE_MESSAGE);
     },
   );

@@ -18,7 +18,13 @@ import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 const EmailField = z.string().max(1000).default('');
 
 const LoginBody = z.object({ email: EmailField, password: z.string().max(4096).default('') });
-const VerifyOtpBody = z.object({ email: EmailField, otp: z.union([z.string().max(100), z.number()]).transform(String).default('') });
+const VerifyOtpBody = z.object({
+  email: EmailField,
+  otp: z
+    .union([z.string().max(100), z.number()])
+    .transform(String)
+    .default(''),
+});
 const ResendOtpBody = z.object({ email: EmailField });
 
 /** One shape for every login reply, so the client reads `status` and `isVerified` alike. */
@@ -57,7 +63,8 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
       config: limit(10),
       schema: {
         tags: ['admin auth'],
-        summary: 'Admin login: 200 with a bearer token, 409 when the account still needs its e-mailed code, 401 bad e-mail or password, 429 locked out',
+        summary:
+          'Admin login: 200 with a bearer token, 409 when the account still needs its e-mailed code, 401 bad e-mail or password, 429 locked out',
         body: LoginBody,
         response: { 200: LoginReply, 400: LoginReply, 401: LoginReply, 409: LoginReply, 429: LoginReply },
       },

@@ -58,7 +58,9 @@ export const catalogApi: FastifyPluginAsyncZod<{ catalog: Catalog }> = async (ap
       schema: {
         tags: ['catalogue'],
         summary: 'A group (by group or service slug) with its services, plans and price tiers',
-        params: z.object({ slug: z.string().max(80).regex(SLUG_PATTERN, 'must be a lowercase slug such as instagram-followers') }),
+        params: z.object({
+          slug: z.string().max(80).regex(SLUG_PATTERN, 'must be a lowercase slug such as instagram-followers'),
+        }),
         response: { 200: envelopeOf(GroupDetailSchema), 404: FailureSchema },
       },
     },

@@ -15,7 +15,13 @@ import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 const EmailField = z.string().max(1000).default('');
 
 const CodeRequestBody = z.object({ email: EmailField });
-const LookupBody = z.object({ email: EmailField, code: z.union([z.string().max(100), z.number()]).transform(String).default('') });
+const LookupBody = z.object({
+  email: EmailField,
+  code: z
+    .union([z.string().max(100), z.number()])
+    .transform(String)
+    .default(''),
+});
 
 const HistoryRowSchema = z.object({
   razorPayOrderId: z.string(),
@@ -50,7 +56,8 @@ export const orderHistoryApi: FastifyPluginAsyncZod<OrderHistoryApiOptions> = as
       config: limit(5),
       schema: {
         tags: ['order history'],
-        summary: 'E-mail a 6-digit code that unlocks the order history of an address (same reply whether or not it has orders)',
+        summary:
+          'E-mail a 6-digit code that unlocks the order history of an address (same reply whether or not it has orders)',
         body: CodeRequestBody,
         response: {
           200: z.object({ isSuccessful: z.literal(true), message: z.string() }),
@@ -71,7 +78,8 @@ export const orderHistoryApi: FastifyPluginAsyncZod<OrderHistoryApiOptions> = as
       config: limit(10),
       schema: {
         tags: ['order history'],
-        summary: 'The orders of an address, newest first (at most 200; abandoned checkouts left out), for its e-mailed code',
+        summary:
+          'The orders of an address, newest first (at most 200; abandoned checkouts left out), for its e-mailed code',
         body: LookupBody,
         response: { 200: envelopeOf(z.array(HistoryRowSchema)), 400: FailureSchema, 429: FailureSchema },
       },

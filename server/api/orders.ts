@@ -79,7 +79,13 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
         tags: ['checkout'],
         summary: 'Create an order priced from the catalogue and open a payment with the provider',
         body: CreateOrderBody,
-        response: { 200: envelopeOf(z.any()), 400: FailureSchema, 404: FailureSchema, 409: FailureSchema, 502: FailureSchema },
+        response: {
+          200: envelopeOf(z.any()),
+          400: FailureSchema,
+          404: FailureSchema,
+          409: FailureSchema,
+          502: FailureSchema,
+        },
       },
     },
     async (request) => {
@@ -140,7 +146,11 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
   // Webhooks need the raw body for the signature, so they get their own parser scope.
   await app.register(async (hooks) => {
     hooks.removeContentTypeParser('application/json');
-    hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, parsed) => parsed(null, body));
+    hooks.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
+      (_request, body, parsed) => parsed(null, body),
+    );
     hooks.post(
       '/payments/razorpay/webhook',
       { schema: { tags: ['payments'], summary: 'Razorpay webhook (X-Razorpay-Signature over the raw body)' } },
@@ -158,7 +168,8 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
           return reply.status(400).send(failure('Invalid JSON'));
         }
         const eventId =
-          String(request.headers['x-razorpay-event-id'] ?? '') || `${event.event}:${event.payload?.payment?.entity?.id ?? event.created_at}`;
+          String(request.headers['x-razorpay-event-id'] ?? '') ||
+          `${event.event}:${event.payload?.payment?.entity?.id ?? event.created_at}`;
         try {
           const { result } = await orders.handleWebhookEvent(eventId, event);
           return ok({ result }, 'Webhook processed');
@@ -198,7 +209,10 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
           tags: ['sandbox'],
           summary: 'Sandbox payment window: a declined card',
           body: OrderIdBody,
-          response: { 200: envelopeOf(z.object({ paymentId: z.string(), description: z.string() })), 404: FailureSchema },
+          response: {
+            200: envelopeOf(z.object({ paymentId: z.string(), description: z.string() })),
+            404: FailureSchema,
+          },
         },
       },
       async (request) => {

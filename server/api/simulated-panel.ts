@@ -23,7 +23,8 @@ function flatten(body: unknown): SimulatedPanelForm {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return form;
   for (const [name, value] of Object.entries(body)) {
     if (Array.isArray(value)) form[name] = value.map(String).join(name === 'comments' ? '\n' : ',');
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') form[name] = String(value);
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      form[name] = String(value);
   }
   return form;
 }

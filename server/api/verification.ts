@@ -42,17 +42,26 @@ function targetField(messages: PlatformMessages, description: string) {
 }
 
 const YouTubeBody = z.object({
-  youtubeUrl: targetField(VERIFICATION_MESSAGES.youtube, 'A YouTube video URL (watch, youtu.be, shorts, embed or live)'),
+  youtubeUrl: targetField(
+    VERIFICATION_MESSAGES.youtube,
+    'A YouTube video URL (watch, youtu.be, shorts, embed or live)',
+  ),
 });
 const InstagramBody = z.object({
-  instaId: targetField(VERIFICATION_MESSAGES.instagram, 'An Instagram username (with or without @), profile URL or post/reel URL'),
+  instaId: targetField(
+    VERIFICATION_MESSAGES.instagram,
+    'An Instagram username (with or without @), profile URL or post/reel URL',
+  ),
   kind: z
     .enum(['username', 'post'], { error: "kind must be 'username' or 'post'" })
     .optional()
     .describe('Default: post when instaId is a URL with /p/, /reel/, /reels/ or /tv/, else username'),
 });
 const TikTokBody = z.object({
-  tiktokId: targetField(VERIFICATION_MESSAGES.tiktok, 'A TikTok username (with or without @), profile URL, video URL or share link'),
+  tiktokId: targetField(
+    VERIFICATION_MESSAGES.tiktok,
+    'A TikTok username (with or without @), profile URL, video URL or share link',
+  ),
   kind: z
     .enum(['username', 'video'], { error: "kind must be 'username' or 'video'" })
     .optional()
@@ -97,7 +106,8 @@ export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }
       const path = request.routeOptions.url ?? '';
       const platform = (Object.keys(ROUTES) as (keyof typeof ROUTES)[]).find((key) => path.endsWith(ROUTES[key]));
       const atRoot = !first?.instancePath || first.instancePath === '/';
-      const message = atRoot && platform ? VERIFICATION_MESSAGES[platform].required : (first?.message ?? 'Invalid request');
+      const message =
+        atRoot && platform ? VERIFICATION_MESSAGES[platform].required : (first?.message ?? 'Invalid request');
       return reply.status(400).send(failure(message));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
@@ -158,7 +168,8 @@ export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }
       config: { rateLimit: RATE_LIMIT },
       schema: {
         tags: ['verification'],
-        summary: 'Check a TikTok video (oEmbed) or the format of a TikTok username; "unchecked" when TikTok cannot be asked',
+        summary:
+          'Check a TikTok video (oEmbed) or the format of a TikTok username; "unchecked" when TikTok cannot be asked',
         body: TikTokBody,
         response: responses,
       },

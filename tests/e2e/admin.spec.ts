@@ -1,7 +1,14 @@
 import { type Page, expect, test } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { codeFor } from './support/mail.ts';
-import { continueButton, enterTarget, openOrderForm, orderUrl, uniqueSuffix, verificationIcon } from './support/order.ts';
+import {
+  continueButton,
+  enterTarget,
+  openOrderForm,
+  orderUrl,
+  uniqueSuffix,
+  verificationIcon,
+} from './support/order.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
@@ -200,7 +207,9 @@ test.describe('admin area', () => {
     expect(loginCalls).toEqual(['POST']);
     expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     await expect(page.getByTestId('admin-email')).toHaveText(ADMIN_EMAIL);
-    await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'All orders' })).toHaveAttribute('aria-current', 'page');
+    await expect(
+      page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'All orders' }),
+    ).toHaveAttribute('aria-current', 'page');
     // No footer in the admin area.
     await expect(page.locator('footer')).toHaveCount(0);
 
@@ -209,7 +218,9 @@ test.describe('admin area', () => {
     await expect(page).toHaveURL(/\/admin\/all-orders$/);
   });
 
-  test('reorder a paid order in delivery: spinner on the row, the toast for 3 s; then completed shows the dash', async ({ page }) => {
+  test('reorder a paid order in delivery: spinner on the row, the toast for 3 s; then completed shows the dash', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await logIn(page);
 
@@ -259,7 +270,9 @@ test.describe('admin area', () => {
     await page.unroute('**/api/order/reorder');
 
     // The spec's failure toasts: an unsuccessful reply, and a call that throws.
-    await page.route('**/api/order/reorder', (route) => route.fulfill({ status: 409, json: { isSuccessful: false, message: 'Nope' } }));
+    await page.route('**/api/order/reorder', (route) =>
+      route.fulfill({ status: 409, json: { isSuccessful: false, message: 'Nope' } }),
+    );
     await row.getByTestId('row-reorder').click();
     await expect(toasts(page).filter({ hasText: 'Getting error' })).toBeVisible();
     await page.unroute('**/api/order/reorder');
@@ -285,7 +298,9 @@ test.describe('admin area', () => {
     await expect(page.getByTestId('detail-status')).toHaveText('completed');
     await expect(page.getByTestId('timeline-kind').filter({ hasText: 'admin.reorder' })).toHaveCount(1);
     expect(await page.getByTestId('timeline-entry').count()).toBeGreaterThanOrEqual(3);
-    await expect(page.getByTestId('timeline-entry').first().locator('time')).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
+    await expect(page.getByTestId('timeline-entry').first().locator('time')).toHaveText(
+      /^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/,
+    );
     await expect(page.getByTestId('email-row').first()).toBeVisible();
     await expectNoSeriousAxeViolations(page, 'the order detail');
     await page.getByRole('link', { name: 'Back to all orders' }).click();
@@ -294,7 +309,9 @@ test.describe('admin area', () => {
     await expect(row).toBeVisible();
   });
 
-  test('orders list: search, status filter in the address, empty state, pagination, an unpaid row, CSV', async ({ page }) => {
+  test('orders list: search, status filter in the address, empty state, pagination, an unpaid row, CSV', async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     const unpaid = await buy(page, 'fail');
     await logIn(page);
@@ -302,7 +319,20 @@ test.describe('admin area', () => {
     await expect(page.getByTestId('orders-count')).toHaveText(/^\d+ orders?$/);
     await expect(page.getByTestId('orders-page')).toHaveText(/^Page 1 of \d+$/);
     await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
-    for (const name of ['Order ID', 'Date', 'E-mail', 'Service', 'Target', 'Quantity', 'Price', 'Payment', 'Status', 'Supplier ID', 'Error', 'Action']) {
+    for (const name of [
+      'Order ID',
+      'Date',
+      'E-mail',
+      'Service',
+      'Target',
+      'Quantity',
+      'Price',
+      'Payment',
+      'Status',
+      'Supplier ID',
+      'Error',
+      'Action',
+    ]) {
       await expect(page.getByRole('columnheader', { name, exact: true })).toBeVisible();
     }
     await expectNoSeriousAxeViolations(page, '/admin/all-orders');
@@ -342,7 +372,10 @@ test.describe('admin area', () => {
     // CSV export of the current filter, downloaded with the bearer token.
     await page.getByLabel('Status', { exact: true }).selectOption('');
     await expect(row).toBeVisible();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
     expect(csv).toContain(unpaid.email);
@@ -376,7 +409,9 @@ test.describe('admin area', () => {
     }
   });
 
-  test('log out → /login, and /admin redirects again; an expired token goes to /login with a notice', async ({ page }) => {
+  test('log out → /login, and /admin redirects again; an expired token goes to /login with a notice', async ({
+    page,
+  }) => {
     await logIn(page);
     const token = await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY);
     expect(token).toBeTruthy();

@@ -132,7 +132,8 @@ test.describe('order form validation (spec section 5)', () => {
   test("e-mail: 'Email is required', then 'Invalid email format'; an invalid form is not sent", async ({ page }) => {
     const orderCalls: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/order') orderCalls.push(request.url());
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/order')
+        orderCalls.push(request.url());
     });
     await openOrderForm(page, FOLLOWERS, IG_USERNAME);
     await enterTarget(page, IG_USERNAME, 'valid.user');
@@ -177,7 +178,12 @@ test.describe('order form validation (spec section 5)', () => {
 });
 
 test.describe('order page errors (spec section 8)', () => {
-  for (const url of ['/order/instagram-followers?type=Standard', '/order/instagram-followersGOI100', '/order/instagram-followersGOI100?type=', '/order/GOI100?type=Standard']) {
+  for (const url of [
+    '/order/instagram-followers?type=Standard',
+    '/order/instagram-followersGOI100',
+    '/order/instagram-followersGOI100?type=',
+    '/order/GOI100?type=Standard',
+  ]) {
     test(`'Invalid URL parameters!' without calling the API: ${url}`, async ({ page }) => {
       const lookups: string[] = [];
       page.on('request', (request) => {
@@ -248,7 +254,9 @@ test.describe('target verification (spec section 4)', () => {
     await expect(continueButton(page)).toBeDisabled();
   });
 
-  test('a YouTube service: without internet the check answers "unchecked", which also enables Continue', async ({ page }) => {
+  test('a YouTube service: without internet the check answers "unchecked", which also enables Continue', async ({
+    page,
+  }) => {
     await openOrderForm(page, orderUrl('youtube-views', 500, 'Standard'), 'YouTube Video URL');
     const target = page.getByLabel('YouTube Video URL', { exact: true });
     await expect(target).toHaveAttribute('placeholder', /youtube\.com/);
@@ -329,7 +337,10 @@ test.describe('order page layout (spec "Order page")', () => {
     await options.nth(2).click();
     await expect(page).toHaveURL(new RegExp(`/order/instagram-followersGOI${tier.qty}\\?type=Standard$`));
     await expect(page.getByTestId('order-total')).toHaveText(homePrice(tier));
-    await expect(page.locator(`[data-testid="package-option"][data-qty="${tier.qty}"]`)).toHaveAttribute('aria-current', 'true');
+    await expect(page.locator(`[data-testid="package-option"][data-qty="${tier.qty}"]`)).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
     await expect(page.getByLabel(IG_USERNAME, { exact: true })).toHaveValue('keeps.me');
   });
 
@@ -341,7 +352,10 @@ test.describe('order page layout (spec "Order page")', () => {
     const tier = followersStandard.tiers[3];
     await page.locator(`[data-testid="package-option"][data-qty="${tier.qty}"]`).click();
     await expect(page).toHaveURL(new RegExp(`/order/instagram-followersGOI${tier.qty}\\?type=Standard$`));
-    await expect(page.locator(`[data-testid="package-option"][data-qty="${tier.qty}"]`)).toHaveAttribute('aria-current', 'true');
+    await expect(page.locator(`[data-testid="package-option"][data-qty="${tier.qty}"]`)).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
     await expect(packages.first()).not.toHaveAttribute('aria-current', 'true');
     await expect(page.getByTestId('order-total')).toHaveText(homePrice(tier));
   });
@@ -463,7 +477,9 @@ test.describe('Razorpay checkout window (browser side)', () => {
     const { email } = await placeFollowersOrder(page);
     expect(await alert).toBe('Payment verification failed: Invalid payment signature');
     expect(loads).toHaveLength(1);
-    const options = await page.evaluate(() => (window as unknown as { __rzpOptions: Record<string, unknown> }).__rzpOptions);
+    const options = await page.evaluate(
+      () => (window as unknown as { __rzpOptions: Record<string, unknown> }).__rzpOptions,
+    );
     expect(options).toMatchObject({ key: 'rzp_test_standin', amount: 299, currency: 'USD', prefill: { email } });
     expect(String(options.order_id)).toMatch(/^order_/);
     await expect(page).toHaveURL(/\/order\/instagram-followersGOI100/);
@@ -484,7 +500,6 @@ test.describe('Razorpay checkout window (browser side)', () => {
     await expect(page).toHaveURL(/\/order\/instagram-followersGOI100/);
   });
 });
-
 
 test.describe('accessibility of the checkout pages', () => {
   // The pages send a CSP with script nonces, which would block the injected axe script.

@@ -2,7 +2,14 @@ import { type Page, expect, test } from '@playwright/test';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { detailPrice, plan } from './support/catalogue.ts';
 import { codeFor } from './support/mail.ts';
-import { continueButton, enterTarget, openOrderForm, orderUrl, uniqueSuffix, verificationIcon } from './support/order.ts';
+import {
+  continueButton,
+  enterTarget,
+  openOrderForm,
+  orderUrl,
+  uniqueSuffix,
+  verificationIcon,
+} from './support/order.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
@@ -28,7 +35,6 @@ const codeField = (page: Page) => page.getByLabel('6-digit code', { exact: true 
 const sendCode = (page: Page) => page.getByRole('button', { name: 'Send code', exact: true });
 const showOrders = (page: Page) => page.getByRole('button', { name: 'Show my orders', exact: true });
 const banner = (page: Page) => page.getByTestId('history-error');
-
 
 /** Asks for a code on the e-mail step and waits for the code step. */
 async function askForCode(page: Page, email: string) {
@@ -111,7 +117,8 @@ test.describe('client page: order history behind an e-mailed code', () => {
   test("validation, a wrong code's red banner, 'You have no orders yet.' and a throttled resend", async ({ page }) => {
     const codeCalls: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().includes('/api/order/order-history/code')) codeCalls.push(request.url());
+      if (request.method() === 'POST' && request.url().includes('/api/order/order-history/code'))
+        codeCalls.push(request.url());
     });
     const response = await gotoHydrated(page, '/client');
     expect(response.headers()['cache-control']).toBe('private, no-store');

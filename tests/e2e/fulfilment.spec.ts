@@ -1,6 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { codeFor, waitForMail } from './support/mail.ts';
-import { continueButton, enterTarget, openOrderForm, orderUrl, uniqueSuffix, verificationIcon } from './support/order.ts';
+import {
+  continueButton,
+  enterTarget,
+  openOrderForm,
+  orderUrl,
+  uniqueSuffix,
+  verificationIcon,
+} from './support/order.ts';
 
 /**
  * A purchase followed all the way: sandbox payment → the simulated supplier panel delivers
@@ -30,8 +37,14 @@ test('buy in the sandbox → the simulated panel completes the order → /client
   const orderId = new URL(page.url()).pathname.split('/').pop()!;
 
   // The supplier's progress reaches the customer's inbox: delivery started, then complete.
-  await waitForMail((m) => m.to.includes(email) && m.subject.includes(orderId) && /is on its way/.test(m.subject), 40_000);
-  await waitForMail((m) => m.to.includes(email) && m.subject.includes(orderId) && /is complete/.test(m.subject), 40_000);
+  await waitForMail(
+    (m) => m.to.includes(email) && m.subject.includes(orderId) && /is on its way/.test(m.subject),
+    40_000,
+  );
+  await waitForMail(
+    (m) => m.to.includes(email) && m.subject.includes(orderId) && /is complete/.test(m.subject),
+    40_000,
+  );
 
   await page.getByRole('link', { name: 'View all orders' }).click();
   await expect(page).toHaveURL(/\/client$/);

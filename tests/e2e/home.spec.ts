@@ -51,7 +51,10 @@ test.describe('store home page', () => {
 
     expect(homePrice(firstTier)).toBe('$2.99');
     await expect(ui.price).toHaveText(homePrice(firstTier));
-    await expect(ui.buyNow).toHaveAttribute('href', `/order/${firstService.slug}GOI${firstTier.qty}?type=${firstPlan.type}`);
+    await expect(ui.buyNow).toHaveAttribute(
+      'href',
+      `/order/${firstService.slug}GOI${firstTier.qty}?type=${firstPlan.type}`,
+    );
   });
 
   test('TikTok category → non-first plan → non-first tier → Buy Now opens the order page', async ({ page }) => {
@@ -72,13 +75,17 @@ test.describe('store home page', () => {
       const w = window as unknown as { spinnerSeen: boolean };
       w.spinnerSeen = false;
       const seen = () =>
-        Array.from(document.querySelectorAll('[role="status"]')).some((el) => el.textContent?.includes('Loading services'));
+        Array.from(document.querySelectorAll('[role="status"]')).some((el) =>
+          el.textContent?.includes('Loading services'),
+        );
       new MutationObserver(() => {
         if (seen()) w.spinnerSeen = true;
       }).observe(document.body, { childList: true, subtree: true });
     });
     await ui.categories.filter({ hasText: tiktok.title }).click();
-    await expect.poll(() => page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen))
+      .toBe(true);
     await expect(ui.spinner).toBeHidden();
     await expectOnlyPressed(ui.categories, tiktokIndex, groups.length);
 
@@ -172,7 +179,9 @@ test.describe('store home page', () => {
       const page = await context.newPage();
       await page.goto('/');
       await expect(page.getByTestId('price-block')).toHaveText('$2.99');
-      await expect(page.getByRole('group', { name: 'Services' }).getByRole('button').first()).toHaveText(firstService.name);
+      await expect(page.getByRole('group', { name: 'Services' }).getByRole('button').first()).toHaveText(
+        firstService.name,
+      );
     } finally {
       await context.close();
     }

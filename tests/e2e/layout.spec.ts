@@ -64,7 +64,10 @@ test.describe('layout rules (spec section 2)', () => {
     await expect(serviceLinks).toHaveCount(all.length);
     await expect(serviceLinks).toHaveText(all.map((s) => s.name));
     for (const s of all) {
-      await expect(footer.getByRole('link', { name: s.name, exact: true })).toHaveAttribute('href', `/service/${s.slug}`);
+      await expect(footer.getByRole('link', { name: s.name, exact: true })).toHaveAttribute(
+        'href',
+        `/service/${s.slug}`,
+      );
     }
     for (const g of groups) {
       await expect(footer.getByRole('heading', { name: g.title, exact: true })).toBeVisible();
@@ -104,7 +107,9 @@ test.describe('layout rules (spec section 2)', () => {
 
   test('FAQ accordion: first open, one open at a time, clicking the open one closes it', async ({ page }) => {
     await gotoHydrated(page, '/');
-    const faq = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Frequently asked questions' }) });
+    const faq = page
+      .locator('section')
+      .filter({ has: page.getByRole('heading', { name: 'Frequently asked questions' }) });
     const buttons = faq.locator('h3 > button[aria-expanded]');
     const count = await buttons.count();
     expect(count).toBeGreaterThan(2);

@@ -26,7 +26,10 @@ async function expectPricePanel(page: Page, tier: SeedTier, currency: string) {
 
 async function choose(page: Page, chosenPlan: SeedPlan, tier: SeedTier) {
   await page.getByTestId('plan-tab').filter({ hasText: chosenPlan.title }).click();
-  await expect(page.getByTestId('plan-tab').filter({ hasText: chosenPlan.title })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('plan-tab').filter({ hasText: chosenPlan.title })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await tierCard(page, tier.qty).click();
   await expect(tierCard(page, tier.qty)).toHaveAttribute('aria-pressed', 'true');
 }

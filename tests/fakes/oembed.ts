@@ -57,7 +57,10 @@ function defaultTables(): FakeOembedTables {
     youtube: new Map([[KNOWN_YOUTUBE_ID, { title: 'Never Gonna Give You Up', author_name: 'Rick Astley' }]]),
     youtubeEmbeddingDisabled: new Set([EMBED_DISABLED_YOUTUBE_ID]),
     tiktok: new Map([
-      [KNOWN_TIKTOK_VIDEO_ID, { title: 'Scramble up ur name', author_name: 'Scout & Suki', author_unique_id: KNOWN_TIKTOK_USER }],
+      [
+        KNOWN_TIKTOK_VIDEO_ID,
+        { title: 'Scramble up ur name', author_name: 'Scout & Suki', author_unique_id: KNOWN_TIKTOK_USER },
+      ],
     ]),
     tiktokShareLinks: new Map([[KNOWN_TIKTOK_SHARE_CODE, KNOWN_TIKTOK_VIDEO_ID]]),
   };
@@ -147,7 +150,8 @@ export async function startFakeOembed(): Promise<FakeOembed> {
     const url = new URL(raw, 'http://fake.invalid');
 
     if (url.pathname === '/redirected') return sendJson(response, 200, { title: 'followed a redirect' });
-    const platform = url.pathname === '/youtube/oembed' ? 'youtube' : url.pathname === '/tiktok/oembed' ? 'tiktok' : null;
+    const platform =
+      url.pathname === '/youtube/oembed' ? 'youtube' : url.pathname === '/tiktok/oembed' ? 'tiktok' : null;
     if (!platform || request.method !== 'GET') {
       response.writeHead(404);
       return void response.end();

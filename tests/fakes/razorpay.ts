@@ -48,12 +48,15 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
     const authorized = req.headers.authorization === expectedAuth;
     requests.push({ method: req.method ?? '', path: url.pathname, authorized });
     if (mode === 'down') return json(res, 503, { error: { code: 'SERVER_ERROR', description: 'Service unavailable' } });
-    if (!authorized) return json(res, 401, { error: { code: 'BAD_REQUEST_ERROR', description: 'Authentication failed' } });
+    if (!authorized)
+      return json(res, 401, { error: { code: 'BAD_REQUEST_ERROR', description: 'Authentication failed' } });
 
     if (req.method === 'POST' && url.pathname === '/v1/orders') {
       const body = await readBody(req);
       if (!Number.isInteger(body.amount) || body.amount < 100) {
-        return json(res, 400, { error: { code: 'BAD_REQUEST_ERROR', description: 'Order amount less than minimum amount allowed' } });
+        return json(res, 400, {
+          error: { code: 'BAD_REQUEST_ERROR', description: 'Order amount less than minimum amount allowed' },
+        });
       }
       const order: FakeRazorpayOrder = {
         id: `order_${randomBytes(7).toString('hex')}`,
@@ -69,7 +72,8 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
     const paymentsMatch = /^\/v1\/orders\/([^/]+)\/payments$/.exec(url.pathname);
     if (req.method === 'GET' && paymentsMatch) {
       const id = decodeURIComponent(paymentsMatch[1]);
-      if (!orders.has(id)) return json(res, 400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
+      if (!orders.has(id))
+        return json(res, 400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
       const items = payments.filter((p) => p.order_id === id).map((p) => ({ ...p, entity: 'payment' }));
       return json(res, 200, { entity: 'collection', count: items.length, items });
     }
@@ -77,7 +81,8 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
     if (req.method === 'POST' && refundMatch) {
       const paymentId = decodeURIComponent(refundMatch[1]);
       const payment = payments.find((p) => p.id === paymentId && p.status === 'captured');
-      if (!payment) return json(res, 400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
+      if (!payment)
+        return json(res, 400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } });
       const body = await readBody(req);
       const key = String(req.headers['x-refund-idempotency'] ?? '');
       const earlier = key ? refunds.find((r) => r.idempotencyKey === key) : undefined;
@@ -85,13 +90,22 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
       const refunded = refunds.filter((r) => r.payment_id === paymentId).reduce((sum, r) => sum + r.amount, 0);
       const amount = body.amount ?? payment.amount - refunded;
       if (!Number.isInteger(amount) || amount <= 0 || refunded + amount > payment.amount) {
-        return json(res, 400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The refund amount is more than the amount left to refund' } });
+        return json(res, 400, {
+          error: { code: 'BAD_REQUEST_ERROR', description: 'The refund amount is more than the amount left to refund' },
+        });
       }
-      const refund = { id: `rfnd_${randomBytes(7).toString('hex')}`, payment_id: paymentId, amount, idempotencyKey: key };
+      const refund = {
+        id: `rfnd_${randomBytes(7).toString('hex')}`,
+        payment_id: paymentId,
+        amount,
+        idempotencyKey: key,
+      };
       refunds.push(refund);
       return json(res, 200, { entity: 'refund', ...refund, currency: payment.currency, status: 'processed' });
     }
-    return json(res, 404, { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } });
+    return json(res, 404, {
+      error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' },
+    });
   };
   // Node ignores the promise a request listener returns: without the catch, a throw in the fake
   // (say, a body that is not JSON) would be an unhandled rejection and leave the request hanging.
@@ -117,7 +131,13 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
     pay(orderId: string, status: 'captured' | 'failed' = 'captured') {
       const order = orders.get(orderId);
       if (!order) throw new Error(`no fake order ${orderId}`);
-      const payment: FakeRazorpayPayment = { id: `pay_${randomBytes(7).toString('hex')}`, order_id: orderId, amount: order.amount, currency: order.currency, status };
+      const payment: FakeRazorpayPayment = {
+        id: `pay_${randomBytes(7).toString('hex')}`,
+        order_id: orderId,
+        amount: order.amount,
+        currency: order.currency,
+        status,
+      };
       payments.push(payment);
       if (status === 'captured') order.status = 'paid';
       return {
@@ -130,15 +150,26 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
       };
     },
     /** A webhook delivery as Razorpay sends it: raw JSON body and its signature header. */
-    webhook(event: 'payment.captured' | 'payment.failed' | 'order.paid', payment: FakeRazorpayPayment, overrides: Partial<FakeRazorpayPayment> = {}) {
-      const entity = { ...payment, entity: 'payment', ...overrides, ...(event === 'payment.failed' ? { status: 'failed', error_description: 'Card declined' } : {}) };
+    webhook(
+      event: 'payment.captured' | 'payment.failed' | 'order.paid',
+      payment: FakeRazorpayPayment,
+      overrides: Partial<FakeRazorpayPayment> = {},
+    ) {
+      const entity = {
+        ...payment,
+        entity: 'payment',
+        ...overrides,
+        ...(event === 'payment.failed' ? { status: 'failed', error_description: 'Card declined' } : {}),
+      };
       const body = JSON.stringify({
         entity: 'event',
         event,
         contains: event === 'order.paid' ? ['payment', 'order'] : ['payment'],
         payload: {
           payment: { entity },
-          ...(event === 'order.paid' ? { order: { entity: { id: payment.order_id, amount_paid: entity.amount, currency: entity.currency } } } : {}),
+          ...(event === 'order.paid'
+            ? { order: { entity: { id: payment.order_id, amount_paid: entity.amount, currency: entity.currency } } }
+            : {}),
         },
         created_at: Math.floor(Date.now() / 1000),
       });

@@ -43,9 +43,39 @@ export interface FakeSmmRequest {
 export type FakeSmmMode = 'normal' | 'down' | 'slow' | 'garbage';
 
 export const defaultFakeServices = (): FakeSmmService[] => [
-  { service: 1, name: 'Instagram Followers', type: 'Default', category: 'Instagram', rate: '0.90', min: '50', max: '10000', refill: true, cancel: true },
-  { service: '2', name: 'YouTube Views', type: 'Default', category: 'YouTube', rate: 1.5, min: 100, max: 1000000, refill: false, cancel: '1' },
-  { service: 3, name: 'Instagram Custom Comments', type: 'Custom Comments', category: 'Instagram', rate: '12.34567', min: '10', max: '500', refill: 0, cancel: false },
+  {
+    service: 1,
+    name: 'Instagram Followers',
+    type: 'Default',
+    category: 'Instagram',
+    rate: '0.90',
+    min: '50',
+    max: '10000',
+    refill: true,
+    cancel: true,
+  },
+  {
+    service: '2',
+    name: 'YouTube Views',
+    type: 'Default',
+    category: 'YouTube',
+    rate: 1.5,
+    min: 100,
+    max: 1000000,
+    refill: false,
+    cancel: '1',
+  },
+  {
+    service: 3,
+    name: 'Instagram Custom Comments',
+    type: 'Custom Comments',
+    category: 'Instagram',
+    rate: '12.34567',
+    min: '10',
+    max: '500',
+    refill: 0,
+    cancel: false,
+  },
 ];
 
 export async function startFakeSmmPanel(options: { key: string }) {
@@ -78,7 +108,11 @@ export async function startFakeSmmPanel(options: { key: string }) {
     remains: order.remains,
     currency: order.currency,
   });
-  const ids = (text: string | undefined) => (text ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = (text: string | undefined) =>
+    (text ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
 
   function answer(form: Record<string, string>): unknown {
     if (form.key !== options.key) return { error: 'Invalid API key' };
@@ -148,7 +182,12 @@ export async function startFakeSmmPanel(options: { key: string }) {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const form = await readForm(req).catch((): Record<string, string> => ({}));
-    requests.push({ method: req.method ?? '', path: url.pathname, contentType: req.headers['content-type'] ?? '', form });
+    requests.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      contentType: req.headers['content-type'] ?? '',
+      form,
+    });
     if (mode === 'down') return json(res, 503, { error: 'Service Unavailable' });
     if (mode === 'slow') {
       held.push(res); // never answered; released on close

@@ -54,7 +54,12 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
   const post = (url: string, payload: unknown, remoteAddress = nextAddress()) =>
     t.app.inject({ method: 'POST', url, payload: payload as object, remoteAddress });
   const get = (url: string, token?: string) =>
-    t.app.inject({ method: 'GET', url, remoteAddress: nextAddress(), headers: token ? { authorization: `Bearer ${token}` } : {} });
+    t.app.inject({
+      method: 'GET',
+      url,
+      remoteAddress: nextAddress(),
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
   const login = (email: string, password: string, from?: string) => post('/api/auth/login', { email, password }, from);
   const verifyOtp = (email: string, otp: unknown) => post('/api/auth/verify-otp', { email, otp });
   const resendOtp = (email: string) => post('/api/auth/resend-otp', { email });
@@ -140,7 +145,11 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(Date.parse(body.expiresAt) - (Date.now() + skew)).toBeLessThanOrEqual(12 * HOUR);
 
       // Only the token's SHA-256 is stored.
-      const tokens = await t.database.db.selectFrom('admin_tokens').selectAll().where('admin_id', '=', created.id).execute();
+      const tokens = await t.database.db
+        .selectFrom('admin_tokens')
+        .selectAll()
+        .where('admin_id', '=', created.id)
+        .execute();
       expect(tokens).toHaveLength(1);
       expect(tokens[0].token_hash).toBe(hashToken(body.access_token));
       expect(JSON.stringify(tokens)).not.toContain(body.access_token);
@@ -149,7 +158,11 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(who.statusCode).toBe(200);
       expect(who.headers['cache-control']).toBe('private, no-store');
       expect(who.json()).toEqual({ isSuccessful: true, message: 'Success', data: { email } });
-      const used = await t.database.db.selectFrom('admin_tokens').select('last_used_at').where('admin_id', '=', created.id).executeTakeFirstOrThrow();
+      const used = await t.database.db
+        .selectFrom('admin_tokens')
+        .select('last_used_at')
+        .where('admin_id', '=', created.id)
+        .executeTakeFirstOrThrow();
       expect(used.last_used_at).not.toBeNull();
     });
 
@@ -187,7 +200,13 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
         expect(response.statusCode).toBe(400);
         messages.push(response.json().message);
       }
-      expect(messages).toEqual(['Invalid code', 'Invalid code', 'Invalid code', 'Invalid code', 'Too many wrong codes. Ask for a new one.']);
+      expect(messages).toEqual([
+        'Invalid code',
+        'Invalid code',
+        'Invalid code',
+        'Invalid code',
+        'Too many wrong codes. Ask for a new one.',
+      ]);
       const right = await verifyOtp(email, code);
       expect(right.statusCode).toBe(400);
       expect(right.json()).toEqual({ isSuccessful: false, message: 'Too many wrong codes. Ask for a new one.' });
@@ -221,7 +240,10 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       const throttled = await resendOtp(email);
       expect(throttled.statusCode).toBe(429);
       expect(throttled.headers['cache-control']).toBe('private, no-store');
-      expect(throttled.json()).toEqual({ isSuccessful: false, message: expect.stringMatching(/^Please wait \d+ seconds? before asking for a new code\.$/) });
+      expect(throttled.json()).toEqual({
+        isSuccessful: false,
+        message: expect.stringMatching(/^Please wait \d+ seconds? before asking for a new code\.$/),
+      });
       expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
 
       // A minute later (the codes service keeps its own time: move its row back instead).
@@ -443,10 +465,19 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
         message: 'The password must be at least 12 characters long.',
       });
       await expect(t.store.adminAuth.createAdmin('not-an-email', PASSWORD)).rejects.toBeInstanceOf(AdminAuthError);
-      await expect(t.store.adminAuth.resetPassword(freshEmail('ghost'), PASSWORD)).rejects.toMatchObject({ statusCode: 404 });
+      await expect(t.store.adminAuth.resetPassword(freshEmail('ghost'), PASSWORD)).rejects.toMatchObject({
+        statusCode: 404,
+      });
       const listed = await t.store.adminAuth.listAdmins();
       expect(listed.filter((admin) => admin.email === email)).toEqual([
-        { id: expect.any(Number), email, isVerified: false, lockedUntil: null, createdAt: expect.any(String), activeTokens: 0 },
+        {
+          id: expect.any(Number),
+          email,
+          isVerified: false,
+          lockedUntil: null,
+          createdAt: expect.any(String),
+          activeTokens: 0,
+        },
       ]);
     });
   });
@@ -460,17 +491,24 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       const limited = await login(freshEmail('limited'), PASSWORD, from);
       expect(limited.statusCode).toBe(429);
       expect(limited.headers['cache-control']).toBe('private, no-store');
-      expect(limited.json()).toMatchObject({ isSuccessful: false, message: expect.stringMatching(/^Too many requests/) });
+      expect(limited.json()).toMatchObject({
+        isSuccessful: false,
+        message: expect.stringMatching(/^Too many requests/),
+      });
     });
 
     it('allows 3 resends a minute, then 429', async () => {
       const from = '192.0.2.21';
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await post('/api/auth/resend-otp', { email: 'nope' }, from)).statusCode);
+      for (let i = 0; i < 3; i += 1)
+        statuses.push((await post('/api/auth/resend-otp', { email: 'nope' }, from)).statusCode);
       expect(statuses).toEqual([400, 400, 400]);
       const limited = await post('/api/auth/resend-otp', { email: freshEmail('limited') }, from);
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toMatchObject({ isSuccessful: false, message: expect.stringMatching(/^Too many requests/) });
+      expect(limited.json()).toMatchObject({
+        isSuccessful: false,
+        message: expect.stringMatching(/^Too many requests/),
+      });
     });
   });
 });

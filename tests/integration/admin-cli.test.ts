@@ -62,7 +62,11 @@ describe('admin CLI', () => {
     // Stored unverified, with a scrypt hash of the password.
     const handle = openDatabase({ sqlitePath: path.join(dataDir, 'store.db') });
     try {
-      const row = await handle.db.selectFrom('admins').selectAll().where('email', '=', 'owner@example.com').executeTakeFirstOrThrow();
+      const row = await handle.db
+        .selectFrom('admins')
+        .selectAll()
+        .where('email', '=', 'owner@example.com')
+        .executeTakeFirstOrThrow();
       expect(row.is_verified).toBe(0);
       expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
       expect(await verifyPassword(PASSWORD, row.password_hash)).toBe(true);
@@ -97,10 +101,14 @@ describe('admin CLI', () => {
   });
 
   it('resets a password', async () => {
-    const result = await run(['reset-password', '--email', 'owner@example.com'], { ADMIN_PASSWORD: 'a brand new passphrase' });
+    const result = await run(['reset-password', '--email', 'owner@example.com'], {
+      ADMIN_PASSWORD: 'a brand new passphrase',
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Password changed for owner@example.com. 0 sessions were logged out.');
-    const missing = await run(['reset-password', '--email', 'ghost@example.com'], { ADMIN_PASSWORD: 'a brand new passphrase' });
+    const missing = await run(['reset-password', '--email', 'ghost@example.com'], {
+      ADMIN_PASSWORD: 'a brand new passphrase',
+    });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('There is no admin with this e-mail.');
   });

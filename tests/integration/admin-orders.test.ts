@@ -39,20 +39,126 @@ const MULTILINE_TARGET = 'first line\nsecond, "quoted" line';
 
 // Newest last: created_at grows with the index.
 const SPECS: Spec[] = [
-  { key: 'A', code: 'ZqAlpha0001xy', email: 'jane.doe@console.test', target: 'jane_doe_fit', orderStatus: 'Completed', fulfilmentState: 'submitted', supplierOrderId: '9001' },
-  { key: 'B', code: 'BravoB0002xy', email: 'john.smith@console.test', target: 'https://www.youtube.com/watch?v=AbCdEfGhIjK', service: 'YouTube Views', orderStatus: 'Completed', fulfilmentState: 'submitted', supplierOrderId: '9002' },
-  { key: 'C', code: 'CharlieC003x', email: 'mary.jones@console.test', target: 'mary.jones.art', service: 'TikTok Followers', orderStatus: 'In Progress', fulfilmentState: 'submitted', supplierOrderId: '9003' },
-  { key: 'D', code: 'DeltaD0004xy', email: 'peter.parker@console.test', target: 'spidey_official', orderStatus: 'Partial', fulfilmentState: 'submitted', supplierOrderId: '9004', quantity: 1000, remains: 400 },
-  { key: 'E', code: 'EchoE00005xy', email: 'lisa.ray@console.test', target: 'lisa.axb', orderStatus: 'Processing', fulfilmentState: 'submitted', supplierOrderId: '9005' },
-  { key: 'F', code: 'FoxtrotF006x', email: 'tom.hardy@console.test', target: 'tom_hardy', orderStatus: 'Canceled', fulfilmentState: 'submitted', supplierOrderId: '9006' },
-  { key: 'G', code: 'GolfG00007xy', email: 'alex.failed@console.test', target: 'alex_failed', orderStatus: 'Pending', fulfilmentState: 'failed', errorMessage: 'Incorrect link' },
-  { key: 'G2', code: 'GolfTwo0008x', email: 'gina.refused@console.test', target: 'gina_refused', orderStatus: 'Pending', fulfilmentState: 'failed', errorMessage: 'Incorrect link' },
-  { key: 'H', code: 'HotelH0009xy', email: 'rita.review@console.test', target: 'rita_review', orderStatus: 'Pending', fulfilmentState: 'needs_review', needsReview: true, reviewReason: 'The supplier did not answer clearly' },
-  { key: 'I', code: 'IndiaI0010xy', email: 'carl.unpaid@console.test', target: 'carl_unpaid', orderStatus: 'Pending', paymentStatus: 'created' },
-  { key: 'J', code: 'JulietJ011xy', email: 'dana.declined@console.test', target: 'dana_declined', orderStatus: 'Pending', paymentStatus: 'fail', errorMessage: 'Payment failed: card declined' },
-  { key: 'K', code: 'KiloK00012xy', email: 'ed.expired@console.test', target: 'ed_expired', orderStatus: 'Pending', paymentStatus: 'expired' },
+  {
+    key: 'A',
+    code: 'ZqAlpha0001xy',
+    email: 'jane.doe@console.test',
+    target: 'jane_doe_fit',
+    orderStatus: 'Completed',
+    fulfilmentState: 'submitted',
+    supplierOrderId: '9001',
+  },
+  {
+    key: 'B',
+    code: 'BravoB0002xy',
+    email: 'john.smith@console.test',
+    target: 'https://www.youtube.com/watch?v=AbCdEfGhIjK',
+    service: 'YouTube Views',
+    orderStatus: 'Completed',
+    fulfilmentState: 'submitted',
+    supplierOrderId: '9002',
+  },
+  {
+    key: 'C',
+    code: 'CharlieC003x',
+    email: 'mary.jones@console.test',
+    target: 'mary.jones.art',
+    service: 'TikTok Followers',
+    orderStatus: 'In Progress',
+    fulfilmentState: 'submitted',
+    supplierOrderId: '9003',
+  },
+  {
+    key: 'D',
+    code: 'DeltaD0004xy',
+    email: 'peter.parker@console.test',
+    target: 'spidey_official',
+    orderStatus: 'Partial',
+    fulfilmentState: 'submitted',
+    supplierOrderId: '9004',
+    quantity: 1000,
+    remains: 400,
+  },
+  {
+    key: 'E',
+    code: 'EchoE00005xy',
+    email: 'lisa.ray@console.test',
+    target: 'lisa.axb',
+    orderStatus: 'Processing',
+    fulfilmentState: 'submitted',
+    supplierOrderId: '9005',
+  },
+  {
+    key: 'F',
+    code: 'FoxtrotF006x',
+    email: 'tom.hardy@console.test',
+    target: 'tom_hardy',
+    orderStatus: 'Canceled',
+    fulfilmentState: 'submitted',
+    supplierOrderId: '9006',
+  },
+  {
+    key: 'G',
+    code: 'GolfG00007xy',
+    email: 'alex.failed@console.test',
+    target: 'alex_failed',
+    orderStatus: 'Pending',
+    fulfilmentState: 'failed',
+    errorMessage: 'Incorrect link',
+  },
+  {
+    key: 'G2',
+    code: 'GolfTwo0008x',
+    email: 'gina.refused@console.test',
+    target: 'gina_refused',
+    orderStatus: 'Pending',
+    fulfilmentState: 'failed',
+    errorMessage: 'Incorrect link',
+  },
+  {
+    key: 'H',
+    code: 'HotelH0009xy',
+    email: 'rita.review@console.test',
+    target: 'rita_review',
+    orderStatus: 'Pending',
+    fulfilmentState: 'needs_review',
+    needsReview: true,
+    reviewReason: 'The supplier did not answer clearly',
+  },
+  {
+    key: 'I',
+    code: 'IndiaI0010xy',
+    email: 'carl.unpaid@console.test',
+    target: 'carl_unpaid',
+    orderStatus: 'Pending',
+    paymentStatus: 'created',
+  },
+  {
+    key: 'J',
+    code: 'JulietJ011xy',
+    email: 'dana.declined@console.test',
+    target: 'dana_declined',
+    orderStatus: 'Pending',
+    paymentStatus: 'fail',
+    errorMessage: 'Payment failed: card declined',
+  },
+  {
+    key: 'K',
+    code: 'KiloK00012xy',
+    email: 'ed.expired@console.test',
+    target: 'ed_expired',
+    orderStatus: 'Pending',
+    paymentStatus: 'expired',
+  },
   // Not a state checkout produces, but the filter's rule: an unpaid order counts as Pending.
-  { key: 'L', code: 'LimaL00013xy', email: 'odd.case@console.test', target: 'odd_case', orderStatus: 'Processing', paymentStatus: 'created' },
+  {
+    key: 'L',
+    code: 'LimaL00013xy',
+    email: 'odd.case@console.test',
+    target: 'odd_case',
+    orderStatus: 'Processing',
+    paymentStatus: 'created',
+  },
   {
     key: 'M',
     code: 'MikeM00014xy',
@@ -65,9 +171,32 @@ const SPECS: Spec[] = [
     needsReview: true,
     reviewReason: '@SUM(A1)',
   },
-  { key: 'N', code: 'NovemberN15x', email: 'fresh.paid@console.test', target: 'fresh_paid', orderStatus: 'Pending', fulfilmentState: 'none' },
-  { key: 'O', code: 'OscarO0016xy', email: 'percent%under_score@console.test', target: 'a_b', orderStatus: 'Completed', fulfilmentState: 'submitted', supplierOrderId: '9016' },
-  { key: 'P', code: 'PapaP00017xy', email: 'multi.line@console.test', target: MULTILINE_TARGET, orderStatus: 'Completed', fulfilmentState: 'submitted', supplierOrderId: '9017' },
+  {
+    key: 'N',
+    code: 'NovemberN15x',
+    email: 'fresh.paid@console.test',
+    target: 'fresh_paid',
+    orderStatus: 'Pending',
+    fulfilmentState: 'none',
+  },
+  {
+    key: 'O',
+    code: 'OscarO0016xy',
+    email: 'percent%under_score@console.test',
+    target: 'a_b',
+    orderStatus: 'Completed',
+    fulfilmentState: 'submitted',
+    supplierOrderId: '9016',
+  },
+  {
+    key: 'P',
+    code: 'PapaP00017xy',
+    email: 'multi.line@console.test',
+    target: MULTILINE_TARGET,
+    orderStatus: 'Completed',
+    fulfilmentState: 'submitted',
+    supplierOrderId: '9017',
+  },
 ];
 
 const SERVICES = {
@@ -143,7 +272,12 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
     const password = 'a long enough admin password';
     adminId = (await t.store.adminAuth.createAdmin(email, password)).id;
     await t.database.db.updateTable('admins').set({ is_verified: 1 }).where('id', '=', adminId).execute();
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: '10.77.0.1' });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      remoteAddress: '10.77.0.1',
+    });
     expect(login.statusCode, login.body).toBe(200);
     token = login.json().access_token;
 
@@ -194,18 +328,25 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
 
   const auth = () => ({ authorization: `Bearer ${token}` });
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: auth() });
-  const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: auth() });
+  const post = (url: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url, payload: payload as object, headers: auth() });
   const list = async (query: Record<string, string | number> = {}) => {
     const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
     const response = await get(`/api/order/all-orders?${search}`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json();
   };
-  const keysOf = (rows: { razorPayOrderId: string }[]) => rows.map((r) => SPECS.find((s) => pid(s) === r.razorPayOrderId)?.key ?? r.razorPayOrderId);
+  const keysOf = (rows: { razorPayOrderId: string }[]) =>
+    rows.map((r) => SPECS.find((s) => pid(s) === r.razorPayOrderId)?.key ?? r.razorPayOrderId);
   /** Dataset keys, newest first, that satisfy a predicate. */
-  const expected = (keep: (spec: Spec) => boolean) => [...SPECS].reverse().filter(keep).map((s) => s.key);
+  const expected = (keep: (spec: Spec) => boolean) =>
+    [...SPECS]
+      .reverse()
+      .filter(keep)
+      .map((s) => s.key);
   const isPending = (s: Spec) => s.orderStatus === 'Pending' || (s.paymentStatus ?? 'paid') === 'created';
-  const order = (key: string) => t.database.db.selectFrom('orders').selectAll().where('id', '=', ids.get(key)!).executeTakeFirstOrThrow();
+  const order = (key: string) =>
+    t.database.db.selectFrom('orders').selectAll().where('id', '=', ids.get(key)!).executeTakeFirstOrThrow();
   const events = async (key: string) =>
     t.database.db.selectFrom('order_events').selectAll().where('order_id', '=', ids.get(key)!).orderBy('id').execute();
   const addRequests = () => panel.requests.filter((r) => r.form.action === 'add');
@@ -213,7 +354,13 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
   describe('list', () => {
     it('lists every order newest first, in the spec’s row shape, with exact counts', async () => {
       const body = await list();
-      expect(body).toMatchObject({ isSuccessful: true, count: SPECS.length, totalPages: 1, currentPage: 1, countExact: true });
+      expect(body).toMatchObject({
+        isSuccessful: true,
+        count: SPECS.length,
+        totalPages: 1,
+        currentPage: 1,
+        countExact: true,
+      });
       expect(keysOf(body.data)).toEqual(expected(() => true));
       const a = body.data.find((r: { razorPayOrderId: string }) => r.razorPayOrderId === pid(SPECS[0]));
       expect(a).toEqual({
@@ -236,8 +383,23 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         canReorder: false,
         canApplyService: false,
       });
-      const flags = Object.fromEntries(body.data.map((r: { razorPayOrderId: string; canReorder: boolean; canApplyService: boolean }) => [keysOf([r])[0], [r.canReorder, r.canApplyService]]));
-      expect(flags).toMatchObject({ A: [false, false], F: [false, false], I: [false, false], J: [false, false], D: [true, false], G: [true, true], H: [true, true], N: [true, true], E: [true, false] });
+      const flags = Object.fromEntries(
+        body.data.map((r: { razorPayOrderId: string; canReorder: boolean; canApplyService: boolean }) => [
+          keysOf([r])[0],
+          [r.canReorder, r.canApplyService],
+        ]),
+      );
+      expect(flags).toMatchObject({
+        A: [false, false],
+        F: [false, false],
+        I: [false, false],
+        J: [false, false],
+        D: [true, false],
+        G: [true, true],
+        H: [true, true],
+        N: [true, true],
+        E: [true, false],
+      });
     });
 
     it('pages through the list (both halves) and clamps the page size', async () => {
@@ -275,15 +437,22 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         expect(body.count, status).toBe(expected(keep).length);
       }
       expect(keysOf((await list({ status: 'Pending' })).data)).toContain('L');
-      const pendingPages = [...keysOf((await list({ status: 'Pending', size: 3 })).data), ...keysOf((await list({ status: 'Pending', size: 3, page: 2 })).data)];
+      const pendingPages = [
+        ...keysOf((await list({ status: 'Pending', size: 3 })).data),
+        ...keysOf((await list({ status: 'Pending', size: 3, page: 2 })).data),
+      ];
       expect(pendingPages).toEqual(expected(isPending).slice(0, 6));
       const bad = await get('/api/order/all-orders?status=Shipped');
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ isSuccessful: false, message: 'status must be one of Completed, In Progress, Partial, Processing, Canceled, Pending' });
+      expect(bad.json()).toEqual({
+        isSuccessful: false,
+        message: 'status must be one of Completed, In Progress, Partial, Processing, Canceled, Pending',
+      });
     });
 
     it('searches order ids, e-mails, targets and service names as case-insensitive substrings', async () => {
-      const search = async (keyword: string, status?: string) => keysOf((await list(status ? { keyword, status } : { keyword })).data);
+      const search = async (keyword: string, status?: string) =>
+        keysOf((await list(status ? { keyword, status } : { keyword })).data);
       expect(await search('JANE.DOE')).toEqual(['A']);
       expect(await search('  jane.doe  ')).toEqual(['A']);
       expect(await search('spidey')).toEqual(['D']);
@@ -299,7 +468,14 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       expect(await search('console.test', 'completed')).toEqual(expected((s) => s.orderStatus === 'Completed'));
       expect(await search('console.test', 'pending')).toEqual(expected(isPending));
       const none = await list({ keyword: 'nothing-like-this' });
-      expect(none).toMatchObject({ data: [], count: 0, totalPages: 0, currentPage: 1, countExact: true, message: 'No orders found' });
+      expect(none).toMatchObject({
+        data: [],
+        count: 0,
+        totalPages: 0,
+        currentPage: 1,
+        countExact: true,
+        message: 'No orders found',
+      });
       const paged = await list({ keyword: 'console.test', size: 5, page: 2 });
       expect(paged).toMatchObject({ count: SPECS.length, totalPages: Math.ceil(SPECS.length / 5), countExact: true });
       expect(keysOf(paged.data)).toEqual(expected(() => true).slice(5, 10));
@@ -319,7 +495,14 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         method: 'POST',
         url: '/api/order',
         remoteAddress: '10.78.0.1',
-        payload: { type: 'Standard', slug: followers.slug, qty: followers.plans[0].tiers[0].qty, name: 'fresh.buyer.console', email: 'Fresh.Buyer@Checkout.test', order_id: '424242' },
+        payload: {
+          type: 'Standard',
+          slug: followers.slug,
+          qty: followers.plans[0].tiers[0].qty,
+          name: 'fresh.buyer.console',
+          email: 'Fresh.Buyer@Checkout.test',
+          order_id: '424242',
+        },
       });
       expect(created.statusCode, created.body).toBe(200);
       const providerId = created.json().data.razorpay_order_id as string;
@@ -329,16 +512,41 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       expect(found.data[0]).toMatchObject({ paymentStatus: 'created', orderStatus: 'Pending', canReorder: false });
       expect(keysOf((await list({ keyword: 'fresh.buyer.console' })).data)).toEqual([providerId]);
 
-      const paid = (await t.app.inject({ method: 'POST', url: '/api/sandbox/pay', payload: { razorpay_order_id: providerId }, remoteAddress: '10.78.0.2' })).json().data;
-      expect((await t.app.inject({ method: 'POST', url: '/api/order/verify-payment', payload: paid, remoteAddress: '10.78.0.3' })).statusCode).toBe(200);
-      expect((await list({ keyword: providerId })).data[0]).toMatchObject({ paymentStatus: 'paid', orderStatus: 'Pending', canReorder: true });
+      const paid = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/sandbox/pay',
+          payload: { razorpay_order_id: providerId },
+          remoteAddress: '10.78.0.2',
+        })
+      ).json().data;
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/order/verify-payment',
+            payload: paid,
+            remoteAddress: '10.78.0.3',
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect((await list({ keyword: providerId })).data[0]).toMatchObject({
+        paymentStatus: 'paid',
+        orderStatus: 'Pending',
+        canReorder: true,
+      });
       expect((await list({ status: 'Pending' })).count).toBe(before); // still Pending: paid, not yet at the supplier
       expect((await list()).count).toBe(SPECS.length + 1);
 
       const detail = (await get(`/api/order/detail/${providerId.replace(/^order_/, '')}`)).json().data;
       expect(detail.timeline.map((e: { kind: string }) => e.kind)).toEqual(['order.created', 'payment.paid']);
       expect(detail.emails).toHaveLength(1);
-      expect(detail.emails[0]).toMatchObject({ dedupeKey: `receipt:${detail.order.id}`, to: 'fresh.buyer@checkout.test', status: 'pending', attempts: 0 });
+      expect(detail.emails[0]).toMatchObject({
+        dedupeKey: `receipt:${detail.order.id}`,
+        to: 'fresh.buyer@checkout.test',
+        status: 'pending',
+        attempts: 0,
+      });
       expect(detail.emails[0].subject).toEqual(expect.any(String));
       // Out of the way of the remaining tests, which count the dataset alone.
       await t.database.db.deleteFrom('orders').where('provider_order_id', '=', providerId).execute();
@@ -346,8 +554,16 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
 
     it('gives the same answers when forced onto the walk paths, with exact or estimated counts', async () => {
       const small = createOrdersConsole({ db: t.database.db, fulfilment: t.store.fulfilment });
-      const walking = createOrdersConsole({ db: t.database.db, fulfilment: t.store.fulfilment, limits: { smallResult: 1, statusScanLimit: 1 } });
-      const exactCounts = createOrdersConsole({ db: t.database.db, fulfilment: t.store.fulfilment, limits: { smallResult: 1, statusScanLimit: 1000 } });
+      const walking = createOrdersConsole({
+        db: t.database.db,
+        fulfilment: t.store.fulfilment,
+        limits: { smallResult: 1, statusScanLimit: 1 },
+      });
+      const exactCounts = createOrdersConsole({
+        db: t.database.db,
+        fulfilment: t.store.fulfilment,
+        limits: { smallResult: 1, statusScanLimit: 1000 },
+      });
       const queries = [
         { keyword: 'console.test' },
         { keyword: 'console.test', status: 'Pending' },
@@ -383,12 +599,29 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       await t.database.db
         .insertInto('order_events')
         .values([
-          { order_id: a, at: '2030-01-02T00:00:00.000Z', kind: 'status.changed', detail_json: JSON.stringify({ from: 'In Progress', to: 'Completed' }) },
-          { order_id: a, at: '2030-01-01T00:00:00.000Z', kind: 'order.created', detail_json: JSON.stringify({ provider: 'razorpay' }) },
+          {
+            order_id: a,
+            at: '2030-01-02T00:00:00.000Z',
+            kind: 'status.changed',
+            detail_json: JSON.stringify({ from: 'In Progress', to: 'Completed' }),
+          },
+          {
+            order_id: a,
+            at: '2030-01-01T00:00:00.000Z',
+            kind: 'order.created',
+            detail_json: JSON.stringify({ provider: 'razorpay' }),
+          },
           { order_id: b, at: '2030-01-01T00:00:00.000Z', kind: 'order.created', detail_json: '{}' },
         ])
         .execute();
-      const job = (dedupeKey: string, status: string, attempts: number, lastError: string | null, subject: string, kind = 'mail.send') => ({
+      const job = (
+        dedupeKey: string,
+        status: string,
+        attempts: number,
+        lastError: string | null,
+        subject: string,
+        kind = 'mail.send',
+      ) => ({
         kind,
         payload_json: JSON.stringify({ to: 'jane.doe@console.test', subject, text: 'x', html: '<p>x</p>' }),
         dedupe_key: dedupeKey,
@@ -414,14 +647,33 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         const response = await get(`/api/order/detail/${idForm}`);
         expect(response.statusCode).toBe(200);
         const { data } = response.json();
-        expect(data.order).toMatchObject({ id: a, razorPayOrderId: 'order_ZqAlpha0001xy', orderStatus: 'Completed', paymentId: 'pay_ZqAlpha0001xy', listPrice: 12.99 });
+        expect(data.order).toMatchObject({
+          id: a,
+          razorPayOrderId: 'order_ZqAlpha0001xy',
+          orderStatus: 'Completed',
+          paymentId: 'pay_ZqAlpha0001xy',
+          listPrice: 12.99,
+        });
         expect(data.timeline).toEqual([
           { at: '2030-01-01T00:00:00.000Z', kind: 'order.created', detail: { provider: 'razorpay' } },
           { at: '2030-01-02T00:00:00.000Z', kind: 'status.changed', detail: { from: 'In Progress', to: 'Completed' } },
         ]);
         expect(data.emails).toEqual([
-          expect.objectContaining({ dedupeKey: `receipt:${a}`, subject: 'Your Boostly receipt', status: 'done', attempts: 1, lastError: null, to: 'jane.doe@console.test' }),
-          expect.objectContaining({ dedupeKey: `status-mail:${a}:Completed`, subject: 'Your order is complete', status: 'failed', attempts: 3, lastError: 'SMTP 550 mailbox unavailable' }),
+          expect.objectContaining({
+            dedupeKey: `receipt:${a}`,
+            subject: 'Your Boostly receipt',
+            status: 'done',
+            attempts: 1,
+            lastError: null,
+            to: 'jane.doe@console.test',
+          }),
+          expect.objectContaining({
+            dedupeKey: `status-mail:${a}:Completed`,
+            subject: 'Your order is complete',
+            status: 'failed',
+            attempts: 3,
+            lastError: 'SMTP 550 mailbox unavailable',
+          }),
         ]);
       }
       const missing = await get('/api/order/detail/NoSuchOrder');
@@ -435,7 +687,9 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const response = await get('/api/order/all-orders.csv?keyword=console.test');
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(response.headers['content-disposition']).toBe(`attachment; filename="orders-${new Date().toISOString().slice(0, 10)}.csv"`);
+      expect(response.headers['content-disposition']).toBe(
+        `attachment; filename="orders-${new Date().toISOString().slice(0, 10)}.csv"`,
+      );
       expect(response.headers['cache-control']).toBe('private, no-store');
       const body = response.body;
       expect(body.endsWith('\r\n')).toBe(true);
@@ -473,18 +727,33 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       ]);
 
       const completed = parseCsv((await get('/api/order/all-orders.csv?status=completed')).body).slice(1);
-      expect(completed.map((r) => r[0])).toEqual(expected((s) => s.orderStatus === 'Completed').map((key) => SPECS.find((s) => s.key === key)!.code));
+      expect(completed.map((r) => r[0])).toEqual(
+        expected((s) => s.orderStatus === 'Completed').map((key) => SPECS.find((s) => s.key === key)!.code),
+      );
       expect((await get('/api/order/all-orders.csv?status=Shipped')).statusCode).toBe(400);
     });
 
     it('reads in keyset batches on every path and yields the list’s rows in the list’s order', async () => {
-      const tiny = createOrdersConsole({ db: t.database.db, fulfilment: t.store.fulfilment, limits: { exportBatch: 2, smallResult: 1 } });
+      const tiny = createOrdersConsole({
+        db: t.database.db,
+        fulfilment: t.store.fulfilment,
+        limits: { exportBatch: 2, smallResult: 1 },
+      });
       const reference = createOrdersConsole({ db: t.database.db, fulfilment: t.store.fulfilment });
-      for (const query of [{}, { status: 'Pending' }, { keyword: 'console.test' }, { keyword: 'console.test', status: 'pending' }, { keyword: 'jo' }]) {
+      for (const query of [
+        {},
+        { status: 'Pending' },
+        { keyword: 'console.test' },
+        { keyword: 'console.test', status: 'pending' },
+        { keyword: 'jo' },
+      ]) {
         const lines: string[] = [];
         for await (const line of tiny.exportCsv(query)) lines.push(line);
         const listed = await reference.list({ ...query, size: 100 });
-        expect(lines.slice(1).map((l) => parseCsv(l)[0][1]), JSON.stringify(query)).toEqual(listed.rows.map((r) => r.razorPayOrderId));
+        expect(
+          lines.slice(1).map((l) => parseCsv(l)[0][1]),
+          JSON.stringify(query),
+        ).toEqual(listed.rows.map((r) => r.razorPayOrderId));
       }
     });
   });
@@ -497,7 +766,9 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         ['I', 'This order has not been paid'],
         ['J', 'This order has not been paid'],
       ] as const) {
-        const response = await post('/api/order/reorder', { razorpay_order_id: pid(SPECS.find((s) => s.key === key)!) });
+        const response = await post('/api/order/reorder', {
+          razorpay_order_id: pid(SPECS.find((s) => s.key === key)!),
+        });
         expect(response.statusCode, key).toBe(409);
         expect(response.json()).toEqual({ isSuccessful: false, message });
       }
@@ -510,15 +781,29 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const before = addRequests().length;
       const response = await post('/api/order/reorder', { razorpay_order_id: 'GolfG00007xy' });
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json()).toMatchObject({ isSuccessful: true, message: 'Successfully reordered !', data: { supplierOrderId: expect.stringMatching(/^\d+$/), quantity: 1000 } });
+      expect(response.json()).toMatchObject({
+        isSuccessful: true,
+        message: 'Successfully reordered !',
+        data: { supplierOrderId: expect.stringMatching(/^\d+$/), quantity: 1000 },
+      });
       const sent = addRequests().slice(before);
       expect(sent).toHaveLength(1);
       expect(sent[0].form).toMatchObject({ service: '1', link: 'alex_failed', quantity: '1000' });
       const row = await order('G');
-      expect(row).toMatchObject({ fulfilment_state: 'submitted', order_status: 'Processing', error_message: null, supplier_order_id: response.json().data.supplierOrderId });
+      expect(row).toMatchObject({
+        fulfilment_state: 'submitted',
+        order_status: 'Processing',
+        error_message: null,
+        supplier_order_id: response.json().data.supplierOrderId,
+      });
       const timeline = await events('G');
       expect(timeline.map((e) => e.kind)).toEqual(['admin.reorder', 'supplier.submitted']);
-      expect(JSON.parse(timeline[0].detail_json)).toMatchObject({ adminId, quantity: 1000, orderStatus: 'Pending', fulfilmentState: 'failed' });
+      expect(JSON.parse(timeline[0].detail_json)).toMatchObject({
+        adminId,
+        quantity: 1000,
+        orderStatus: 'Pending',
+        fulfilmentState: 'failed',
+      });
     });
 
     it('resubmits only what remains of a Partial order', async () => {
@@ -532,7 +817,10 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const row = await order('D');
       expect(row).toMatchObject({ order_status: 'Processing', fulfilment_state: 'submitted' });
       expect(row.supplier_order_id).not.toBe('9004');
-      expect(JSON.parse((await events('D'))[0].detail_json)).toMatchObject({ previousSupplierOrderId: '9004', quantity: 400 });
+      expect(JSON.parse((await events('D'))[0].detail_json)).toMatchObject({
+        previousSupplierOrderId: '9004',
+        quantity: 400,
+      });
     });
 
     it('answers a supplier refusal with 502 and its message', async () => {
@@ -540,7 +828,11 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const response = await post('/api/order/reorder', { razorpay_order_id: 'order_GolfTwo0008x' });
       expect(response.statusCode).toBe(502);
       expect(response.json()).toEqual({ isSuccessful: false, message: 'Link is private' });
-      expect(await order('G2')).toMatchObject({ fulfilment_state: 'failed', error_message: 'Link is private', supplier_order_id: null });
+      expect(await order('G2')).toMatchObject({
+        fulfilment_state: 'failed',
+        error_message: 'Link is private',
+        supplier_order_id: null,
+      });
     });
 
     it('applies the service to an order flagged for review and to a paid order not yet sent', async () => {
@@ -548,10 +840,18 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const reviewed = await post('/api/order/apply-service', { razorpay_order_id: 'order_HotelH0009xy' });
       expect(reviewed.statusCode, reviewed.body).toBe(200);
       expect(reviewed.json()).toMatchObject({ isSuccessful: true, data: { quantity: 1000 } });
-      expect(await order('H')).toMatchObject({ fulfilment_state: 'submitted', needs_review: 0, review_reason: null, order_status: 'Processing' });
+      expect(await order('H')).toMatchObject({
+        fulfilment_state: 'submitted',
+        needs_review: 0,
+        review_reason: null,
+        order_status: 'Processing',
+      });
       const timeline = await events('H');
       expect(timeline.map((e) => e.kind)).toEqual(['admin.apply_service', 'supplier.submitted']);
-      expect(JSON.parse(timeline[0].detail_json)).toMatchObject({ adminId, reviewReason: 'The supplier did not answer clearly' });
+      expect(JSON.parse(timeline[0].detail_json)).toMatchObject({
+        adminId,
+        reviewReason: 'The supplier did not answer clearly',
+      });
 
       const fresh = await post('/api/order/apply-service', { razorpay_order_id: 'NovemberN15x' });
       expect(fresh.statusCode, fresh.body).toBe(200);
@@ -565,7 +865,9 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         ['B', 'This order is already with the supplier'],
         ['I', 'This order has not been paid'],
       ] as const) {
-        const response = await post('/api/order/apply-service', { razorpay_order_id: pid(SPECS.find((s) => s.key === key)!) });
+        const response = await post('/api/order/apply-service', {
+          razorpay_order_id: pid(SPECS.find((s) => s.key === key)!),
+        });
         expect(response.statusCode, key).toBe(409);
         expect(response.json()).toEqual({ isSuccessful: false, message });
       }
@@ -579,10 +881,24 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
           submit: () => Promise.reject(new Error('must not be called')),
         },
       });
-      await t.database.db.updateTable('orders').set({ fulfilment_state: 'submitting' }).where('id', '=', row.id).execute();
-      await expect(console_.reorder(row.provider_order_id)).rejects.toMatchObject({ statusCode: 409, message: expect.stringMatching(/being sent/) });
-      expect((await list({ keyword: row.provider_order_id })).data[0]).toMatchObject({ canReorder: false, canApplyService: false });
-      await t.database.db.updateTable('orders').set({ fulfilment_state: row.fulfilment_state }).where('id', '=', row.id).execute();
+      await t.database.db
+        .updateTable('orders')
+        .set({ fulfilment_state: 'submitting' })
+        .where('id', '=', row.id)
+        .execute();
+      await expect(console_.reorder(row.provider_order_id)).rejects.toMatchObject({
+        statusCode: 409,
+        message: expect.stringMatching(/being sent/),
+      });
+      expect((await list({ keyword: row.provider_order_id })).data[0]).toMatchObject({
+        canReorder: false,
+        canApplyService: false,
+      });
+      await t.database.db
+        .updateTable('orders')
+        .set({ fulfilment_state: row.fulfilment_state })
+        .where('id', '=', row.id)
+        .execute();
     });
   });
 
@@ -590,22 +906,45 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
     it('keeps the per-status counters equal to the table through inserts, updates and deletes', async () => {
       const db = t.database.db;
       const actual = async () =>
-        (await db.selectFrom('orders').select(['order_status', 'payment_status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy(['order_status', 'payment_status']).execute())
+        (
+          await db
+            .selectFrom('orders')
+            .select(['order_status', 'payment_status', (eb) => eb.fn.countAll<number>().as('n')])
+            .groupBy(['order_status', 'payment_status'])
+            .execute()
+        )
           .map((r) => `${r.order_status}|${r.payment_status}|${Number(r.n)}`)
           .sort();
       const counters = async () => {
-        const { rows } = await sql<{ order_status: string; payment_status: string; n: number }>`select * from order_counts where n <> 0`.execute(db);
+        const { rows } = await sql<{
+          order_status: string;
+          payment_status: string;
+          n: number;
+        }>`select * from order_counts where n <> 0`.execute(db);
         return rows.map((r) => `${r.order_status}|${r.payment_status}|${Number(r.n)}`).sort();
       };
       expect(await counters()).toEqual(await actual());
-      await db.updateTable('orders').set({ order_status: 'Completed' }).where('order_status', '=', 'Processing').execute();
+      await db
+        .updateTable('orders')
+        .set({ order_status: 'Completed' })
+        .where('order_status', '=', 'Processing')
+        .execute();
       expect(await counters()).toEqual(await actual());
       // The retention purge deletes the five oldest dataset orders (and the counters follow).
       const before = (await list()).count;
       await purgeExpiredData(db, new Date(BASE_TIME + 730 * 86_400_000 + 5 * 60_000 - 1));
       expect((await list()).count).toBe(before - 5);
       expect(await counters()).toEqual(await actual());
-      expect((await list()).count).toBe(Number((await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n));
+      expect((await list()).count).toBe(
+        Number(
+          (
+            await db
+              .selectFrom('orders')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+      );
     });
 
     it('keeps the search text right whatever a writer puts there', async () => {
@@ -614,15 +953,27 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const { id: _id, ...copy } = template;
       const { id } = await db
         .insertInto('orders')
-        .values({ ...copy, provider_order_id: 'order_CopiedRow01', client_order_id: '999001', payment_id: null, search_text: 'stale text' })
+        .values({
+          ...copy,
+          provider_order_id: 'order_CopiedRow01',
+          client_order_id: '999001',
+          payment_id: null,
+          search_text: 'stale text',
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const stored = async () => (await db.selectFrom('orders').select('search_text').where('id', '=', id).executeTakeFirstOrThrow()).search_text;
+      const stored = async () =>
+        (await db.selectFrom('orders').select('search_text').where('id', '=', id).executeTakeFirstOrThrow())
+          .search_text;
       expect(await stored()).toBe('order_copiedrow01\nfresh.paid@console.test\nfresh_paid\ninstagram followers');
       await db.updateTable('orders').set({ target: 'New_Target' }).where('id', '=', id).execute();
       expect(await stored()).toBe('order_copiedrow01\nfresh.paid@console.test\nnew_target\ninstagram followers');
-      expect((await list({ keyword: 'new_targ' })).data.map((r: { razorPayOrderId: string }) => r.razorPayOrderId)).toEqual(['order_CopiedRow01']);
-      expect((await list({ keyword: 'fresh_paid' })).data.map((r: { razorPayOrderId: string }) => r.razorPayOrderId)).toEqual(['order_NovemberN15x']);
+      expect(
+        (await list({ keyword: 'new_targ' })).data.map((r: { razorPayOrderId: string }) => r.razorPayOrderId),
+      ).toEqual(['order_CopiedRow01']);
+      expect(
+        (await list({ keyword: 'fresh_paid' })).data.map((r: { razorPayOrderId: string }) => r.razorPayOrderId),
+      ).toEqual(['order_NovemberN15x']);
       await db.deleteFrom('orders').where('id', '=', id).execute();
       expect((await list({ keyword: 'new_targ' })).count).toBe(0);
     });
@@ -634,7 +985,11 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         { method: 'GET' as const, url: '/api/order/all-orders.csv' },
         { method: 'GET' as const, url: '/api/order/detail/ZqAlpha0001xy' },
         { method: 'POST' as const, url: '/api/order/reorder', payload: { razorpay_order_id: 'order_GolfG00007xy' } },
-        { method: 'POST' as const, url: '/api/order/apply-service', payload: { razorpay_order_id: 'order_NovemberN15x' } },
+        {
+          method: 'POST' as const,
+          url: '/api/order/apply-service',
+          payload: { razorpay_order_id: 'order_NovemberN15x' },
+        },
         { method: 'POST' as const, url: '/api/order/reorder', payload: {} },
       ];
       for (const route of routes) {

@@ -18,9 +18,7 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
     const body = response.json();
     expect(body.isSuccessful).toBe(true);
     expect(body.data.map((g: { slug: string }) => g.slug)).toEqual(['instagram', 'youtube', 'tiktok']);
-    expect(body.data[0].services).toEqual(
-      catalogueSeed.groups[0].services.map(({ name, slug }) => ({ name, slug })),
-    );
+    expect(body.data[0].services).toEqual(catalogueSeed.groups[0].services.map(({ name, slug }) => ({ name, slug })));
     expect(response.headers['cache-control']).toMatch(/public, max-age=60/);
   });
 
@@ -35,14 +33,21 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
     expect(service.targetKind).toBe(seeded.targetKind);
     expect(service.plans.map((p: { type: string }) => p.type)).toEqual(seeded.plans.map((p) => p.type));
     expect(service.plans[0].list).toEqual(
-      seeded.plans[0].tiers.map((tier) => ({ qty: tier.qty, text: tier.text, price: Number(tier.price), discount: tier.discount })),
+      seeded.plans[0].tiers.map((tier) => ({
+        qty: tier.qty,
+        text: tier.text,
+        price: Number(tier.price),
+        discount: tier.discount,
+      })),
     );
     expect(service.plans[0].option).toEqual(seeded.plans[0].options.map((name) => ({ name })));
   });
 
   it('keeps four-decimal prices exact', async () => {
     const { data } = (await t.app.inject({ method: 'GET', url: '/api/services/instagram' })).json();
-    const prices = data.services.flatMap((s: { plans: { list: { price: number }[] }[] }) => s.plans.flatMap((p) => p.list.map((tier) => tier.price)));
+    const prices = data.services.flatMap((s: { plans: { list: { price: number }[] }[] }) =>
+      s.plans.flatMap((p) => p.list.map((tier) => tier.price)),
+    );
     expect(prices).toContain(1.4999);
   });
 
@@ -84,11 +89,18 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
 
   it('reports liveness and readiness with the dialect', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready', database: dialect });
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({
+      status: 'ready',
+      database: dialect,
+    });
   });
 
   it('sends security headers and echoes a request id', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/services', headers: { 'x-request-id': 'abc-123' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/services',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(response.headers['x-request-id']).toBe('abc-123');
     expect(response.headers['content-security-policy']).toContain("default-src 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -96,7 +108,11 @@ describe.each(dialects)('catalogue API on %s', (dialect) => {
   });
 
   it('compresses large JSON replies', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/services/instagram', headers: { 'accept-encoding': 'gzip' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/services/instagram',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(response.headers['content-encoding']).toBe('gzip');
   });
 });

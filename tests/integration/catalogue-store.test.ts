@@ -4,7 +4,11 @@ import type { CatalogueInput } from '../../core/catalog/types.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
 
-const catalogue = (overrides: Partial<CatalogueInput['groups'][0]['services'][0]> = {}, price = '1.4999', discount = 10): CatalogueInput => ({
+const catalogue = (
+  overrides: Partial<CatalogueInput['groups'][0]['services'][0]> = {},
+  price = '1.4999',
+  discount = 10,
+): CatalogueInput => ({
   groups: [
     {
       slug: 'instagram',
@@ -55,7 +59,10 @@ describe.each(dialects)('catalogue store on %s', (dialect) => {
     await catalog.replaceCatalogue(catalogue());
     const row = await database.db.selectFrom('services').select('title_html').executeTakeFirstOrThrow();
     expect(row.title_html).toBe('Buy <strong>followers</strong><img src="x" />');
-    const tier = await database.db.selectFrom('price_tiers').select(['price_e4', 'discount_percent']).executeTakeFirstOrThrow();
+    const tier = await database.db
+      .selectFrom('price_tiers')
+      .select(['price_e4', 'discount_percent'])
+      .executeTakeFirstOrThrow();
     expect(tier).toEqual({ price_e4: 14_999, discount_percent: 10 });
     const service = await catalog.getService('instagram-followers');
     expect(service?.plans[0].list[0]).toEqual({ qty: 100, text: '100 Followers', price: 1.4999, discount: 10 });

@@ -12,14 +12,23 @@ import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
-const keys = { keyId: 'rzp_test_boostly', keySecret: 'key-secret-for-tests', webhookSecret: 'webhook-secret-for-tests' };
+const keys = {
+  keyId: 'rzp_test_boostly',
+  keySecret: 'key-secret-for-tests',
+  webhookSecret: 'webhook-secret-for-tests',
+};
 const followers = catalogueSeed.groups[0].services[0];
 const standard = followers.plans[0];
 const tier = standard.tiers[0];
 /** A tier priced at 1 or less, to check the spec's +1 rule. */
 const cheap = catalogueSeed.groups
-  .flatMap((g) => g.services.flatMap((s) => s.plans.flatMap((p) => p.tiers.map((t) => ({ service: s, plan: p, tier: t })))))
-  .find(({ tier: t, service }) => Number(t.price) <= 1 && !service.commentRequired && service.targetKind.startsWith('instagram'))!;
+  .flatMap((g) =>
+    g.services.flatMap((s) => s.plans.flatMap((p) => p.tiers.map((t) => ({ service: s, plan: p, tier: t })))),
+  )
+  .find(
+    ({ tier: t, service }) =>
+      Number(t.price) <= 1 && !service.commentRequired && service.targetKind.startsWith('instagram'),
+  )!;
 
 let sequence = 100_000;
 const nextClientId = () => String((sequence += 1));
@@ -44,7 +53,11 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         PUBLIC_URL: 'https://shop.example',
       },
       overrides: {
-        verifier: createTargetVerifier({ fetch, timeoutMs: 500, oembedBase: { youtube: oembed.youtubeBase, tiktok: oembed.tiktokBase } }),
+        verifier: createTargetVerifier({
+          fetch,
+          timeoutMs: 500,
+          oembedBase: { youtube: oembed.youtubeBase, tiktok: oembed.tiktokBase },
+        }),
       },
     });
   });
@@ -60,7 +73,8 @@ describe.each(dialects)('checkout on %s', (dialect) => {
   // Each call comes from its own address, so the per-client rate limits do not interfere.
   let clients = 0;
   const nextAddress = () => `10.0.${Math.floor(++clients / 250)}.${clients % 250}`;
-  const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object, remoteAddress: nextAddress() });
+  const post = (url: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url, payload: payload as object, remoteAddress: nextAddress() });
   const createOrder = async (overrides: Record<string, unknown> = {}) => {
     const response = await post('/api/order', {
       type: standard.type,
@@ -76,10 +90,19 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     return response;
   };
   const orderRow = (providerOrderId: string) =>
-    t.database.db.selectFrom('orders').selectAll().where('provider_order_id', '=', providerOrderId).executeTakeFirstOrThrow();
+    t.database.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('provider_order_id', '=', providerOrderId)
+      .executeTakeFirstOrThrow();
   const events = async (providerOrderId: string) => {
     const order = await orderRow(providerOrderId);
-    return t.database.db.selectFrom('order_events').select(['kind']).where('order_id', '=', order.id).orderBy('id').execute();
+    return t.database.db
+      .selectFrom('order_events')
+      .select(['kind'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute();
   };
   const receiptJobs = async (providerOrderId: string) => {
     const order = await orderRow(providerOrderId);
@@ -96,7 +119,11 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       const response = await post('/api/order/form-detail', { slug: followers.slug, qty: tier.qty, type: 'standard' });
       expect(response.statusCode).toBe(200);
       const { data } = response.json();
-      expect(data.fields[0]).toEqual({ title: 'Instagram Username', placeholder: expect.any(String), icon: expect.any(String) });
+      expect(data.fields[0]).toEqual({
+        title: 'Instagram Username',
+        placeholder: expect.any(String),
+        icon: expect.any(String),
+      });
       expect(data.fields[1].title).toBe('Email');
       expect(data.fields[2].list.map((p: { qty: number }) => p.qty)).toEqual(standard.tiers.map((x) => x.qty));
       expect(data.fields).toHaveLength(3);
@@ -105,7 +132,13 @@ describe.each(dialects)('checkout on %s', (dialect) => {
 
     it('adds the comment field when the service has one', async () => {
       const comments = catalogueSeed.groups[0].services.find((s) => s.commentRequired)!;
-      const { data } = (await post('/api/order/form-detail', { slug: comments.slug, qty: comments.plans[0].tiers[0].qty, type: comments.plans[0].type })).json();
+      const { data } = (
+        await post('/api/order/form-detail', {
+          slug: comments.slug,
+          qty: comments.plans[0].tiers[0].qty,
+          type: comments.plans[0].type,
+        })
+      ).json();
       expect(data.fields).toHaveLength(4);
       expect(data.fields[3].title).toBe('Comments');
     });
@@ -128,13 +161,30 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       const response = await createOrder();
       expect(response.statusCode).toBe(200);
       const { data } = response.json();
-      expect(data).toMatchObject({ currency: 'USD', serviceName: followers.name, email: 'buyer@example.com', amount: Math.round(Number(tier.price) * 100) });
+      expect(data).toMatchObject({
+        currency: 'USD',
+        serviceName: followers.name,
+        email: 'buyer@example.com',
+        amount: Math.round(Number(tier.price) * 100),
+      });
       expect(data.razorpay_order_id).toMatch(/^order_/);
-      expect(data.checkout).toMatchObject({ provider: 'razorpay', key: keys.keyId, order_id: data.razorpay_order_id, amount: data.amount, currency: 'USD' });
+      expect(data.checkout).toMatchObject({
+        provider: 'razorpay',
+        key: keys.keyId,
+        order_id: data.razorpay_order_id,
+        amount: data.amount,
+        currency: 'USD',
+      });
       expect(razorpay.orders.get(data.razorpay_order_id)?.amount).toBe(data.amount);
       expect(razorpay.requests.every((r) => r.authorized)).toBe(true);
       const row = await orderRow(data.razorpay_order_id);
-      expect(row).toMatchObject({ payment_status: 'created', order_status: 'Pending', quantity: tier.qty, target: 'boostly.test', needs_review: 0 });
+      expect(row).toMatchObject({
+        payment_status: 'created',
+        order_status: 'Pending',
+        quantity: tier.qty,
+        target: 'boostly.test',
+        needs_review: 0,
+      });
       // "@Boostly.Test" is the same account: stored in its normal form, and a replay matches it.
       const typed = await createOrder({ name: '@Boostly.Test' });
       expect((await orderRow(typed.json().data.razorpay_order_id)).target).toBe('boostly.test');
@@ -143,8 +193,15 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     });
 
     it('adds 1 to prices of 1 or less', async () => {
-      const name = cheap.service.targetKind === 'instagram_post_url' ? 'https://www.instagram.com/p/Cabc123/' : 'boostly.test';
-      const response = await createOrder({ slug: cheap.service.slug, type: cheap.plan.type, qty: cheap.tier.qty, amount: Number(cheap.tier.price) + 1, name });
+      const name =
+        cheap.service.targetKind === 'instagram_post_url' ? 'https://www.instagram.com/p/Cabc123/' : 'boostly.test';
+      const response = await createOrder({
+        slug: cheap.service.slug,
+        type: cheap.plan.type,
+        qty: cheap.tier.qty,
+        amount: Number(cheap.tier.price) + 1,
+        name,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json().data.amount).toBe(Math.round((Number(cheap.tier.price) + 1) * 100));
     });
@@ -173,16 +230,33 @@ describe.each(dialects)('checkout on %s', (dialect) => {
     it('requires a comment when the service has a comment field, and a YouTube URL on YouTube services', async () => {
       const comments = catalogueSeed.groups[0].services.find((s) => s.commentRequired)!;
       const plan = comments.plans[0];
-      const response = await createOrder({ slug: comments.slug, type: plan.type, qty: plan.tiers[0].qty, amount: undefined, name: 'https://www.instagram.com/p/Cabc123/' });
+      const response = await createOrder({
+        slug: comments.slug,
+        type: plan.type,
+        qty: plan.tiers[0].qty,
+        amount: undefined,
+        name: 'https://www.instagram.com/p/Cabc123/',
+      });
       expect(response.json().message).toBe('Comments is required');
       const youtube = catalogueSeed.groups[1].services[0];
-      const yt = await createOrder({ slug: youtube.slug, type: youtube.plans[0].type, qty: youtube.plans[0].tiers[0].qty, amount: undefined, name: ' ' });
+      const yt = await createOrder({
+        slug: youtube.slug,
+        type: youtube.plans[0].type,
+        qty: youtube.plans[0].tiers[0].qty,
+        amount: undefined,
+        name: ' ',
+      });
       expect(yt.json().message).toBe('YouTube URL is required');
     });
 
     it('checks YouTube videos upstream: unknown is refused, an outage flags the order for review', async () => {
       const youtube = catalogueSeed.groups[1].services[0];
-      const base = { slug: youtube.slug, type: youtube.plans[0].type, qty: youtube.plans[0].tiers[0].qty, amount: undefined };
+      const base = {
+        slug: youtube.slug,
+        type: youtube.plans[0].type,
+        qty: youtube.plans[0].tiers[0].qty,
+        amount: undefined,
+      };
       const missing = await createOrder({ ...base, name: `https://youtu.be/${UNKNOWN_YOUTUBE_ID}` });
       expect(missing.statusCode).toBe(400);
       expect(missing.json().message).toBe('Invalid YouTube URL');
@@ -197,10 +271,18 @@ describe.each(dialects)('checkout on %s', (dialect) => {
 
     it('makes one order of a double click (same client order id), never two', async () => {
       const clientId = nextClientId();
-      const [a, b, c] = await Promise.all([createOrder({ order_id: clientId }), createOrder({ order_id: clientId }), createOrder({ order_id: clientId })]);
+      const [a, b, c] = await Promise.all([
+        createOrder({ order_id: clientId }),
+        createOrder({ order_id: clientId }),
+        createOrder({ order_id: clientId }),
+      ]);
       const ids = new Set([a, b, c].map((r) => r.json().data.razorpay_order_id));
       expect(ids.size).toBe(1);
-      const rows = await t.database.db.selectFrom('orders').select('id').where('client_order_id', '=', clientId).execute();
+      const rows = await t.database.db
+        .selectFrom('orders')
+        .select('id')
+        .where('client_order_id', '=', clientId)
+        .execute();
       expect(rows).toHaveLength(1);
       const reused = await createOrder({ order_id: clientId, name: 'someone.else' });
       expect(reused.statusCode).toBe(409);
@@ -208,13 +290,21 @@ describe.each(dialects)('checkout on %s', (dialect) => {
 
     it('limits order creation per client with a 429 and a message', async () => {
       const from = (n: number) =>
-        t.app.inject({ method: 'POST', url: '/api/order', payload: { type: 'Standard', slug: followers.slug, qty: tier.qty, name: '', email: '', order_id: String(n) }, remoteAddress: '192.0.2.77' });
+        t.app.inject({
+          method: 'POST',
+          url: '/api/order',
+          payload: { type: 'Standard', slug: followers.slug, qty: tier.qty, name: '', email: '', order_id: String(n) },
+          remoteAddress: '192.0.2.77',
+        });
       const statuses = [];
       for (let i = 0; i < 21; i += 1) statuses.push((await from(i)).statusCode);
       expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
       const limited = await from(99);
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toMatchObject({ isSuccessful: false, message: expect.stringMatching(/^Too many requests/) });
+      expect(limited.json()).toMatchObject({
+        isSuccessful: false,
+        message: expect.stringMatching(/^Too many requests/),
+      });
     });
 
     it('answers 502 and stores nothing when the payment provider is down', async () => {
@@ -223,7 +313,9 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       const response = await createOrder({ order_id: clientId });
       expect(response.statusCode).toBe(502);
       expect(response.json().message).toMatch(/payment service is not available/);
-      expect(await t.database.db.selectFrom('orders').select('id').where('client_order_id', '=', clientId).execute()).toHaveLength(0);
+      expect(
+        await t.database.db.selectFrom('orders').select('id').where('client_order_id', '=', clientId).execute(),
+      ).toHaveLength(0);
     });
   });
 
@@ -243,32 +335,51 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       expect(await receiptJobs(created.razorpay_order_id)).toHaveLength(1);
 
       await t.store.worker.runOnce();
-      const mail = await smtp.waitForMessage((m) => m.to.includes('buyer@example.com') && m.subject.includes(orderId), 5_000);
+      const mail = await smtp.waitForMessage(
+        (m) => m.to.includes('buyer@example.com') && m.subject.includes(orderId),
+        5_000,
+      );
       expect(mail.text).toContain(followers.name);
       expect(mail.text).toContain(`https://shop.example/order-confirm/${orderId}`);
       expect(mail.html).toContain('boostly.test');
       expect((await receiptJobs(created.razorpay_order_id))[0].status).toBe('done');
 
-      const status = (await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${orderId}` })).json().data;
+      const status = (await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${orderId}` })).json()
+        .data;
       // The same worker run also submitted the paid order to the (simulated) supplier panel.
-      expect(status).toMatchObject({ razorPayOrderId: created.razorpay_order_id, paymentStatus: 'paid', orderStatus: 'Processing', serviceName: followers.name });
+      expect(status).toMatchObject({
+        razorPayOrderId: created.razorpay_order_id,
+        paymentStatus: 'paid',
+        orderStatus: 'Processing',
+        serviceName: followers.name,
+      });
       expect((await orderRow(created.razorpay_order_id)).supplier_order_id).toMatch(/^\d+$/);
       expect(status.email).toMatch(/^b\*+r@example\.com$/);
     });
 
     it('rejects a tampered signature or another order’s payment and leaves the order unchanged', async () => {
       const { created, handlerResult } = await paidOrder();
-      const tampered = await post('/api/order/verify-payment', { ...handlerResult, razorpay_signature: handlerResult.razorpay_signature.replace(/.$/, (c) => (c === '0' ? '1' : '0')) });
+      const tampered = await post('/api/order/verify-payment', {
+        ...handlerResult,
+        razorpay_signature: handlerResult.razorpay_signature.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+      });
       expect(tampered.statusCode).toBe(400);
       expect(tampered.json().message).toBe('Invalid payment signature');
 
       const other = (await createOrder()).json().data;
-      const crossed = await post('/api/order/verify-payment', { ...handlerResult, razorpay_order_id: other.razorpay_order_id });
+      const crossed = await post('/api/order/verify-payment', {
+        ...handlerResult,
+        razorpay_order_id: other.razorpay_order_id,
+      });
       expect(crossed.statusCode).toBe(400);
       expect((await orderRow(created.razorpay_order_id)).payment_status).toBe('created');
       expect((await orderRow(other.razorpay_order_id)).payment_status).toBe('created');
 
-      const garbage = await post('/api/order/verify-payment', { razorpay_order_id: created.razorpay_order_id, razorpay_payment_id: 'pay_x', razorpay_signature: 'zz' });
+      const garbage = await post('/api/order/verify-payment', {
+        razorpay_order_id: created.razorpay_order_id,
+        razorpay_payment_id: 'pay_x',
+        razorpay_signature: 'zz',
+      });
       expect(garbage.statusCode).toBe(400);
       const missing = await post('/api/order/verify-payment', { razorpay_order_id: created.razorpay_order_id });
       expect(missing.statusCode).toBe(400);
@@ -282,8 +393,22 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         const calls = [];
         for (let i = 0; i < 4; i += 1) {
           calls.push(post('/api/order/verify-payment', handlerResult));
-          calls.push(t.app.inject({ method: 'POST', url: '/api/payments/razorpay/webhook', payload: captured.body, headers: captured.headers }));
-          calls.push(t.app.inject({ method: 'POST', url: '/api/payments/razorpay/webhook', payload: orderPaid.body, headers: orderPaid.headers }));
+          calls.push(
+            t.app.inject({
+              method: 'POST',
+              url: '/api/payments/razorpay/webhook',
+              payload: captured.body,
+              headers: captured.headers,
+            }),
+          );
+          calls.push(
+            t.app.inject({
+              method: 'POST',
+              url: '/api/payments/razorpay/webhook',
+              payload: orderPaid.body,
+              headers: orderPaid.headers,
+            }),
+          );
         }
         const responses = await Promise.all(calls);
         expect(responses.map((r) => r.statusCode).every((s) => s === 200)).toBe(true);
@@ -306,14 +431,28 @@ describe.each(dialects)('checkout on %s', (dialect) => {
 
       for (const overrides of [{ amount: payment.amount - 1 }, { currency: 'INR' }]) {
         const wrong = razorpay.webhook('payment.captured', payment, overrides);
-        const response = await t.app.inject({ method: 'POST', url: '/api/payments/razorpay/webhook', payload: wrong.body, headers: wrong.headers });
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/payments/razorpay/webhook',
+          payload: wrong.body,
+          headers: wrong.headers,
+        });
         expect(response.statusCode).toBe(400);
       }
       expect((await orderRow(created.razorpay_order_id)).payment_status).toBe('created');
 
       // A rejected event is not remembered as seen: Razorpay's retry of a corrected one still counts.
       const good = razorpay.webhook('payment.captured', payment);
-      expect((await t.app.inject({ method: 'POST', url: '/api/payments/razorpay/webhook', payload: good.body, headers: good.headers })).statusCode).toBe(200);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/payments/razorpay/webhook',
+            payload: good.body,
+            headers: good.headers,
+          })
+        ).statusCode,
+      ).toBe(200);
       expect((await orderRow(created.razorpay_order_id)).payment_status).toBe('paid');
     });
 
@@ -321,12 +460,24 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       const created = (await createOrder()).json().data;
       const failed = razorpay.pay(created.razorpay_order_id, 'failed');
       const failHook = razorpay.webhook('payment.failed', failed.payment);
-      const response = await t.app.inject({ method: 'POST', url: '/api/payments/razorpay/webhook', payload: failHook.body, headers: failHook.headers });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/payments/razorpay/webhook',
+        payload: failHook.body,
+        headers: failHook.headers,
+      });
       expect(response.statusCode).toBe(200);
-      const replay = await t.app.inject({ method: 'POST', url: '/api/payments/razorpay/webhook', payload: failHook.body, headers: failHook.headers });
+      const replay = await t.app.inject({
+        method: 'POST',
+        url: '/api/payments/razorpay/webhook',
+        payload: failHook.body,
+        headers: failHook.headers,
+      });
       expect(replay.json().data.result).toBe('duplicate');
       expect((await orderRow(created.razorpay_order_id)).payment_status).toBe('fail');
-      const status = (await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${created.razorpay_order_id}` })).json().data;
+      const status = (
+        await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${created.razorpay_order_id}` })
+      ).json().data;
       expect(status.paymentStatus).toBe('fail');
 
       const late = razorpay.pay(created.razorpay_order_id);
@@ -338,8 +489,16 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       const paid = await paidOrder();
       const abandoned = (await createOrder()).json().data;
       const old = (ms: number) => new Date(Date.now() - ms).toISOString();
-      await t.database.db.updateTable('orders').set({ created_at: old(3 * 60_000) }).where('provider_order_id', '=', paid.created.razorpay_order_id).execute();
-      await t.database.db.updateTable('orders').set({ created_at: old(25 * 3_600_000) }).where('provider_order_id', '=', abandoned.razorpay_order_id).execute();
+      await t.database.db
+        .updateTable('orders')
+        .set({ created_at: old(3 * 60_000) })
+        .where('provider_order_id', '=', paid.created.razorpay_order_id)
+        .execute();
+      await t.database.db
+        .updateTable('orders')
+        .set({ created_at: old(25 * 3_600_000) })
+        .where('provider_order_id', '=', abandoned.razorpay_order_id)
+        .execute();
 
       const result = await t.store.orders.reconcile();
       expect(result.paid).toBeGreaterThanOrEqual(1);
@@ -372,12 +531,24 @@ describe.each(dialects)('sandbox checkout on %s', (dialect) => {
   const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object });
   const create = async () =>
     (
-      await post('/api/order', { type: 'Standard', slug: followers.slug, qty: tier.qty, name: 'sandbox.buyer', email: 'sb@example.com', order_id: nextClientId() })
+      await post('/api/order', {
+        type: 'Standard',
+        slug: followers.slug,
+        qty: tier.qty,
+        name: 'sandbox.buyer',
+        email: 'sb@example.com',
+        order_id: nextClientId(),
+      })
     ).json().data;
 
   it('pays through the sandbox window with Razorpay-style signed fields', async () => {
     const created = await create();
-    expect(created.checkout).toEqual({ provider: 'sandbox', order_id: created.razorpay_order_id, amount: created.amount, currency: 'USD' });
+    expect(created.checkout).toEqual({
+      provider: 'sandbox',
+      order_id: created.razorpay_order_id,
+      amount: created.amount,
+      currency: 'USD',
+    });
     const paid = (await post('/api/sandbox/pay', { razorpay_order_id: created.razorpay_order_id })).json().data;
     expect(paid.razorpay_signature).toMatch(/^[0-9a-f]{64}$/);
     const verified = await post('/api/order/verify-payment', paid);
@@ -390,14 +561,25 @@ describe.each(dialects)('sandbox checkout on %s', (dialect) => {
   it('records a failed sandbox payment as fail', async () => {
     const created = await create();
     const failed = (await post('/api/sandbox/fail', { razorpay_order_id: created.razorpay_order_id })).json().data;
-    const response = await post('/api/order/payment-failed', { razorpay_order_id: created.razorpay_order_id, razorpay_payment_id: failed.paymentId, reason: failed.description });
+    const response = await post('/api/order/payment-failed', {
+      razorpay_order_id: created.razorpay_order_id,
+      razorpay_payment_id: failed.paymentId,
+      reason: failed.description,
+    });
     expect(response.statusCode).toBe(200);
-    const status = (await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${response.json().data.orderId}` })).json().data;
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${response.json().data.orderId}` })
+    ).json().data;
     expect(status.paymentStatus).toBe('fail');
   });
 
   it('refuses webhooks when no webhook secret is configured', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/payments/razorpay/webhook', payload: '{}', headers: { 'content-type': 'application/json' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/razorpay/webhook',
+      payload: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(400);
   });
 });

@@ -27,7 +27,17 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
 
   beforeAll(async () => {
     panel = await startFakeSmmPanel({ key: 'panel-key' });
-    panel.services.push({ service: tier.supplierServiceId, name: 'Followers', type: 'Default', category: 'Instagram', rate: '0.9', min: '10', max: '100000', refill: true, cancel: true });
+    panel.services.push({
+      service: tier.supplierServiceId,
+      name: 'Followers',
+      type: 'Default',
+      category: 'Instagram',
+      rate: '0.9',
+      min: '10',
+      max: '100000',
+      refill: true,
+      cancel: true,
+    });
     razorpay = await startFakeRazorpay(keys);
     smtp = await startSmtpSink();
     t = await startTestApp(dialect, {
@@ -50,7 +60,10 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
   const db = () => t.database.db;
   const addRequests = () => panel.requests.filter((r) => r.form.action === 'add');
   const order = (id: number) => db().selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const eventKinds = async (id: number) => (await db().selectFrom('order_events').select('kind').where('order_id', '=', id).orderBy('id').execute()).map((e) => e.kind);
+  const eventKinds = async (id: number) =>
+    (await db().selectFrom('order_events').select('kind').where('order_id', '=', id).orderBy('id').execute()).map(
+      (e) => e.kind,
+    );
 
   /** A paid order through the real API; returns its row id. */
   async function paidOrder(name = `buyer.${sequence}`): Promise<number> {
@@ -59,18 +72,40 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
       method: 'POST',
       url: '/api/order',
       remoteAddress: `10.9.${Math.floor(sequence / 250) % 250}.${sequence % 250}`,
-      payload: { type: plan.type, slug: followers.slug, qty: tier.qty, name, email: `${name}@example.com`, order_id: String(sequence).padStart(6, '0') },
+      payload: {
+        type: plan.type,
+        slug: followers.slug,
+        qty: tier.qty,
+        name,
+        email: `${name}@example.com`,
+        order_id: String(sequence).padStart(6, '0'),
+      },
     });
     const { razorpay_order_id } = created.json().data;
     const { handlerResult } = razorpay.pay(razorpay_order_id);
-    const verified = await t.app.inject({ method: 'POST', url: '/api/order/verify-payment', payload: handlerResult, remoteAddress: '10.8.0.1' });
+    const verified = await t.app.inject({
+      method: 'POST',
+      url: '/api/order/verify-payment',
+      payload: handlerResult,
+      remoteAddress: '10.8.0.1',
+    });
     expect(verified.statusCode).toBe(200);
-    return (await db().selectFrom('orders').select('id').where('provider_order_id', '=', razorpay_order_id).executeTakeFirstOrThrow()).id;
+    return (
+      await db()
+        .selectFrom('orders')
+        .select('id')
+        .where('provider_order_id', '=', razorpay_order_id)
+        .executeTakeFirstOrThrow()
+    ).id;
   }
 
   /** Runs every due job now (mail, fulfilment, refunds). */
   async function drainJobs() {
-    await db().updateTable('jobs').set({ run_at: new Date(0).toISOString() }).where('status', '=', 'pending').execute();
+    await db()
+      .updateTable('jobs')
+      .set({ run_at: new Date(0).toISOString() })
+      .where('status', '=', 'pending')
+      .execute();
     while ((await t.store.worker.runOnce()) > 0) {
       // keep going until nothing is due
     }
@@ -85,8 +120,17 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
     const sent = addRequests().slice(before);
     expect(sent).toHaveLength(1);
     const row = await order(id);
-    expect(sent[0].form).toMatchObject({ key: 'panel-key', service: tier.supplierServiceId, link: row.target, quantity: String(tier.qty) });
-    expect(row).toMatchObject({ fulfilment_state: 'submitted', order_status: 'Processing', supplier_order_id: expect.stringMatching(/^\d+$/) });
+    expect(sent[0].form).toMatchObject({
+      key: 'panel-key',
+      service: tier.supplierServiceId,
+      link: row.target,
+      quantity: String(tier.qty),
+    });
+    expect(row).toMatchObject({
+      fulfilment_state: 'submitted',
+      order_status: 'Processing',
+      supplier_order_id: expect.stringMatching(/^\d+$/),
+    });
     expect(await eventKinds(id)).toEqual(['order.created', 'payment.paid', 'supplier.submitted']);
   });
 
@@ -117,15 +161,26 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
     const badLink = await paidOrder();
     panel.failNextAdd('Incorrect link');
     await drainJobs();
-    expect(await order(badLink)).toMatchObject({ fulfilment_state: 'failed', error_message: 'Incorrect link', supplier_order_id: null });
+    expect(await order(badLink)).toMatchObject({
+      fulfilment_state: 'failed',
+      error_message: 'Incorrect link',
+      supplier_order_id: null,
+    });
     await drainJobs();
     expect((await order(badLink)).fulfilment_state).toBe('failed');
 
     const lowBalance = await paidOrder();
     panel.failNextAdd('Not enough funds on balance');
     await drainJobs(); // the first attempt is refused: the job goes back to pending with a backoff
-    expect(await order(lowBalance)).toMatchObject({ fulfilment_state: 'retry', error_message: 'Not enough funds on balance' });
-    const job = await db().selectFrom('jobs').selectAll().where('dedupe_key', '=', `fulfil:${lowBalance}`).executeTakeFirstOrThrow();
+    expect(await order(lowBalance)).toMatchObject({
+      fulfilment_state: 'retry',
+      error_message: 'Not enough funds on balance',
+    });
+    const job = await db()
+      .selectFrom('jobs')
+      .selectAll()
+      .where('dedupe_key', '=', `fulfil:${lowBalance}`)
+      .executeTakeFirstOrThrow();
     expect(job).toMatchObject({ status: 'pending', attempts: 1 });
     expect(Date.parse(job.run_at)).toBeGreaterThan(Date.now());
     await drainJobs(); // the owner topped up; the retry goes through
@@ -144,14 +199,26 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
     panel.setOrder(rowA.supplier_order_id!, { status: 'Pending' });
     await t.store.fulfilment.syncStatuses();
     expect((await order(a)).order_status).toBe('Processing'); // the supplier's Pending is not a step back
-    panel.setOrder(rowA.supplier_order_id!, { status: 'in progress', start_count: '1200', remains: '150', charge: '0.2782' });
+    panel.setOrder(rowA.supplier_order_id!, {
+      status: 'in progress',
+      start_count: '1200',
+      remains: '150',
+      charge: '0.2782',
+    });
     panel.orders.delete(rowB.supplier_order_id!); // the panel no longer knows it: mixed good and bad ids
     const statusCallsBefore = panel.requests.filter((r) => r.form.action === 'status').length;
     await t.store.fulfilment.syncStatuses();
     const statusCalls = panel.requests.filter((r) => r.form.action === 'status').slice(statusCallsBefore);
     expect(statusCalls).toHaveLength(1);
-    expect(statusCalls[0].form.orders?.split(',')).toEqual(expect.arrayContaining([rowA.supplier_order_id, rowB.supplier_order_id]));
-    expect(await order(a)).toMatchObject({ order_status: 'In Progress', start_count: 1200, remains: 150, supplier_charge_e4: 2782 });
+    expect(statusCalls[0].form.orders?.split(',')).toEqual(
+      expect.arrayContaining([rowA.supplier_order_id, rowB.supplier_order_id]),
+    );
+    expect(await order(a)).toMatchObject({
+      order_status: 'In Progress',
+      start_count: 1200,
+      remains: 150,
+      supplier_charge_e4: 2782,
+    });
     expect((await order(b)).error_message).toBe('Supplier: Incorrect order ID');
     expect(await eventKinds(a)).toContain('status.changed');
 

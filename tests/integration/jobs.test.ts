@@ -26,7 +26,9 @@ function captureLogger() {
 /** A second, independent connection (pool) to the same database: another app instance. */
 async function openSecondHandle(database: TestDatabase, dialect: DialectName): Promise<DatabaseHandle> {
   if (dialect === 'sqlite') {
-    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(database.db);
+    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(
+      database.db,
+    );
     return openDatabase({ sqlitePath: rows[0].file });
   }
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
@@ -37,7 +39,8 @@ const at = (iso: string, plusMs = 0) => new Date(Date.parse(iso) + plusMs);
 
 describe.each(dialects)('jobs queue on %s', (dialect) => {
   let database: TestDatabase;
-  const getJob = (id: number) => database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const getJob = (id: number) =>
+    database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const makeDue = (id: number) =>
     database.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('id', '=', id).execute();
 
@@ -50,9 +53,17 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
   });
 
   it('enqueues a pending job and ignores a second job with the same dedupe key', async () => {
-    const first = await enqueueJob(database.db, { kind: 'mail.send', payload: { to: 'a@example.com' }, dedupeKey: 'receipt:1' });
+    const first = await enqueueJob(database.db, {
+      kind: 'mail.send',
+      payload: { to: 'a@example.com' },
+      dedupeKey: 'receipt:1',
+    });
     expect(first).toEqual({ enqueued: true, id: expect.any(Number) });
-    const again = await enqueueJob(database.db, { kind: 'mail.send', payload: { to: 'other@example.com' }, dedupeKey: 'receipt:1' });
+    const again = await enqueueJob(database.db, {
+      kind: 'mail.send',
+      payload: { to: 'other@example.com' },
+      dedupeKey: 'receipt:1',
+    });
     expect(again).toEqual({ enqueued: false });
 
     // Without a key there is no de-duplication (NULLs are distinct in a UNIQUE column).
@@ -113,7 +124,12 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
     expect(await claimJobs(database.db, { workerId: 'w1', limit: 10, leaseMs: 30_000, now, kinds: ['a'] })).toEqual([]);
     expect(await claimJobs(database.db, { workerId: 'w1', limit: 10, leaseMs: 30_000, now, kinds: [] })).toEqual([]);
 
-    const later = await claimJobs(database.db, { workerId: 'w1', limit: 10, leaseMs: 30_000, now: at(now.toISOString(), 20_000) });
+    const later = await claimJobs(database.db, {
+      workerId: 'w1',
+      limit: 10,
+      leaseMs: 30_000,
+      now: at(now.toISOString(), 20_000),
+    });
     expect(later.map((j) => JSON.parse(j.payload_json)).sort()).toEqual([2, 3]);
     expect(await jobCounts(database.db)).toMatchObject({ pending: 0, running: 3 });
   });
@@ -137,7 +153,9 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       ];
       const batches = await Promise.all(
         claimers.flatMap(({ db, workerId }) =>
-          Array.from({ length: 12 }, (_, n) => claimJobs(db, { workerId: `${workerId}-${n}`, limit: 3, leaseMs: 60_000 })),
+          Array.from({ length: 12 }, (_, n) =>
+            claimJobs(db, { workerId: `${workerId}-${n}`, limit: 3, leaseMs: 60_000 }),
+          ),
         ),
       );
       const ids = batches.flat().map((j) => j.id);
@@ -187,7 +205,13 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
     expect(await claimJobs(database.db, { workerId: 'B', limit: 1, leaseMs: 1000, now: at(t0, 999) })).toEqual([]);
     const [taken] = await claimJobs(database.db, { workerId: 'B', limit: 1, leaseMs: 1000, now: at(t0, 1001) });
-    expect(taken).toMatchObject({ id: crashed.id, locked_by: 'B', attempts: 2, status: 'running', locked_until: '2030-01-01T00:00:02.001Z' });
+    expect(taken).toMatchObject({
+      id: crashed.id,
+      locked_by: 'B',
+      attempts: 2,
+      status: 'running',
+      locked_until: '2030-01-01T00:00:02.001Z',
+    });
   });
 
   it('complete, fail, renew and release are compare-and-set on the claim', async () => {
@@ -198,7 +222,9 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
     // A's lease was taken over: A can no longer change the job.
     expect(await completeJob(database.db, jobA, 'A')).toBe(false);
-    expect(await failJob(database.db, jobA, 'A', new Error('late'), { retryable: true })).toMatchObject({ updated: false });
+    expect(await failJob(database.db, jobA, 'A', new Error('late'), { retryable: true })).toMatchObject({
+      updated: false,
+    });
     expect(await renewLease(database.db, jobA, 'A', 1000)).toBe(false);
     expect(await releaseJob(database.db, jobA, 'A')).toBe(false);
     // Even with the right worker id, a stale claim (older attempt) is refused.
@@ -210,7 +236,9 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
     expect(await completeJob(database.db, jobB, 'B')).toBe(true);
     expect(await completeJob(database.db, jobB, 'B')).toBe(false);
     expect(await getJob(jobB.id)).toMatchObject({ status: 'done', locked_by: 'B', locked_until: null });
-    expect(await claimJobs(database.db, { workerId: 'C', limit: 1, leaseMs: 1000, now: at(t0, 3_600_000) })).toEqual([]);
+    expect(await claimJobs(database.db, { workerId: 'C', limit: 1, leaseMs: 1000, now: at(t0, 3_600_000) })).toEqual(
+      [],
+    );
   });
 
   it('release gives an unstarted job back without using an attempt', async () => {
@@ -222,15 +250,24 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
   it('retries with exponential backoff, then fails after max attempts', async () => {
     const t0 = Date.parse('2030-01-01T00:00:00.000Z');
-    const { id } = (await enqueueJob(database.db, { kind: 'a', payload: 1, maxAttempts: 3, now: new Date(t0) })) as { id: number };
+    const { id } = (await enqueueJob(database.db, { kind: 'a', payload: 1, maxAttempts: 3, now: new Date(t0) })) as {
+      id: number;
+    };
     let now = t0;
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
       // Not claimable a millisecond before it is due.
-      if (attempt > 1) expect(await claimJobs(database.db, { workerId: 'w', limit: 1, leaseMs: 1000, now: new Date(now - 1) })).toEqual([]);
+      if (attempt > 1)
+        expect(
+          await claimJobs(database.db, { workerId: 'w', limit: 1, leaseMs: 1000, now: new Date(now - 1) }),
+        ).toEqual([]);
       const [job] = await claimJobs(database.db, { workerId: 'w', limit: 1, leaseMs: 1000, now: new Date(now) });
       expect(job).toMatchObject({ id, attempts: attempt });
-      const result = await failJob(database.db, job, 'w', new Error(`boom ${attempt}`), { retryable: true, now: new Date(now), random: () => 0.5 });
+      const result = await failJob(database.db, job, 'w', new Error(`boom ${attempt}`), {
+        retryable: true,
+        now: new Date(now),
+        random: () => 0.5,
+      });
       const row = await getJob(id);
       expect(row.last_error).toBe(`Error: boom ${attempt}`);
       if (attempt < 3) {
@@ -244,12 +281,16 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       }
     }
     expect(delays).toEqual([5_000, 10_000]);
-    expect(await claimJobs(database.db, { workerId: 'w', limit: 1, leaseMs: 1000, now: new Date(now + 86_400_000) })).toEqual([]);
+    expect(
+      await claimJobs(database.db, { workerId: 'w', limit: 1, leaseMs: 1000, now: new Date(now + 86_400_000) }),
+    ).toEqual([]);
   });
 
   it('marks a job failed when its lease expires on the last attempt instead of looping', async () => {
     const t0 = '2030-01-01T00:00:00.000Z';
-    const { id } = (await enqueueJob(database.db, { kind: 'a', payload: 1, maxAttempts: 1, now: new Date(t0) })) as { id: number };
+    const { id } = (await enqueueJob(database.db, { kind: 'a', payload: 1, maxAttempts: 1, now: new Date(t0) })) as {
+      id: number;
+    };
     await claimJobs(database.db, { workerId: 'A', limit: 1, leaseMs: 1000, now: new Date(t0) });
     expect(await claimJobs(database.db, { workerId: 'B', limit: 1, leaseMs: 1000, now: at(t0, 2000) })).toEqual([]);
     const row = await getJob(id);
@@ -273,7 +314,9 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       });
       const { id } = (await enqueueJob(database.db, { kind: 'greet', payload: { name: 'Ana' } })) as { id: number };
       expect(await worker.runOnce()).toBe(1);
-      expect(seen).toEqual([{ payload: { name: 'Ana' }, job: expect.objectContaining({ id, attempts: 1, locked_by: 'w' }) }]);
+      expect(seen).toEqual([
+        { payload: { name: 'Ana' }, job: expect.objectContaining({ id, attempts: 1, locked_by: 'w' }) },
+      ]);
       expect(await getJob(id)).toMatchObject({ status: 'done', attempts: 1 });
       expect(await worker.runOnce()).toBe(0);
     });
@@ -308,7 +351,11 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
       await makeDue(id);
       await worker.runOnce();
-      expect(await getJob(id)).toMatchObject({ status: 'failed', attempts: 3, last_error: 'Error: supplier timed out' });
+      expect(await getJob(id)).toMatchObject({
+        status: 'failed',
+        attempts: 3,
+        last_error: 'Error: supplier timed out',
+      });
       expect(calls).toBe(3);
     });
 
@@ -322,7 +369,11 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       });
       const { id } = (await enqueueJob(database.db, { kind: 'bad', payload: {} })) as { id: number };
       await worker.runOnce();
-      expect(await getJob(id)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'PermanentJobError: the address is invalid' });
+      expect(await getJob(id)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        last_error: 'PermanentJobError: the address is invalid',
+      });
     });
 
     it('fails unknown kinds and unreadable payloads permanently with a clear error', async () => {
@@ -361,7 +412,8 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
           },
         },
       });
-      for (let i = 0; i < 7; i++) await enqueueJob(database.db, { kind: 'slow', payload: { i }, runAt: new Date(Date.now() - 1000 + i) });
+      for (let i = 0; i < 7; i++)
+        await enqueueJob(database.db, { kind: 'slow', payload: { i }, runAt: new Date(Date.now() - 1000 + i) });
       expect(await worker.runOnce()).toBe(5);
       expect(await worker.runOnce()).toBe(2);
       expect(maxActive).toBe(1);
@@ -436,7 +488,8 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
           },
         },
       });
-      for (let i = 0; i < 3; i++) await enqueueJob(database.db, { kind: 'wait', payload: { i }, runAt: new Date(Date.now() - 1000 + i) });
+      for (let i = 0; i < 3; i++)
+        await enqueueJob(database.db, { kind: 'wait', payload: { i }, runAt: new Date(Date.now() - 1000 + i) });
       const run = worker.runOnce();
       await expect.poll(async () => (await jobCounts(database.db)).running, { timeout: 5000 }).toBe(3);
       const stopping = worker.stop();

@@ -23,7 +23,8 @@ const FROM = 'Boostly <orders@boostly.test>';
 
 function captureLogger() {
   const lines: { level: string; msg: string | undefined; obj: Record<string, unknown> }[] = [];
-  const at = (level: string) => (obj: object, msg?: string) => lines.push({ level, obj: obj as Record<string, unknown>, msg });
+  const at = (level: string) => (obj: object, msg?: string) =>
+    lines.push({ level, obj: obj as Record<string, unknown>, msg });
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } satisfies JobLogger };
 }
 
@@ -68,7 +69,10 @@ describe('mailers', () => {
       socketTimeout: 30_000,
     });
     expect(SMTP_TIMEOUTS).toEqual({ connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
-    expect(smtpTransportOptions('smtps://mail.example.com?socketTimeout=5000')).toMatchObject({ secure: true, socketTimeout: 5000 });
+    expect(smtpTransportOptions('smtps://mail.example.com?socketTimeout=5000')).toMatchObject({
+      secure: true,
+      socketTimeout: 5000,
+    });
     expect(() => smtpTransportOptions('http://mail.example.com')).toThrow(/SMTP_URL/);
   });
 
@@ -160,7 +164,11 @@ describe('mailers', () => {
     const blackHole: Server = createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
     const { port } = blackHole.address() as AddressInfo;
-    const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${port}?greetingTimeout=300`, from: FROM, logger: captureLogger().logger });
+    const mailer = createSmtpMailer({
+      url: `smtp://127.0.0.1:${port}?greetingTimeout=300`,
+      from: FROM,
+      logger: captureLogger().logger,
+    });
     mailers.push(mailer);
     try {
       const started = Date.now();
@@ -179,7 +187,8 @@ describe.each(dialects)('mail.send jobs on %s', (dialect) => {
   let database: TestDatabase;
   let sink: SmtpSink;
   let mailer: Mailer;
-  const getJob = (id: number) => database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const getJob = (id: number) =>
+    database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const makeDue = (id: number) =>
     database.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('id', '=', id).execute();
 
@@ -196,13 +205,20 @@ describe.each(dialects)('mail.send jobs on %s', (dialect) => {
   });
 
   const worker = (logger: JobLogger = captureLogger().logger) =>
-    createJobWorker({ db: database.db, handlers: { [MAIL_JOB]: createSendMailHandler(mailer) }, workerId: 'mail-worker', logger });
+    createJobWorker({
+      db: database.db,
+      handlers: { [MAIL_JOB]: createSendMailHandler(mailer) },
+      workerId: 'mail-worker',
+      logger,
+    });
 
   it('retries while the SMTP server is down, then delivers exactly once', async () => {
     await sink.stop();
     const { lines, logger } = captureLogger();
     const w = worker(logger);
-    const queued = await database.db.transaction().execute((trx) => enqueueMail(trx, receipt(), { dedupeKey: 'receipt:42' }));
+    const queued = await database.db
+      .transaction()
+      .execute((trx) => enqueueMail(trx, receipt(), { dedupeKey: 'receipt:42' }));
     if (!queued.enqueued) throw new Error('not enqueued');
     expect(await enqueueMail(database.db, receipt(), { dedupeKey: 'receipt:42' })).toEqual({ enqueued: false });
 
@@ -260,7 +276,9 @@ describe.each(dialects)('mail.send jobs on %s', (dialect) => {
   });
 
   it('fails an invalid payload permanently without contacting the server', async () => {
-    const { id } = (await enqueueJob(database.db, { kind: MAIL_JOB, payload: { to: '', subject: 1 } })) as { id: number };
+    const { id } = (await enqueueJob(database.db, { kind: MAIL_JOB, payload: { to: '', subject: 1 } })) as {
+      id: number;
+    };
     await worker().runOnce();
     const job = await getJob(id);
     expect(job.status).toBe('failed');

@@ -21,14 +21,18 @@ import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '
  */
 async function migrateWithOneTimeCodes(db: Kysely<Database>): Promise<void> {
   await migrateToLatest(db);
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration where name = '004-one-time-codes'`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from kysely_migration where name = '004-one-time-codes'`.execute(db);
   if (rows.length === 0) await oneTimeCodesMigration.up(db);
 }
 
 /** A second, independent connection (pool) to the same database: another app instance. */
 async function openSecondHandle(database: TestDatabase, dialect: DialectName): Promise<DatabaseHandle> {
   if (dialect === 'sqlite') {
-    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(database.db);
+    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(
+      database.db,
+    );
     return openDatabase({ sqlitePath: rows[0].file });
   }
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
@@ -49,7 +53,8 @@ describe.each(dialects)('one-time codes on %s', (dialect) => {
   };
   const codesOn = (db: Kysely<Database>, extra: Partial<OneTimeCodesOptions> = {}): OneTimeCodes =>
     createOneTimeCodes({ db, pepper, now, ...extra });
-  const rowsOf = (db: Kysely<Database>) => sql<Record<string, unknown>>`select * from one_time_codes order by id`.execute(db).then((r) => r.rows);
+  const rowsOf = (db: Kysely<Database>) =>
+    sql<Record<string, unknown>>`select * from one_time_codes order by id`.execute(db).then((r) => r.rows);
 
   /** Issues a code and returns it, failing the test if throttled. */
   async function issued(codes: OneTimeCodes, purpose = PURPOSE, subject = EMAIL): Promise<string> {
@@ -73,14 +78,22 @@ describe.each(dialects)('one-time codes on %s', (dialect) => {
   it('keeps one install-wide pepper in settings', async () => {
     expect(pepper).toMatch(/^[0-9a-f]{64}$/);
     expect(await loadCodePepper(database.db)).toBe(pepper);
-    const row = await database.db.selectFrom('settings').select('value').where('key', '=', 'otp.pepper').executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', 'otp.pepper')
+      .executeTakeFirstOrThrow();
     expect(row.value).toBe(pepper);
   });
 
   it('issues a 6-digit code that verifies once; a second verify finds it missing', async () => {
     const codes = codesOn(database.db);
     const result = await codes.issue(PURPOSE, EMAIL);
-    expect(result).toEqual({ ok: true, code: expect.stringMatching(/^\d{6}$/), expiresAt: new Date(START + 10 * 60_000) });
+    expect(result).toEqual({
+      ok: true,
+      code: expect.stringMatching(/^\d{6}$/),
+      expiresAt: new Date(START + 10 * 60_000),
+    });
     const code = (result as { code: string }).code;
 
     expect(await codes.verify(PURPOSE, EMAIL, code)).toEqual({ ok: true });
@@ -255,7 +268,9 @@ describe.each(dialects)('one-time codes on %s', (dialect) => {
       const resends = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).issue(PURPOSE, EMAIL)));
       const resent = resends.filter((r) => r.ok);
       expect(resent).toHaveLength(1);
-      expect(resends.filter((r) => !r.ok)).toEqual(Array(9).fill({ ok: false, reason: 'throttled', retryAfterMs: 60_000 }));
+      expect(resends.filter((r) => !r.ok)).toEqual(
+        Array(9).fill({ ok: false, reason: 'throttled', retryAfterMs: 60_000 }),
+      );
       const [after] = await rowsOf(database.db);
       expect(Number(after.sends_in_window)).toBe(2);
       expect(await b.verify(PURPOSE, EMAIL, (resent[0] as { code: string }).code)).toEqual({ ok: true });

@@ -39,13 +39,18 @@ describe.each(dialects)('order history on %s', (dialect) => {
   const nextAddress = () => `10.1.${Math.floor(++clients / 250)}.${clients % 250}`;
   const call = (method: 'POST' | 'PATCH', url: string, payload: unknown, remoteAddress = nextAddress()) =>
     t.app.inject({ method, url, payload: payload as object, remoteAddress });
-  const askCode = (email: unknown, from?: string) => call('POST', '/api/order/order-history/code', email === undefined ? {} : { email }, from);
-  const lookup = (email: unknown, code: unknown, from?: string) => call('PATCH', '/api/order/order-history', { email, code }, from);
+  const askCode = (email: unknown, from?: string) =>
+    call('POST', '/api/order/order-history/code', email === undefined ? {} : { email }, from);
+  const lookup = (email: unknown, code: unknown, from?: string) =>
+    call('PATCH', '/api/order/order-history', { email, code }, from);
 
   /** Sends queued mail and returns the newest code e-mailed to `email` after `since` messages. */
   async function codeMailFor(email: string, since: number) {
     await t.store.worker.runOnce();
-    const mail = await smtp.waitForMessage((m) => smtp.messages.indexOf(m) >= since && m.to === email && m.subject.includes('code'), 5_000);
+    const mail = await smtp.waitForMessage(
+      (m) => smtp.messages.indexOf(m) >= since && m.to === email && m.subject.includes('code'),
+      5_000,
+    );
     const match = /^\s*(\d{6})\s*$/m.exec(mail.text);
     expect(match, `no code line in:\n${mail.text}`).not.toBeNull();
     return { mail, code: match![1] };
@@ -61,7 +66,14 @@ describe.each(dialects)('order history on %s', (dialect) => {
 
   /** An order through the API: created, then paid in the sandbox and verified, unless `pay` is false. */
   async function placeOrder(email: string, name: string, pay = true): Promise<string> {
-    const created = await call('POST', '/api/order', { type: standard.type, slug: followers.slug, qty: tier.qty, name, email, order_id: nextClientId() });
+    const created = await call('POST', '/api/order', {
+      type: standard.type,
+      slug: followers.slug,
+      qty: tier.qty,
+      name,
+      email,
+      order_id: nextClientId(),
+    });
     expect(created.statusCode, created.body).toBe(200);
     const providerOrderId: string = created.json().data.razorpay_order_id;
     if (pay) {
@@ -74,7 +86,11 @@ describe.each(dialects)('order history on %s', (dialect) => {
   }
 
   const setCreatedAt = (providerOrderId: string, iso: string) =>
-    t.database.db.updateTable('orders').set({ created_at: iso }).where('provider_order_id', '=', providerOrderId).execute();
+    t.database.db
+      .updateTable('orders')
+      .set({ created_at: iso })
+      .where('provider_order_id', '=', providerOrderId)
+      .execute();
 
   describe('asking for a code', () => {
     it('e-mails a 6-digit code, and answers an address with orders exactly like one without', async () => {
@@ -99,7 +115,11 @@ describe.each(dialects)('order history on %s', (dialect) => {
         expect(mail.text).toContain('https://shop.example/client');
         expect(mail.html).toContain(code);
         // Only the code's HMAC is stored.
-        const row = await t.database.db.selectFrom('one_time_codes').selectAll().where('subject', '=', email).executeTakeFirstOrThrow();
+        const row = await t.database.db
+          .selectFrom('one_time_codes')
+          .selectAll()
+          .where('subject', '=', email)
+          .executeTakeFirstOrThrow();
         expect(row.purpose).toBe('order-history');
         expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/);
         expect(row.code_hash).not.toContain(code);
@@ -114,7 +134,10 @@ describe.each(dialects)('order history on %s', (dialect) => {
       const again = await askCode(email);
       expect(again.statusCode).toBe(429);
       expect(again.headers['cache-control']).toBe('private, no-store');
-      expect(again.json()).toEqual({ isSuccessful: false, message: expect.stringMatching(/^Please wait \d+ seconds? before asking for a new code\.$/) });
+      expect(again.json()).toEqual({
+        isSuccessful: false,
+        message: expect.stringMatching(/^Please wait \d+ seconds? before asking for a new code\.$/),
+      });
       const seconds = Number(/\d+/.exec(again.json().message)![0]);
       expect(seconds).toBeGreaterThan(0);
       expect(seconds).toBeLessThanOrEqual(60);
@@ -148,7 +171,11 @@ describe.each(dialects)('order history on %s', (dialect) => {
       await setCreatedAt(unpaid, '2030-01-02T10:00:00.000Z');
       await setCreatedAt(abandoned, '2030-01-03T10:00:00.000Z');
       await setCreatedAt(newest, '2030-01-04T10:00:00.000Z');
-      await t.database.db.updateTable('orders').set({ payment_status: 'expired' }).where('provider_order_id', '=', abandoned).execute();
+      await t.database.db
+        .updateTable('orders')
+        .set({ payment_status: 'expired' })
+        .where('provider_order_id', '=', abandoned)
+        .execute();
       // After the worker ran (it also submits paid orders to the supplier, which sets statuses).
       const code = await codeFor(email);
       await t.database.db
@@ -166,7 +193,11 @@ describe.each(dialects)('order history on %s', (dialect) => {
       expect(data.map((row: { razorPayOrderId: string }) => row.razorPayOrderId)).toEqual([newest, unpaid, oldest]);
       expect(data.map((row: { razorPayOrderId: string }) => row.razorPayOrderId)).not.toContain(someoneElse);
 
-      const stored = await t.database.db.selectFrom('orders').selectAll().where('provider_order_id', '=', oldest).executeTakeFirstOrThrow();
+      const stored = await t.database.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('provider_order_id', '=', oldest)
+        .executeTakeFirstOrThrow();
       expect(data[2]).toEqual({
         razorPayOrderId: oldest,
         serviceId: followers.slug,
@@ -183,7 +214,12 @@ describe.each(dialects)('order history on %s', (dialect) => {
       });
       expect(data[2].price).toBe(Number(tier.price));
       expect(data[2].razorPayOrderId).toMatch(/^order_/);
-      expect(data[1]).toMatchObject({ paymentStatus: 'created', orderStatus: 'Pending', errorMessage: null, name: 'history.second' });
+      expect(data[1]).toMatchObject({
+        paymentStatus: 'created',
+        orderStatus: 'Pending',
+        errorMessage: null,
+        name: 'history.second',
+      });
       expect(data[0]).toMatchObject({ paymentStatus: 'paid', name: 'history.third' });
 
       // A code works once.
@@ -235,7 +271,13 @@ describe.each(dialects)('order history on %s', (dialect) => {
         expect(response.statusCode).toBe(400);
         messages.push(response.json().message);
       }
-      expect(messages).toEqual(['Invalid code', 'Invalid code', 'Invalid code', 'Invalid code', 'Too many wrong codes. Ask for a new one.']);
+      expect(messages).toEqual([
+        'Invalid code',
+        'Invalid code',
+        'Invalid code',
+        'Invalid code',
+        'Too many wrong codes. Ask for a new one.',
+      ]);
       const right = await lookup(email, code);
       expect(right.statusCode).toBe(400);
       expect(right.json()).toEqual({ isSuccessful: false, message: 'Too many wrong codes. Ask for a new one.' });
@@ -295,7 +337,10 @@ describe.each(dialects)('order history on %s', (dialect) => {
       const limited = await askCode(freshEmail('limited'), from);
       expect(limited.statusCode).toBe(429);
       expect(limited.headers['cache-control']).toBe('private, no-store');
-      expect(limited.json()).toMatchObject({ isSuccessful: false, message: expect.stringMatching(/^Too many requests/) });
+      expect(limited.json()).toMatchObject({
+        isSuccessful: false,
+        message: expect.stringMatching(/^Too many requests/),
+      });
     });
 
     it('allows 10 lookups a minute, then 429', async () => {
@@ -305,7 +350,10 @@ describe.each(dialects)('order history on %s', (dialect) => {
       expect(statuses.every((s) => s === 400)).toBe(true);
       const limited = await lookup(freshEmail('limited'), '123456', from);
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toMatchObject({ isSuccessful: false, message: expect.stringMatching(/^Too many requests/) });
+      expect(limited.json()).toMatchObject({
+        isSuccessful: false,
+        message: expect.stringMatching(/^Too many requests/),
+      });
     });
   });
 });

@@ -38,8 +38,16 @@ describe.each(dialects)('server-rendered pages on %s', (dialect) => {
   });
 
   it('serves repeated requests from the page cache, compressed once, with the matching nonce', async () => {
-    const first = await t.app.inject({ method: 'GET', url: '/service/tiktok-views', headers: { 'accept-encoding': 'br' } });
-    const second = await t.app.inject({ method: 'GET', url: '/service/tiktok-views', headers: { 'accept-encoding': 'br' } });
+    const first = await t.app.inject({
+      method: 'GET',
+      url: '/service/tiktok-views',
+      headers: { 'accept-encoding': 'br' },
+    });
+    const second = await t.app.inject({
+      method: 'GET',
+      url: '/service/tiktok-views',
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(second.headers['content-encoding']).toBe('br');
     const html = brotliDecompressSync(second.rawPayload).toString();
     expect(html).toBe(brotliDecompressSync(first.rawPayload).toString());

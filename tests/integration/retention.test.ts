@@ -47,10 +47,19 @@ describe.each(dialects)('data retention on %s', (dialect) => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await database.db.insertInto('order_events').values({ order_id: id, at: createdAt, kind: 'order.created', detail_json: '{}' }).execute();
+    await database.db
+      .insertInto('order_events')
+      .values({ order_id: id, at: createdAt, kind: 'order.created', detail_json: '{}' })
+      .execute();
     await database.db
       .insertInto('refunds')
-      .values({ order_id: id, provider_refund_id: `rfnd_${id}`, amount_e4: 100, reason: 'Partial', created_at: createdAt })
+      .values({
+        order_id: id,
+        provider_refund_id: `rfnd_${id}`,
+        amount_e4: 100,
+        reason: 'Partial',
+        created_at: createdAt,
+      })
       .execute();
     return id;
   }
@@ -58,7 +67,19 @@ describe.each(dialects)('data retention on %s', (dialect) => {
   async function insertJob(createdAt: string, kind: string, status: string) {
     await database.db
       .insertInto('jobs')
-      .values({ kind, payload_json: '{}', dedupe_key: null, status, max_attempts: 8, run_at: createdAt, locked_by: null, locked_until: null, last_error: null, created_at: createdAt, updated_at: createdAt })
+      .values({
+        kind,
+        payload_json: '{}',
+        dedupe_key: null,
+        status,
+        max_attempts: 8,
+        run_at: createdAt,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
       .execute();
   }
 
@@ -73,18 +94,52 @@ describe.each(dialects)('data retention on %s', (dialect) => {
     await insertJob(recent, 'mail.send', 'done');
     await database.db
       .insertInto('one_time_codes')
-      .values({ purpose: 'order-history', subject: 'old@example.com', code_hash: 'x', expires_at: old, max_attempts: 5, consumed_at: null, last_sent_at: old, sends_in_window: 1, window_started_at: old, created_at: old })
+      .values({
+        purpose: 'order-history',
+        subject: 'old@example.com',
+        code_hash: 'x',
+        expires_at: old,
+        max_attempts: 5,
+        consumed_at: null,
+        last_sent_at: old,
+        sends_in_window: 1,
+        window_started_at: old,
+        created_at: old,
+      })
       .execute();
-    await database.db.insertInto('webhook_events').values({ provider: 'razorpay', event_id: 'evt_old', received_at: old }).execute();
+    await database.db
+      .insertInto('webhook_events')
+      .values({ provider: 'razorpay', event_id: 'evt_old', received_at: old })
+      .execute();
 
     const counts = await purgeExpiredData(database.db);
-    expect(counts).toEqual({ orders: 1, mails: 1, jobs: 1, codes: 1, webhookEvents: 1, sandboxPayments: 0, simulatedPanelOrders: 0 });
+    expect(counts).toEqual({
+      orders: 1,
+      mails: 1,
+      jobs: 1,
+      codes: 1,
+      webhookEvents: 1,
+      sandboxPayments: 0,
+      simulatedPanelOrders: 0,
+    });
 
     const orders = await database.db.selectFrom('orders').select('id').execute();
     expect(orders.map((o) => o.id)).toEqual([recentOrder]);
-    expect(await database.db.selectFrom('order_events').select('id').where('order_id', '=', oldOrder).execute()).toHaveLength(0);
-    expect(await database.db.selectFrom('refunds').select('id').where('order_id', '=', oldOrder).execute()).toHaveLength(0);
+    expect(
+      await database.db.selectFrom('order_events').select('id').where('order_id', '=', oldOrder).execute(),
+    ).toHaveLength(0);
+    expect(
+      await database.db.selectFrom('refunds').select('id').where('order_id', '=', oldOrder).execute(),
+    ).toHaveLength(0);
     expect(await database.db.selectFrom('jobs').select('status').execute()).toHaveLength(2);
-    expect(await purgeExpiredData(database.db)).toEqual({ orders: 0, mails: 0, jobs: 0, codes: 0, webhookEvents: 0, sandboxPayments: 0, simulatedPanelOrders: 0 });
+    expect(await purgeExpiredData(database.db)).toEqual({
+      orders: 0,
+      mails: 0,
+      jobs: 0,
+      codes: 0,
+      webhookEvents: 0,
+      sandboxPayments: 0,
+      simulatedPanelOrders: 0,
+    });
   });
 });

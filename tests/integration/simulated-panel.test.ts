@@ -85,7 +85,15 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
     await start();
     const services = await client.services();
     expect(services).toHaveLength(2);
-    expect(services[0]).toMatchObject({ service: '101', name: 'Instagram Followers', rate: 0.2782, rateE4: 2782, min: 1, refill: true, cancel: true });
+    expect(services[0]).toMatchObject({
+      service: '101',
+      name: 'Instagram Followers',
+      rate: 0.2782,
+      rateE4: 2782,
+      min: 1,
+      refill: true,
+      cancel: true,
+    });
     expect(services[1]).toMatchObject({ service: '102', rateE4: 15000, min: 100, max: 5000 });
     expect(await client.balance()).toEqual({ balance: '1000.00', currency: 'USD' });
   });
@@ -118,9 +126,23 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
     expect(later.remains).toBe(445); // 1000 − ⌊1000 × 0.5 / 0.9⌋
 
     at(100);
-    expect(await status(order)).toMatchObject({ status: 'Completed', rawStatus: 'Completed', remains: 0, charge: '0.2782' });
-    const row = await database.db.selectFrom('simulated_panel_orders').selectAll().where('id', '=', Number(order)).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: 'Completed', remains: 0, outcome: 'complete', delivered_at: new Date(T0 + 100_000).toISOString() });
+    expect(await status(order)).toMatchObject({
+      status: 'Completed',
+      rawStatus: 'Completed',
+      remains: 0,
+      charge: '0.2782',
+    });
+    const row = await database.db
+      .selectFrom('simulated_panel_orders')
+      .selectAll()
+      .where('id', '=', Number(order))
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      status: 'Completed',
+      remains: 0,
+      outcome: 'complete',
+      delivered_at: new Date(T0 + 100_000).toISOString(),
+    });
 
     at(10_000); // final: stays as it was
     expect(await status(order)).toMatchObject({ status: 'Completed', remains: 0 });
@@ -136,7 +158,13 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
       body: new URLSearchParams({ key: KEY, action: 'status', order }).toString(),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ charge: '0.3000', start_count: '2500', status: 'Pending', remains: '200', currency: 'USD' });
+    expect(await response.json()).toEqual({
+      charge: '0.3000',
+      start_count: '2500',
+      status: 'Pending',
+      remains: '200',
+      currency: 'USD',
+    });
   });
 
   it('accepts JSON bodies too', async () => {
@@ -220,14 +248,19 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
     ]);
     at(200);
     expect(await status(running.order)).toMatchObject({ status: 'Canceled', remains: before.remains });
-    expect(await client.cancel([running.order])).toEqual([{ order: running.order, cancelled: false, error: 'Order cannot be canceled' }]);
+    expect(await client.cancel([running.order])).toEqual([
+      { order: running.order, cancelled: false, error: 'Order cannot be canceled' },
+    ]);
   });
 
   it('refills Completed orders only', async () => {
     await start();
     rolls.push(...COMPLETE);
     const { order } = await client.add({ service: '101', link: 'https://instagram.com/a', quantity: 100 });
-    await expect(client.refill(order)).rejects.toMatchObject({ kind: 'api', message: 'Refill is not available for this order' });
+    await expect(client.refill(order)).rejects.toMatchObject({
+      kind: 'api',
+      message: 'Refill is not available for this order',
+    });
     at(100);
     expect(await client.refill(order)).toEqual({ refill: order });
     await expect(client.refill('31337')).rejects.toMatchObject({ kind: 'api', message: 'Incorrect order ID' });
@@ -244,15 +277,26 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
     expect(await attempt({ service: '101', link: '  ', quantity: 10 })).toBe('api: Incorrect link');
     expect(await attempt({ service: '101', link: 'https://x', quantity: 0 })).toBe('api: Incorrect quantity');
     expect(await attempt({ service: '101', link: 'https://x', quantity: 1.5 })).toBe('api: Incorrect quantity');
-    expect(await attempt({ service: '102', link: 'https://x', quantity: 50 })).toBe('api: Quantity less than minimal 100');
+    expect(await attempt({ service: '102', link: 'https://x', quantity: 50 })).toBe(
+      'api: Quantity less than minimal 100',
+    );
     expect(await database.db.selectFrom('simulated_panel_orders').select('id').execute()).toEqual([]);
   });
 
   it('stores comments joined by newline', async () => {
     await start();
     rolls.push(...COMPLETE);
-    const { order } = await client.add({ service: '101', link: 'https://instagram.com/p/x', quantity: 2, comments: ['Nice', 'Wow'] });
-    const row = await database.db.selectFrom('simulated_panel_orders').select(['comments', 'charge_e4']).where('id', '=', Number(order)).executeTakeFirstOrThrow();
+    const { order } = await client.add({
+      service: '101',
+      link: 'https://instagram.com/p/x',
+      quantity: 2,
+      comments: ['Nice', 'Wow'],
+    });
+    const row = await database.db
+      .selectFrom('simulated_panel_orders')
+      .select(['comments', 'charge_e4'])
+      .where('id', '=', Number(order))
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ comments: 'Nice\nWow', charge_e4: 6 }); // 2782 × 2 / 1000 = 5.564, rounded
   });
 
@@ -271,7 +315,11 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
 
   it('works in-process through the same client', async () => {
     const panel = await start();
-    const local = createSmmPanelClient({ url: 'http://simulated-panel/api/v2', key: KEY, fetch: simulatedPanelFetch(panel) });
+    const local = createSmmPanelClient({
+      url: 'http://simulated-panel/api/v2',
+      key: KEY,
+      fetch: simulatedPanelFetch(panel),
+    });
     rolls.push(...COMPLETE);
     const { order } = await local.add({ service: '101', link: 'https://instagram.com/a', quantity: 10 });
     expect((await client.status(order)).status).toBe('Pending');

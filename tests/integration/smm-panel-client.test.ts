@@ -86,14 +86,31 @@ describe('SMM panel API v2 client', () => {
   });
 
   it('services: a malformed entry is a bad response', async () => {
-    panel.services.push({ service: 9, name: 'Broken', type: 'Default', category: 'x', rate: 'free', min: 1, max: 2, refill: 0, cancel: 0 });
+    panel.services.push({
+      service: 9,
+      name: 'Broken',
+      type: 'Default',
+      category: 'x',
+      rate: 'free',
+      min: 1,
+      max: 2,
+      refill: 0,
+      cancel: 0,
+    });
     const error = await failure(client.services());
     expect(error.kind).toBe('bad-response');
   });
 
   it('add: sends the fields, joins comments by newline, returns the order id as a string', async () => {
-    expect(await client.add({ service: '1', link: 'https://instagram.com/someone', quantity: 100 })).toEqual({ order: '23501' });
-    const second = await client.add({ service: '3', link: 'https://instagram.com/p/abc', quantity: 2, comments: ['Nice!', 'Great & good'] });
+    expect(await client.add({ service: '1', link: 'https://instagram.com/someone', quantity: 100 })).toEqual({
+      order: '23501',
+    });
+    const second = await client.add({
+      service: '3',
+      link: 'https://instagram.com/p/abc',
+      quantity: 2,
+      comments: ['Nice!', 'Great & good'],
+    });
     expect(second).toEqual({ order: '23502' });
     expect(panel.requests[0].form).toEqual({
       key: KEY,
@@ -137,9 +154,20 @@ describe('SMM panel API v2 client', () => {
       currency: 'USD',
     });
     panel.setOrder(8, { status: 'In Progress', charge: 1.2, start_count: 10, remains: 40 });
-    expect(await client.status('8')).toMatchObject({ status: 'In Progress', rawStatus: 'In Progress', charge: '1.2', startCount: 10, remains: 40 });
+    expect(await client.status('8')).toMatchObject({
+      status: 'In Progress',
+      rawStatus: 'In Progress',
+      charge: '1.2',
+      startCount: 10,
+      remains: 40,
+    });
     panel.setOrder(9, { status: 'Refunded', start_count: '', remains: '' });
-    expect(await client.status('9')).toMatchObject({ status: null, rawStatus: 'Refunded', startCount: null, remains: null });
+    expect(await client.status('9')).toMatchObject({
+      status: null,
+      rawStatus: 'Refunded',
+      startCount: null,
+      remains: null,
+    });
     expect(panel.requests[0].form).toEqual({ key: KEY, action: 'status', order: '7' });
   });
 

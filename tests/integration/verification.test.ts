@@ -22,7 +22,10 @@ const IG_PATH = '/api/services/verify-insta-url';
 const TT_PATH = '/api/services/verify-tiktok-url';
 const TT_VIDEO = `https://www.tiktok.com/@${KNOWN_TIKTOK_USER}/video/${KNOWN_TIKTOK_VIDEO_ID}`;
 
-async function buildTestApp(verifier: TargetVerifier, options: { rateLimited?: boolean } = {}): Promise<FastifyInstance> {
+async function buildTestApp(
+  verifier: TargetVerifier,
+  options: { rateLimited?: boolean } = {},
+): Promise<FastifyInstance> {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -80,7 +83,9 @@ describe('target verification API', () => {
     });
 
     it('verifies a video whose embedding is disabled (401: it exists)', async () => {
-      const response = await post(YT_PATH, { youtubeUrl: `https://www.youtube.com/shorts/${EMBED_DISABLED_YOUTUBE_ID}` });
+      const response = await post(YT_PATH, {
+        youtubeUrl: `https://www.youtube.com/shorts/${EMBED_DISABLED_YOUTUBE_ID}`,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json().data).toEqual({
         status: 'verified',
@@ -157,7 +162,10 @@ describe('target verification API', () => {
     });
 
     it('rejects a video or share link TikTok does not know', async () => {
-      for (const tiktokId of [`https://www.tiktok.com/@${KNOWN_TIKTOK_USER}/video/1234567890`, 'https://vt.tiktok.com/ZSnope000/']) {
+      for (const tiktokId of [
+        `https://www.tiktok.com/@${KNOWN_TIKTOK_USER}/video/1234567890`,
+        'https://vt.tiktok.com/ZSnope000/',
+      ]) {
         const response = await post(TT_PATH, { tiktokId });
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({ isSuccessful: false, message: 'Invalid TikTok input' });
@@ -170,7 +178,10 @@ describe('target verification API', () => {
         fake.setMode(mode);
         const response = await post(TT_PATH, { tiktokId: TT_VIDEO });
         expect(response.statusCode).toBe(200);
-        expect(response.json()).toMatchObject({ isSuccessful: true, data: { status: 'unchecked', canonical: TT_VIDEO } });
+        expect(response.json()).toMatchObject({
+          isSuccessful: true,
+          data: { status: 'unchecked', canonical: TT_VIDEO },
+        });
       }
     });
 
@@ -212,12 +223,22 @@ describe('target verification API', () => {
     ])('accepts %s by format alone', async (instaId, canonical) => {
       const response = await post(IG_PATH, { instaId });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ isSuccessful: true, message: 'Verified', data: { status: 'verified', canonical } });
+      expect(response.json()).toEqual({
+        isSuccessful: true,
+        message: 'Verified',
+        data: { status: 'verified', canonical },
+      });
       expect(fake.requests).toEqual([]);
     });
 
     it('rejects malformed input with the spec message', async () => {
-      for (const instaId of ['.natgeo', 'nat..geo', 'a'.repeat(31), 'https://instagram.com.evil.com/natgeo', 'https://www.instagram.com/p/']) {
+      for (const instaId of [
+        '.natgeo',
+        'nat..geo',
+        'a'.repeat(31),
+        'https://instagram.com.evil.com/natgeo',
+        'https://www.instagram.com/p/',
+      ]) {
         const response = await post(IG_PATH, { instaId });
         expect(response.statusCode, instaId).toBe(400);
         expect(response.json()).toEqual({ isSuccessful: false, message: 'Invalid Instagram input' });
@@ -226,8 +247,12 @@ describe('target verification API', () => {
 
     it('honours an explicit kind', async () => {
       expect((await post(IG_PATH, { instaId: 'natgeo', kind: 'post' })).statusCode).toBe(400);
-      expect((await post(IG_PATH, { instaId: 'https://www.instagram.com/p/C8abc/', kind: 'username' })).statusCode).toBe(400);
-      expect((await post(IG_PATH, { instaId: 'https://www.instagram.com/p/C8abc/', kind: 'post' })).statusCode).toBe(200);
+      expect(
+        (await post(IG_PATH, { instaId: 'https://www.instagram.com/p/C8abc/', kind: 'username' })).statusCode,
+      ).toBe(400);
+      expect((await post(IG_PATH, { instaId: 'https://www.instagram.com/p/C8abc/', kind: 'post' })).statusCode).toBe(
+        200,
+      );
     });
   });
 
@@ -236,34 +261,47 @@ describe('target verification API', () => {
       [YT_PATH, 'youtubeUrl', 'YouTube URL is required', 'Invalid YouTube URL'],
       [IG_PATH, 'instaId', 'Instagram input is required', 'Invalid Instagram input'],
       [TT_PATH, 'tiktokId', 'TikTok input is required', 'Invalid TikTok input'],
-    ])('%s: missing, empty, wrong-typed and over-long fields answer 400, never 500', async (path, field, required, invalid) => {
-      const cases: [unknown, string][] = [
-        [{}, required],
-        [{ [field]: '' }, required],
-        [{ [field]: '   ' }, required],
-        [{ [field]: null }, required],
-        [{ other: 'x' }, required],
-        [{ [field]: 42 }, invalid],
-        [{ [field]: ['x'] }, invalid],
-        [{ [field]: 'x'.repeat(501) }, invalid],
-      ];
-      for (const [payload, message] of cases) {
-        const response = await post(path, payload);
-        expect(response.statusCode, JSON.stringify(payload)).toBe(400);
-        expect(response.json()).toEqual({ isSuccessful: false, message });
-      }
-      // No body at all, a JSON array, and broken JSON.
-      const noBody = await app.inject({ method: 'POST', url: path });
-      expect(noBody.statusCode).toBe(400);
-      expect(noBody.json()).toEqual({ isSuccessful: false, message: required });
-      const array = await app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: '[]' });
-      expect(array.statusCode).toBe(400);
-      expect(array.json()).toEqual({ isSuccessful: false, message: required });
-      const broken = await app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: '{"x' });
-      expect(broken.statusCode).toBe(400);
-      expect(broken.json().isSuccessful).toBe(false);
-      expect(fake.requests).toEqual([]);
-    });
+    ])(
+      '%s: missing, empty, wrong-typed and over-long fields answer 400, never 500',
+      async (path, field, required, invalid) => {
+        const cases: [unknown, string][] = [
+          [{}, required],
+          [{ [field]: '' }, required],
+          [{ [field]: '   ' }, required],
+          [{ [field]: null }, required],
+          [{ other: 'x' }, required],
+          [{ [field]: 42 }, invalid],
+          [{ [field]: ['x'] }, invalid],
+          [{ [field]: 'x'.repeat(501) }, invalid],
+        ];
+        for (const [payload, message] of cases) {
+          const response = await post(path, payload);
+          expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+          expect(response.json()).toEqual({ isSuccessful: false, message });
+        }
+        // No body at all, a JSON array, and broken JSON.
+        const noBody = await app.inject({ method: 'POST', url: path });
+        expect(noBody.statusCode).toBe(400);
+        expect(noBody.json()).toEqual({ isSuccessful: false, message: required });
+        const array = await app.inject({
+          method: 'POST',
+          url: path,
+          headers: { 'content-type': 'application/json' },
+          payload: '[]',
+        });
+        expect(array.statusCode).toBe(400);
+        expect(array.json()).toEqual({ isSuccessful: false, message: required });
+        const broken = await app.inject({
+          method: 'POST',
+          url: path,
+          headers: { 'content-type': 'application/json' },
+          payload: '{"x',
+        });
+        expect(broken.statusCode).toBe(400);
+        expect(broken.json().isSuccessful).toBe(false);
+        expect(fake.requests).toEqual([]);
+      },
+    );
   });
 
   it('only ever calls the oEmbed endpoints, never the URL the buyer typed', async () => {
@@ -335,16 +373,32 @@ describe('verifier without the API', () => {
   it('answers the required message for empty input', async () => {
     const fetch = vi.fn<typeof globalThis.fetch>();
     const verifier = createTargetVerifier({ fetch });
-    expect(await verifier.verify('youtube_video_url', '  ')).toEqual({ outcome: 'invalid', message: 'YouTube URL is required' });
-    expect(await verifier.verify('instagram_username', '')).toEqual({ outcome: 'invalid', message: 'Instagram input is required' });
-    expect(await verifier.verify('tiktok_post_url', '')).toEqual({ outcome: 'invalid', message: 'TikTok input is required' });
+    expect(await verifier.verify('youtube_video_url', '  ')).toEqual({
+      outcome: 'invalid',
+      message: 'YouTube URL is required',
+    });
+    expect(await verifier.verify('instagram_username', '')).toEqual({
+      outcome: 'invalid',
+      message: 'Instagram input is required',
+    });
+    expect(await verifier.verify('tiktok_post_url', '')).toEqual({
+      outcome: 'invalid',
+      message: 'TikTok input is required',
+    });
     expect(fetch).not.toHaveBeenCalled();
   });
 
   it('refuses oEmbed bases that are not plain http(s) URLs', () => {
     const fetch = globalThis.fetch;
-    expect(() => createTargetVerifier({ fetch, oembedBase: { youtube: 'file:///etc', tiktok: 'https://www.tiktok.com' } })).toThrow();
-    expect(() => createTargetVerifier({ fetch, oembedBase: { youtube: 'https://www.youtube.com?x=1', tiktok: 'https://www.tiktok.com' } })).toThrow();
+    expect(() =>
+      createTargetVerifier({ fetch, oembedBase: { youtube: 'file:///etc', tiktok: 'https://www.tiktok.com' } }),
+    ).toThrow();
+    expect(() =>
+      createTargetVerifier({
+        fetch,
+        oembedBase: { youtube: 'https://www.youtube.com?x=1', tiktok: 'https://www.tiktok.com' },
+      }),
+    ).toThrow();
   });
 });
 
@@ -358,13 +412,21 @@ describe('rate limiting', () => {
         const response = await app.inject({ method: 'POST', url: IG_PATH, payload: { instaId: 'natgeo' } });
         statuses.push(response.statusCode);
         if (i === 30) {
-          expect(response.json()).toEqual({ isSuccessful: false, message: expect.stringMatching(/^Too many requests/) });
+          expect(response.json()).toEqual({
+            isSuccessful: false,
+            message: expect.stringMatching(/^Too many requests/),
+          });
         }
       }
       expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
       expect(statuses[30]).toBe(429);
       // Another client still gets through.
-      const other = await app.inject({ method: 'POST', url: IG_PATH, payload: { instaId: 'natgeo' }, remoteAddress: '10.0.0.9' });
+      const other = await app.inject({
+        method: 'POST',
+        url: IG_PATH,
+        payload: { instaId: 'natgeo' },
+        remoteAddress: '10.0.0.9',
+      });
       expect(other.statusCode).toBe(200);
     } finally {
       await app.close();

@@ -33,7 +33,12 @@ export async function startTestApp(
   options: { withPages?: boolean; env?: Record<string, string>; overrides?: StoreOverrides } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(dialect);
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: path.join(root, '.tmp/unused'), LOG_LEVEL: 'silent', ...options.env });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: path.join(root, '.tmp/unused'),
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
   const store = await openStore(config, database, { logger: pino({ level: 'silent' }), ...options.overrides });
   // Without pages the app is API-only: it gets neither a server build nor client assets.
   const pages = options.withPages ? { build: await loadServerBuild(), clientDir: path.join(root, 'build/client') } : {};

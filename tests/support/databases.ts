@@ -23,9 +23,13 @@ export const dialects: DialectName[] = selectDialects(process.env.TEST_DATABASE_
 export function selectDialects(databaseUrl: string | undefined, wanted: string | undefined): DialectName[] {
   const available: DialectName[] = databaseUrl ? ['sqlite', 'postgres'] : ['sqlite'];
   if (!wanted?.trim()) return available;
-  const names = wanted.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = wanted
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   for (const name of names) {
-    if (name !== 'sqlite' && name !== 'postgres') throw new Error(`TEST_DIALECTS: unknown dialect "${name}" (sqlite, postgres)`);
+    if (name !== 'sqlite' && name !== 'postgres')
+      throw new Error(`TEST_DIALECTS: unknown dialect "${name}" (sqlite, postgres)`);
     if (!available.includes(name)) throw new Error(`TEST_DIALECTS asks for ${name}, but TEST_DATABASE_URL is not set`);
   }
   return available.filter((dialect) => names.includes(dialect));

@@ -21,8 +21,16 @@ describe('lint rules that encode our layers and habits', () => {
   });
 
   it.each([
-    ['core/', 'core/money/money.ts', "import { loadConfig } from '../../server/config.ts';\nexport const c = loadConfig;\n"],
-    ['core/', 'core/money/money.ts', "import { selectService } from '../../app/selection.ts';\nexport const s = selectService;\n"],
+    [
+      'core/',
+      'core/money/money.ts',
+      "import { loadConfig } from '../../server/config.ts';\nexport const c = loadConfig;\n",
+    ],
+    [
+      'core/',
+      'core/money/money.ts',
+      "import { selectService } from '../../app/selection.ts';\nexport const s = selectService;\n",
+    ],
     ['db/', 'db/database.ts', "import { loadConfig } from '../server/config.ts';\nexport const c = loadConfig;\n"],
     ['app/', 'app/selection.ts', "import { openDatabase } from '../db/database.ts';\nexport const o = openDatabase;\n"],
     ['app/', 'app/selection.ts', "import { buildApp } from '../server/app.ts';\nexport const b = buildApp;\n"],
@@ -32,8 +40,18 @@ describe('lint rules that encode our layers and habits', () => {
   });
 
   it('allows the downward imports: app/ uses core/, server/ uses everything below it', async () => {
-    expect(await rulesFor('app/selection.ts', "import { orderPath } from '../core/catalog/order-path.ts';\nexport const o = orderPath;\n")).not.toContain('import-x/no-restricted-paths');
-    expect(await rulesFor('server/security.ts', "import { openDatabase } from '../db/database.ts';\nexport const o = openDatabase;\n")).not.toContain('import-x/no-restricted-paths');
+    expect(
+      await rulesFor(
+        'app/selection.ts',
+        "import { orderPath } from '../core/catalog/order-path.ts';\nexport const o = orderPath;\n",
+      ),
+    ).not.toContain('import-x/no-restricted-paths');
+    expect(
+      await rulesFor(
+        'server/security.ts',
+        "import { openDatabase } from '../db/database.ts';\nexport const o = openDatabase;\n",
+      ),
+    ).not.toContain('import-x/no-restricted-paths');
   });
 
   it('finds an import cycle', async () => {

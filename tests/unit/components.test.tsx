@@ -135,7 +135,13 @@ describe('ReviewsCarousel', () => {
     expect(html).toContain('aria-label="5 out of 5 stars"');
     expect(html).toContain('aria-label="Previous reviews"');
     expect(html).toContain('aria-label="Next reviews"');
-    for (const cls of ['basis-full', 'min-[500px]:basis-1/2', 'min-[900px]:basis-1/3', 'min-[1200px]:basis-1/4', 'min-[1500px]:basis-1/5']) {
+    for (const cls of [
+      'basis-full',
+      'min-[500px]:basis-1/2',
+      'min-[900px]:basis-1/3',
+      'min-[1200px]:basis-1/4',
+      'min-[1500px]:basis-1/5',
+    ]) {
       expect(html).toContain(cls);
     }
   });

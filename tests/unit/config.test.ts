@@ -7,7 +7,12 @@ import { ConfigError, environmentWithDotEnv, loadConfig } from '../../server/con
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', SUPPLIER_SYNC_SECONDS: 60 });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://localhost:3000',
+      SUPPLIER_SYNC_SECONDS: 60,
+    });
     expect(config.sqlitePath).toBe(path.resolve('./data/store.db'));
     expect(config.DATABASE_URL).toBeUndefined();
   });

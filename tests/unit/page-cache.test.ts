@@ -1,8 +1,19 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { type RenderedPage, PageCache, encodedBody, isCachedPage, parseCacheControl, pickEncoding } from '../../server/page-cache.ts';
+import {
+  type RenderedPage,
+  PageCache,
+  encodedBody,
+  isCachedPage,
+  parseCacheControl,
+  pickEncoding,
+} from '../../server/page-cache.ts';
 
-const page = (body: string, cacheControl: string | null = 'public, max-age=60, stale-while-revalidate=600', status = 200): RenderedPage => ({
+const page = (
+  body: string,
+  cacheControl: string | null = 'public, max-age=60, stale-while-revalidate=600',
+  status = 200,
+): RenderedPage => ({
   status,
   headers: [['content-type', 'text/html']],
   body: Buffer.from(body),

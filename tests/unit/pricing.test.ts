@@ -17,7 +17,12 @@ describe('detail price (spec section 9)', () => {
 
   it('derives original price, You Save and the badge from the discount', () => {
     // 2.99 / 0.6 = 4.98333… → 4.98; save 4.98 − 2.99 = 1.99
-    expect(describePrice(2.99, 40, '$')).toEqual({ price: '$2.9900', original: '$4.98', youSave: '$1.99', badge: '40% off' });
+    expect(describePrice(2.99, 40, '$')).toEqual({
+      price: '$2.9900',
+      original: '$4.98',
+      youSave: '$1.99',
+      badge: '40% off',
+    });
     // 12.99 / 0.75 = 17.32
     expect(describePrice(12.99, 25, '$')).toMatchObject({ original: '$17.32', youSave: '$4.33', badge: '25% off' });
   });

@@ -64,7 +64,11 @@ describe('renderReceipt', () => {
   });
 
   it('never links to a non-http(s) URL and keeps the subject on one line', () => {
-    const { html, text, subject } = renderReceipt({ ...order, orderNumber: 'A\r\nBcc: x@y.z', trackingUrl: 'javascript:alert(1)' });
+    const { html, text, subject } = renderReceipt({
+      ...order,
+      orderNumber: 'A\r\nBcc: x@y.z',
+      trackingUrl: 'javascript:alert(1)',
+    });
     expect(html).not.toContain('javascript:');
     expect(html).toContain('href="#"');
     expect(text).not.toContain('javascript:');
@@ -72,7 +76,9 @@ describe('renderReceipt', () => {
   });
 
   it('escapeHtml escapes the five special characters and the backtick', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&\`</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&#96;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&\`</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&#96;&lt;/a&gt;',
+    );
     expect(escapeHtml(42)).toBe('42');
   });
 });

@@ -12,12 +12,19 @@ describe('order path', () => {
     expect(parseOrderParam('aGOI1')).toEqual({ slug: 'a', qty: 1 });
   });
 
-  it.each(['', 'GOI100', 'instagram-followers', 'instagram-followersGOI', 'instagram-followersGOI0', 'instagram-followersGOI12a', 'Instagram-FollowersGOI10', 'bad_slugGOI10', 'instagram-followersGOI01'])(
-    'rejects %j',
-    (param) => {
-      expect(parseOrderParam(param)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'GOI100',
+    'instagram-followers',
+    'instagram-followersGOI',
+    'instagram-followersGOI0',
+    'instagram-followersGOI12a',
+    'Instagram-FollowersGOI10',
+    'bad_slugGOI10',
+    'instagram-followersGOI01',
+  ])('rejects %j', (param) => {
+    expect(parseOrderParam(param)).toBeNull();
+  });
 });
 
 describe('layout rules (spec section 2)', () => {
@@ -29,13 +36,19 @@ describe('layout rules (spec section 2)', () => {
     },
   );
 
-  it.each(['/login', '/register', '/forgot-password', '/blog', '/blog/some-post', '/instagram-issue', '/media-update', '/order/instagram-followersGOI100'])(
-    'hides both on %s',
-    (pathname) => {
-      expect(showsTopBar(pathname)).toBe(false);
-      expect(showsFooter(pathname)).toBe(false);
-    },
-  );
+  it.each([
+    '/login',
+    '/register',
+    '/forgot-password',
+    '/blog',
+    '/blog/some-post',
+    '/instagram-issue',
+    '/media-update',
+    '/order/instagram-followersGOI100',
+  ])('hides both on %s', (pathname) => {
+    expect(showsTopBar(pathname)).toBe(false);
+    expect(showsFooter(pathname)).toBe(false);
+  });
 
   it('hides only the footer in the admin area', () => {
     for (const pathname of ['/admin', '/admin/all-orders', '/admin/blog/add']) {

@@ -1,7 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { maskEmail, providerOrderIdFrom, publicOrderId } from '../../core/orders/types.ts';
-import { isValidPaymentSignature, isValidWebhookSignature, paymentSignature, sameHex } from '../../core/payments/signatures.ts';
+import {
+  isValidPaymentSignature,
+  isValidWebhookSignature,
+  paymentSignature,
+  sameHex,
+} from '../../core/payments/signatures.ts';
 import { pageCsp } from '../../server/security.ts';
 
 describe('page CSP', () => {
@@ -20,7 +25,6 @@ describe('page CSP', () => {
 });
 
 describe('Razorpay signature rules', () => {
-
   it('signs order_id|payment_id with the key secret', () => {
     const signature = paymentSignature('secret', 'order_test', 'pay_test');
     expect(signature).toMatch(/^[0-9a-f]{64}$/);

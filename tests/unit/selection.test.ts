@@ -29,7 +29,11 @@ describe('package selection (spec section 4)', () => {
 
   it('falls back to the first of each level when a selection no longer exists', () => {
     const resolved = resolveSelection([service], { service: 'gone', plan: 'Exclusive', qty: 7 });
-    expect([resolved.service.slug, resolved.plan.type, resolved.tier.qty]).toEqual(['tiktok-followers', 'Standard', 100]);
+    expect([resolved.service.slug, resolved.plan.type, resolved.tier.qty]).toEqual([
+      'tiktok-followers',
+      'Standard',
+      100,
+    ]);
   });
 });
 

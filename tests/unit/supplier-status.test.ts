@@ -27,12 +27,21 @@ describe('normalizeSupplierStatus', () => {
     expect(normalizeSupplierStatus(raw)).toBe(expected);
   });
 
-  it.each([['Refunded'], ['Fail'], [''], ['in progress!'], ['constructor'], ['toString'], ['__proto__'], [null], [undefined], [3], [{}]])(
-    '%j → null',
-    (raw) => {
-      expect(normalizeSupplierStatus(raw)).toBeNull();
-    },
-  );
+  it.each([
+    ['Refunded'],
+    ['Fail'],
+    [''],
+    ['in progress!'],
+    ['constructor'],
+    ['toString'],
+    ['__proto__'],
+    [null],
+    [undefined],
+    [3],
+    [{}],
+  ])('%j → null', (raw) => {
+    expect(normalizeSupplierStatus(raw)).toBeNull();
+  });
 
   it('maps onto the store’s statuses only', () => {
     for (const status of ORDER_STATUSES) expect(normalizeSupplierStatus(status)).toBe(status);

@@ -105,7 +105,11 @@ const instagramUsernameRows: Row[] = [
 const instagramPostRows: Row[] = [
   ['instagram_post_url', 'https://www.instagram.com/p/C8abc-_12XY/', 'https://www.instagram.com/p/C8abc-_12XY/'],
   ['instagram_post_url', 'instagram.com/p/C8abc-_12XY', 'https://www.instagram.com/p/C8abc-_12XY/'],
-  ['instagram_post_url', 'https://www.instagram.com/p/C8abc-_12XY/?utm_source=ig_web_copy_link&igsh=x', 'https://www.instagram.com/p/C8abc-_12XY/'],
+  [
+    'instagram_post_url',
+    'https://www.instagram.com/p/C8abc-_12XY/?utm_source=ig_web_copy_link&igsh=x',
+    'https://www.instagram.com/p/C8abc-_12XY/',
+  ],
   ['instagram_post_url', 'https://www.instagram.com/reel/C8abc-_12XY/', 'https://www.instagram.com/reel/C8abc-_12XY/'],
   ['instagram_post_url', 'https://www.instagram.com/reels/C8abc-_12XY/', 'https://www.instagram.com/reel/C8abc-_12XY/'],
   ['instagram_post_url', 'https://www.instagram.com/tv/C8abc-_12XY', 'https://www.instagram.com/p/C8abc-_12XY/'],
@@ -175,7 +179,13 @@ const tiktokVideoRows: Row[] = [
   ['tiktok_post_url', '6718335390845095173', null],
 ];
 
-const allRows = [...youtubeRows, ...instagramUsernameRows, ...instagramPostRows, ...tiktokUsernameRows, ...tiktokVideoRows];
+const allRows = [
+  ...youtubeRows,
+  ...instagramUsernameRows,
+  ...instagramPostRows,
+  ...tiktokUsernameRows,
+  ...tiktokVideoRows,
+];
 
 describe('target format parsing', () => {
   it('has a large table', () => {
@@ -195,7 +205,10 @@ describe('parser details', () => {
   });
 
   it('returns lowercased usernames', () => {
-    expect(parseInstagramUsername('@NatGeo')).toEqual({ username: 'natgeo', canonicalUrl: 'https://www.instagram.com/natgeo/' });
+    expect(parseInstagramUsername('@NatGeo')).toEqual({
+      username: 'natgeo',
+      canonicalUrl: 'https://www.instagram.com/natgeo/',
+    });
     expect(parseTikTokUsername('https://www.tiktok.com/@Scout2015')).toEqual({
       username: 'scout2015',
       canonicalUrl: 'https://www.tiktok.com/@scout2015',
@@ -208,7 +221,10 @@ describe('parser details', () => {
   });
 
   it('marks share links as unresolved and full video URLs as resolved', () => {
-    expect(parseTikTokVideoUrl('vm.tiktok.com/ZMabc123/')).toEqual({ canonicalUrl: 'https://vm.tiktok.com/ZMabc123/', resolved: false });
+    expect(parseTikTokVideoUrl('vm.tiktok.com/ZMabc123/')).toEqual({
+      canonicalUrl: 'https://vm.tiktok.com/ZMabc123/',
+      resolved: false,
+    });
     expect(parseTikTokVideoUrl(TT_VIDEO)).toEqual({
       canonicalUrl: TT_VIDEO,
       resolved: true,

@@ -9,14 +9,13 @@ export function ReliabilityText() {
         Reliable growth you can count on
       </h2>
       <p className="mt-4 leading-relaxed text-gray-700">
-        Boostly promotes your profile through advertising, so new followers, views and likes arrive
-        gradually over days rather than all at once. Steady delivery looks natural and keeps your account
-        safe, and we only ever need your username or link, never your password.
+        Boostly promotes your profile through advertising, so new followers, views and likes arrive gradually over days
+        rather than all at once. Steady delivery looks natural and keeps your account safe, and we only ever need your
+        username or link, never your password.
       </p>
       <p className="mt-4 leading-relaxed text-gray-700">
-        Every order is tracked from payment to completion, backed by a 30-day refill guarantee and a full
-        refund if delivery fails. Our support team is available 24 hours a day, 7 days a week, holidays
-        included.
+        Every order is tracked from payment to completion, backed by a 30-day refill guarantee and a full refund if
+        delivery fails. Our support team is available 24 hours a day, 7 days a week, holidays included.
       </p>
     </section>
   );

@@ -18,8 +18,7 @@ export const homeFaq: FaqItem[] = [
   },
   {
     question: 'Does my account need to be public?',
-    answer:
-      'Yes. Your account must stay public until the order is complete, otherwise we cannot deliver to it.',
+    answer: 'Yes. Your account must stay public until the order is complete, otherwise we cannot deliver to it.',
   },
   {
     question: 'Can I cancel or change my order?',

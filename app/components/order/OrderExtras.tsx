@@ -5,7 +5,10 @@ export const LIVE_USERS = 208;
 
 export function LiveUsers() {
   return (
-    <p data-testid="live-users" className="inline-flex items-center gap-2 rounded-full bg-green-50 px-3 py-1.5 text-sm font-semibold text-green-900">
+    <p
+      data-testid="live-users"
+      className="inline-flex items-center gap-2 rounded-full bg-green-50 px-3 py-1.5 text-sm font-semibold text-green-900"
+    >
       <span aria-hidden="true" className="relative flex h-2.5 w-2.5">
         <span className="absolute inline-flex h-full w-full animate-ping rounded-full bg-green-600 opacity-75 motion-reduce:animate-none" />
         <span className="relative inline-flex h-2.5 w-2.5 rounded-full bg-green-700" />
@@ -24,8 +27,8 @@ export function PressQuote() {
         <path d="M9.5 6C6.5 7.2 4.5 9.8 4.5 13v5h6v-6h-3c0-2 1.2-3.6 3-4.4zm9 0c-3 1.2-5 3.8-5 7v5h6v-6h-3c0-2 1.2-3.6 3-4.4z" />
       </svg>
       <blockquote className="mt-3 text-lg font-medium text-gray-900">
-        “A simple way for creators to get a first push: pick a package, paste a username or link, and growth arrives gradually,
-        with no password ever asked for.”
+        “A simple way for creators to get a first push: pick a package, paste a username or link, and growth arrives
+        gradually, with no password ever asked for.”
       </blockquote>
       <figcaption className="mt-3 text-sm font-semibold text-gray-700">Creator Economy Review</figcaption>
     </figure>

@@ -4,7 +4,12 @@ import { orderPath } from '../../../core/catalog/order-path.ts';
 import { formatHomePrice } from '../../../core/catalog/pricing.ts';
 import type { OrderFormDetail } from '../../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../../core/orders/orders.ts';
-import { ORDER_FORM_MESSAGES, type OrderFormErrors, type OrderFormValues, validateOrderForm } from '../../../core/orders/validation.ts';
+import {
+  ORDER_FORM_MESSAGES,
+  type OrderFormErrors,
+  type OrderFormValues,
+  validateOrderForm,
+} from '../../../core/orders/validation.ts';
 import { VERIFICATION_MESSAGES } from '../../../core/verification/messages.ts';
 import { ApiError, messageOf, postJson } from './api.ts';
 import { INVALID_URL_MESSAGE, isTargetAccepted, useTargetVerification } from './target-verification.ts';
@@ -156,14 +161,25 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
   const selectedTier = packages.list.find((tier) => tier.qty === selectedQty);
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} aria-describedby={formError ? formErrorId : undefined} className="space-y-6">
+    <form
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-describedby={formError ? formErrorId : undefined}
+      className="space-y-6"
+    >
       {/* Target: label, placeholder and icon come from the service lookup. */}
       <div>
         <label htmlFor={targetId} className="mb-1.5 block font-semibold text-gray-900">
           {targetField.title}
         </label>
         <div className="relative">
-          <img src={targetField.icon} alt="" width={22} height={22} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2" />
+          <img
+            src={targetField.icon}
+            alt=""
+            width={22}
+            height={22}
+            className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2"
+          />
           <input
             id={targetId}
             ref={(element) => {
@@ -189,12 +205,23 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
             aria-describedby={targetMessageId}
             data-verification={state.status}
             className={`w-full rounded-xl border-2 bg-white py-3 pr-11 pl-11 text-gray-900 placeholder:text-gray-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
-              targetInvalid ? 'border-red-700' : state.status === 'success' ? 'border-green-700' : 'border-gray-300 focus:border-brand-600'
+              targetInvalid
+                ? 'border-red-700'
+                : state.status === 'success'
+                  ? 'border-green-700'
+                  : 'border-gray-300 focus:border-brand-600'
             }`}
           />
-          <span className="absolute top-1/2 right-3 -translate-y-1/2" data-testid="verification-icon" data-state={targetInvalid ? 'error' : state.status}>
+          <span
+            className="absolute top-1/2 right-3 -translate-y-1/2"
+            data-testid="verification-icon"
+            data-state={targetInvalid ? 'error' : state.status}
+          >
             {state.status === 'loading' ? (
-              <span aria-hidden="true" className="block h-5 w-5 animate-spin rounded-full border-2 border-brand-100 border-t-brand-700" />
+              <span
+                aria-hidden="true"
+                className="block h-5 w-5 animate-spin rounded-full border-2 border-brand-100 border-t-brand-700"
+              />
             ) : targetInvalid ? (
               <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5 text-red-700" fill="currentColor">
                 <path d="M10 1.5a8.5 8.5 0 1 0 0 17 8.5 8.5 0 0 0 0-17zm3.2 10.3-1.4 1.4L10 11.4l-1.8 1.8-1.4-1.4L8.6 10 6.8 8.2l1.4-1.4L10 8.6l1.8-1.8 1.4 1.4L11.4 10z" />
@@ -212,13 +239,19 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
           ) : state.status === 'error' ? (
             <>
               <p className="font-medium text-red-800">{state.message}</p>
-              {state.invalid ? <p className="font-medium text-red-800">{INVALID_URL_MESSAGE}</p> : <p className="text-gray-700">Please try again.</p>}
+              {state.invalid ? (
+                <p className="font-medium text-red-800">{INVALID_URL_MESSAGE}</p>
+              ) : (
+                <p className="text-gray-700">Please try again.</p>
+              )}
             </>
           ) : state.status === 'loading' ? (
             <p className="text-gray-700">Checking…</p>
           ) : state.status === 'success' ? (
             <p className="font-medium text-green-800">
-              {state.unchecked ? 'We could not check it right now; our team will review it before delivery.' : 'Verified'}
+              {state.unchecked
+                ? 'We could not check it right now; our team will review it before delivery.'
+                : 'Verified'}
             </p>
           ) : null}
         </div>
@@ -252,7 +285,9 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
             {errors.email}
           </p>
         ) : null}
-        <p className="mt-1.5 text-xs text-gray-700">Your receipt and order updates go to this address. We never ask for your password.</p>
+        <p className="mt-1.5 text-xs text-gray-700">
+          Your receipt and order updates go to this address. We never ask for your password.
+        </p>
       </div>
 
       <fieldset>
@@ -268,7 +303,9 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
                   data-testid="package-option"
                   data-qty={tier.qty}
                   className={`block rounded-xl border-2 px-3 py-3 text-center transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${
-                    active ? 'border-brand-700 bg-brand-50 ring-1 ring-brand-700' : 'border-gray-200 bg-white hover:border-brand-500'
+                    active
+                      ? 'border-brand-700 bg-brand-50 ring-1 ring-brand-700'
+                      : 'border-gray-200 bg-white hover:border-brand-500'
                   }`}
                 >
                   <span className="block font-bold text-gray-900">{tier.text}</span>
@@ -323,7 +360,11 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
       </div>
 
       {formError ? (
-        <p id={formErrorId} role="alert" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+        <p
+          id={formErrorId}
+          role="alert"
+          className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
           {formError}
         </p>
       ) : null}
@@ -335,7 +376,12 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
           aria-describedby={!targetAccepted ? continueHintId : undefined}
           className="flex w-full items-center justify-center gap-2 rounded-xl bg-brand-700 px-6 py-3.5 text-lg font-bold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:bg-gray-400"
         >
-          {submitting ? <span aria-hidden="true" className="h-5 w-5 animate-spin rounded-full border-2 border-white/40 border-t-white" /> : null}
+          {submitting ? (
+            <span
+              aria-hidden="true"
+              className="h-5 w-5 animate-spin rounded-full border-2 border-white/40 border-t-white"
+            />
+          ) : null}
           Continue
         </button>
         {!targetAccepted ? (

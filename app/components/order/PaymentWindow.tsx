@@ -8,7 +8,8 @@ import { SandboxCheckout } from './SandboxCheckout.tsx';
 
 export const VERIFICATION_FAILED_PREFIX = 'Payment verification failed: ';
 
-export const WINDOW_CLOSED_NOTICE = 'The payment window was closed before the payment was completed. Nothing was charged.';
+export const WINDOW_CLOSED_NOTICE =
+  'The payment window was closed before the payment was completed. Nothing was charged.';
 
 interface PaymentResult {
   orderId: string;
@@ -95,8 +96,8 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
           } catch {
             // The window may already be gone.
           }
-          finishFailed({ paymentId: response.error?.metadata?.payment_id, reason: response.error?.description }).catch((error: unknown) =>
-            onDismiss(messageOf(error)),
+          finishFailed({ paymentId: response.error?.metadata?.payment_id, reason: response.error?.description }).catch(
+            (error: unknown) => onDismiss(messageOf(error)),
           );
         });
         setPhase('open');
@@ -133,10 +134,20 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-gray-900/50">
       <div className="rounded-2xl bg-white px-8 py-6 shadow-xl">
         <Spinner
-          label={phase === 'opening' ? 'Opening the payment window' : phase === 'verifying' ? 'Confirming your payment' : 'Recording the failed payment'}
+          label={
+            phase === 'opening'
+              ? 'Opening the payment window'
+              : phase === 'verifying'
+                ? 'Confirming your payment'
+                : 'Recording the failed payment'
+          }
         />
         <p aria-hidden="true" className="text-center text-sm font-medium text-gray-800">
-          {phase === 'opening' ? 'Opening the payment window…' : phase === 'verifying' ? 'Confirming your payment…' : 'One moment…'}
+          {phase === 'opening'
+            ? 'Opening the payment window…'
+            : phase === 'verifying'
+              ? 'Confirming your payment…'
+              : 'One moment…'}
         </p>
       </div>
     </div>

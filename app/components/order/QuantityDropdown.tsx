@@ -61,7 +61,8 @@ export function QuantityDropdown({
       ref={wrapper}
       className="relative"
       onBlur={(event) => {
-        if (open && wrapper.current && !wrapper.current.contains(event.relatedTarget) && event.relatedTarget) setOpen(false);
+        if (open && wrapper.current && !wrapper.current.contains(event.relatedTarget) && event.relatedTarget)
+          setOpen(false);
       }}
     >
       <button

@@ -25,7 +25,15 @@ export interface SandboxCheckoutProps {
  * The keyless sandbox's payment window: a modal dialog standing in for the card provider's.
  * Native `<dialog>` opened with showModal() keeps focus inside and closes on Escape.
  */
-export function SandboxCheckout({ amountCents, currency, email, serviceName, onPay, onFail, onClose }: SandboxCheckoutProps) {
+export function SandboxCheckout({
+  amountCents,
+  currency,
+  email,
+  serviceName,
+  onPay,
+  onFail,
+  onClose,
+}: SandboxCheckoutProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const noteId = useId();
@@ -82,7 +90,14 @@ export function SandboxCheckout({ amountCents, currency, email, serviceName, onP
           onClick={onClose}
           className="flex h-9 w-9 items-center justify-center rounded-full text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:opacity-50"
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={2}>
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="h-5 w-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth={2}
+          >
             <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
           </svg>
         </button>
@@ -106,7 +121,9 @@ export function SandboxCheckout({ amountCents, currency, email, serviceName, onP
             {error}
           </p>
         ) : null}
-        {busy ? <Spinner label={busy === 'pay' ? 'Processing payment' : 'Recording the failed payment'} className="py-2" /> : null}
+        {busy ? (
+          <Spinner label={busy === 'pay' ? 'Processing payment' : 'Recording the failed payment'} className="py-2" />
+        ) : null}
         <div className="flex flex-col gap-3">
           <button
             type="button"

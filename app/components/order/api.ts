@@ -43,7 +43,10 @@ async function request<T>(path: string, init: RequestInit): Promise<T> {
     body = null;
   }
   if (!body || typeof body !== 'object') {
-    throw new ApiError(`The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`, response.status);
+    throw new ApiError(
+      `The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`,
+      response.status,
+    );
   }
   if (!response.ok || !body.isSuccessful) {
     throw new ApiError(body.message || `Request failed (HTTP ${response.status})`, response.status);

@@ -3,7 +3,10 @@
  * "in-progress"); an order that is only created (not paid yet) reads "pending".
  */
 export function statusTag(status: string): string {
-  const tag = status.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const tag = status
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   if (!tag || tag === 'created' || tag === 'unpaid') return 'pending';
   return tag;
 }

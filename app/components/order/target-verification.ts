@@ -31,19 +31,33 @@ interface VerificationReply {
   status: 'verified' | 'unchecked';
 }
 
-function requestFor(platform: Platform, kind: TargetKind, value: string): { path: string; body: Record<string, string> } {
+function requestFor(
+  platform: Platform,
+  kind: TargetKind,
+  value: string,
+): { path: string; body: Record<string, string> } {
   switch (platform) {
     case 'youtube':
       return { path: '/api/services/verify-youtube-url', body: { youtubeUrl: value } };
     case 'instagram':
       return {
         path: '/api/services/verify-insta-url',
-        body: { instaId: value, ...(kind === 'instagram_post_url' ? { kind: 'post' } : kind === 'instagram_username' ? { kind: 'username' } : {}) },
+        body: {
+          instaId: value,
+          ...(kind === 'instagram_post_url'
+            ? { kind: 'post' }
+            : kind === 'instagram_username'
+              ? { kind: 'username' }
+              : {}),
+        },
       };
     case 'tiktok':
       return {
         path: '/api/services/verify-tiktok-url',
-        body: { tiktokId: value, ...(kind === 'tiktok_post_url' ? { kind: 'video' } : kind === 'tiktok_username' ? { kind: 'username' } : {}) },
+        body: {
+          tiktokId: value,
+          ...(kind === 'tiktok_post_url' ? { kind: 'video' } : kind === 'tiktok_username' ? { kind: 'username' } : {}),
+        },
       };
   }
 }

@@ -113,7 +113,15 @@ function downloadName(response: Response): string {
 
 function MagnifierIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" className="h-5 w-5">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      className="h-5 w-5"
+    >
       <circle cx="11" cy="11" r="7" />
       <path d="m20 20-3.5-3.5" />
     </svg>
@@ -149,7 +157,9 @@ export default function AllOrdersPage() {
   // Until the reply for this address (and reload) arrives, the previous rows stay on screen,
   // dimmed, with the list marked as loading.
   const list: ListState =
-    settled.queryKey === queryKey && settled.reloads === reloads ? settled : { ...settled, status: 'loading', message: null };
+    settled.queryKey === queryKey && settled.reloads === reloads
+      ? settled
+      : { ...settled, status: 'loading', message: null };
 
   useEffect(() => {
     const controller = new AbortController();
@@ -175,7 +185,14 @@ export default function AllOrdersPage() {
       },
       (error: unknown) => {
         if (controller.signal.aborted || isAbort(error) || isUnauthorized(error)) return;
-        setSettled((current) => ({ ...current, queryKey, reloads, status: 'failed', rows: [], message: messageOf(error) }));
+        setSettled((current) => ({
+          ...current,
+          queryKey,
+          reloads,
+          status: 'failed',
+          rows: [],
+          message: messageOf(error),
+        }));
       },
     );
     return () => controller.abort();
@@ -204,7 +221,9 @@ export default function AllOrdersPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const response = await adminFetchRaw(`/api/order/all-orders.csv?${apiParams(query)}`, { headers: { accept: 'text/csv' } });
+      const response = await adminFetchRaw(`/api/order/all-orders.csv?${apiParams(query)}`, {
+        headers: { accept: 'text/csv' },
+      });
       if (!response.ok) {
         let message = `HTTP ${response.status}`;
         try {
@@ -248,14 +267,25 @@ export default function AllOrdersPage() {
             All orders
           </h1>
           <p className="mt-1 text-sm text-gray-700" data-testid="orders-count" aria-live="polite">
-            {list.status === 'ready' ? `${about}${count.toLocaleString('en-US')} ${count === 1 ? 'order' : 'orders'}${filtered ? ' found' : ''}` : '\u00a0'}
+            {list.status === 'ready'
+              ? `${about}${count.toLocaleString('en-US')} ${count === 1 ? 'order' : 'orders'}${filtered ? ' found' : ''}`
+              : '\u00a0'}
           </p>
         </div>
         <button type="button" onClick={() => void exportCsv()} disabled={exporting} className={secondaryButton}>
           {exporting ? (
             <ButtonSpinner />
           ) : (
-            <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="h-4 w-4">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth={2}
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              className="h-4 w-4"
+            >
               <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
             </svg>
           )}
@@ -311,14 +341,22 @@ export default function AllOrdersPage() {
         </form>
 
         {filtered ? (
-          <button type="button" onClick={() => setSearchParams(new URLSearchParams())} className="py-2 text-sm font-semibold text-brand-700 underline hover:text-brand-800">
+          <button
+            type="button"
+            onClick={() => setSearchParams(new URLSearchParams())}
+            className="py-2 text-sm font-semibold text-brand-700 underline hover:text-brand-800"
+          >
             Clear filters
           </button>
         ) : null}
       </div>
 
       {list.status === 'failed' ? (
-        <div role="alert" data-testid="orders-error" className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+        <div
+          role="alert"
+          data-testid="orders-error"
+          className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
           <span>{list.message}</span>
           <button type="button" onClick={reload} className="font-semibold underline">
             Try again
@@ -327,14 +365,24 @@ export default function AllOrdersPage() {
       ) : null}
 
       {list.status === 'loading' && rows.length === 0 ? (
-        <div role="status" data-testid="orders-loading" className="mt-6 flex items-center gap-3 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700">
-          <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700" />
+        <div
+          role="status"
+          data-testid="orders-loading"
+          className="mt-6 flex items-center gap-3 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700"
+        >
+          <span
+            aria-hidden="true"
+            className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
+          />
           Loading orders...
         </div>
       ) : null}
 
       {list.status === 'ready' && rows.length === 0 ? (
-        <p data-testid="orders-empty" className="mt-6 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700">
+        <p
+          data-testid="orders-empty"
+          className="mt-6 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700"
+        >
           {filtered ? 'No orders match this search.' : 'There are no orders yet.'}
         </p>
       ) : null}
@@ -356,18 +404,42 @@ export default function AllOrdersPage() {
             </caption>
             <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">
               <tr>
-                <th scope="col" className="px-3 py-3">Order ID</th>
-                <th scope="col" className="px-3 py-3">Date</th>
-                <th scope="col" className="px-3 py-3">E-mail</th>
-                <th scope="col" className="px-3 py-3">Service</th>
-                <th scope="col" className="px-3 py-3">Target</th>
-                <th scope="col" className="px-3 py-3 text-right">Quantity</th>
-                <th scope="col" className="px-3 py-3 text-right">Price</th>
-                <th scope="col" className="px-3 py-3">Payment</th>
-                <th scope="col" className="px-3 py-3">Status</th>
-                <th scope="col" className="px-3 py-3">Supplier ID</th>
-                <th scope="col" className="px-3 py-3">Error</th>
-                <th scope="col" className="px-3 py-3">Action</th>
+                <th scope="col" className="px-3 py-3">
+                  Order ID
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Date
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  E-mail
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Service
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Target
+                </th>
+                <th scope="col" className="px-3 py-3 text-right">
+                  Quantity
+                </th>
+                <th scope="col" className="px-3 py-3 text-right">
+                  Price
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Payment
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Supplier ID
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Error
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Action
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100">
@@ -398,10 +470,16 @@ export default function AllOrdersPage() {
                   <td className="px-3 py-3 text-right text-gray-900 tabular-nums" data-testid="row-quantity">
                     {row.quantity.toLocaleString('en-US')}
                   </td>
-                  <td className="px-3 py-3 text-right font-semibold whitespace-nowrap text-gray-900 tabular-nums" data-testid="row-price">
+                  <td
+                    className="px-3 py-3 text-right font-semibold whitespace-nowrap text-gray-900 tabular-nums"
+                    data-testid="row-price"
+                  >
                     {formatAdminPrice(row.price, row.currency)}
                   </td>
-                  <td className={`px-3 py-3 font-semibold ${PAYMENT_STYLES[row.paymentStatus] ?? 'text-gray-900'}`} data-testid="row-payment">
+                  <td
+                    className={`px-3 py-3 font-semibold ${PAYMENT_STYLES[row.paymentStatus] ?? 'text-gray-900'}`}
+                    data-testid="row-payment"
+                  >
                     {row.paymentStatus}
                   </td>
                   <td className="px-3 py-3">
@@ -425,7 +503,11 @@ export default function AllOrdersPage() {
                     {!row.needsReview && !row.errorMessage ? <span className="text-gray-700">—</span> : null}
                   </td>
                   <td className="px-3 py-3 whitespace-nowrap" data-testid="row-action">
-                    <RowActionCell row={row} busy={busy.has(row.razorPayOrderId)} onRun={(r, action) => void run(r, action)} />
+                    <RowActionCell
+                      row={row}
+                      busy={busy.has(row.razorPayOrderId)}
+                      onRun={(r, action) => void run(r, action)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -441,10 +523,20 @@ export default function AllOrdersPage() {
             {pages.toLocaleString('en-US')}
           </p>
           <div className="flex gap-2">
-            <button type="button" onClick={() => changePage(currentPage - 1)} disabled={currentPage <= 1 || list.status === 'loading'} className={secondaryButton}>
+            <button
+              type="button"
+              onClick={() => changePage(currentPage - 1)}
+              disabled={currentPage <= 1 || list.status === 'loading'}
+              className={secondaryButton}
+            >
               Previous
             </button>
-            <button type="button" onClick={() => changePage(currentPage + 1)} disabled={currentPage >= pages || list.status === 'loading'} className={secondaryButton}>
+            <button
+              type="button"
+              onClick={() => changePage(currentPage + 1)}
+              disabled={currentPage >= pages || list.status === 'loading'}
+              className={secondaryButton}
+            >
               Next
             </button>
           </div>

@@ -3,7 +3,16 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/layout';
 import { CacheStrategy } from '../../cache.ts';
 import { ToastProvider } from '../../admin/toasts.tsx';
-import { adminData, adminFetch, clearToken, getToken, isAbort, isUnauthorized, subscribeToken, takeClearReason } from '../../admin/token.ts';
+import {
+  adminData,
+  adminFetch,
+  clearToken,
+  getToken,
+  isAbort,
+  isUnauthorized,
+  subscribeToken,
+  takeClearReason,
+} from '../../admin/token.ts';
 
 /**
  * The admin shell (spec section 2: "/admin (guarded)"). Logged-in state is the token in local
@@ -59,8 +68,15 @@ function useHydrated(): boolean {
 
 function LoadingShell() {
   return (
-    <div role="status" data-testid="admin-loading" className="flex min-h-[50vh] items-center justify-center gap-3 px-4 py-24 text-gray-700">
-      <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700 motion-reduce:animate-none" />
+    <div
+      role="status"
+      data-testid="admin-loading"
+      className="flex min-h-[50vh] items-center justify-center gap-3 px-4 py-24 text-gray-700"
+    >
+      <span
+        aria-hidden="true"
+        className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700 motion-reduce:animate-none"
+      />
       Loading…
     </div>
   );
@@ -100,7 +116,8 @@ export default function AdminLayout() {
         if (!controller.signal.aborted) setMe({ token, email: reply.data?.email ?? null });
       },
       (error: unknown) => {
-        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error)) console.error('GET /api/auth/me failed', error);
+        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error))
+          console.error('GET /api/auth/me failed', error);
       },
     );
     return () => controller.abort();
@@ -129,7 +146,9 @@ export default function AdminLayout() {
           <div className="flex items-center justify-between gap-4 px-4 py-4 lg:block lg:px-5 lg:py-6">
             <Link to="/admin/all-orders" className="inline-flex items-center gap-2">
               <img src="/images/logo.svg" alt="Boostly" width={128} height={32} />
-              <span className="rounded-md bg-brand-100 px-2 py-0.5 text-xs font-bold tracking-wide text-brand-800 uppercase">Admin</span>
+              <span className="rounded-md bg-brand-100 px-2 py-0.5 text-xs font-bold tracking-wide text-brand-800 uppercase">
+                Admin
+              </span>
             </Link>
           </div>
           <nav aria-label="Admin" className="px-2 pb-3 lg:px-3">
@@ -145,7 +164,16 @@ export default function AdminLayout() {
                         current ? 'bg-brand-50 text-brand-800' : 'text-gray-700 hover:bg-gray-100 hover:text-gray-900'
                       }`}
                     >
-                      <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="h-5 w-5 shrink-0">
+                      <svg
+                        aria-hidden="true"
+                        viewBox="0 0 24 24"
+                        fill="none"
+                        stroke="currentColor"
+                        strokeWidth={2}
+                        strokeLinecap="round"
+                        strokeLinejoin="round"
+                        className="h-5 w-5 shrink-0"
+                      >
                         <path d={item.icon} />
                       </svg>
                       {item.label}
@@ -171,7 +199,16 @@ export default function AdminLayout() {
               disabled={loggingOut}
               className="inline-flex items-center gap-2 rounded-lg border-2 border-gray-300 bg-white px-3 py-1.5 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait"
             >
-              <svg aria-hidden="true" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="h-4 w-4">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth={2}
+                strokeLinecap="round"
+                strokeLinejoin="round"
+                className="h-4 w-4"
+              >
                 <path d="M15 17l5-5-5-5M20 12H9M12 19H6a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2h6" />
               </svg>
               Log out

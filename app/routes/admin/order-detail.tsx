@@ -25,7 +25,8 @@ export const meta: Route.MetaFunction = ({ params }) => [
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
-type LoadState = { status: 'loading' } | { status: 'ready'; detail: AdminOrderDetail } | { status: 'failed'; message: string };
+type LoadState =
+  { status: 'loading' } | { status: 'ready'; detail: AdminOrderDetail } | { status: 'failed'; message: string };
 
 /** A value from a timeline entry's detail (parsed JSON) as text: strings as they are, the rest as JSON. */
 function jsonText(value: unknown): string {
@@ -37,7 +38,9 @@ function Detail({ value }: { value: unknown }): ReactNode {
   if (value === null || value === undefined || value === '') return <span className="text-gray-700">—</span>;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.map(jsonText).join(', ');
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    ([, v]) => v !== null && v !== undefined && v !== '',
+  );
   if (entries.length === 0) return <span className="text-gray-700">—</span>;
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
@@ -79,7 +82,8 @@ export default function OrderDetailPage({ params }: Route.ComponentProps) {
         else setState({ status: 'ready', detail: reply.data });
       },
       (error: unknown) => {
-        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error)) setState({ status: 'failed', message: messageOf(error) });
+        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error))
+          setState({ status: 'failed', message: messageOf(error) });
       },
     );
     return () => controller.abort();
@@ -94,7 +98,10 @@ export default function OrderDetailPage({ params }: Route.ComponentProps) {
 
   return (
     <section aria-labelledby="order-detail-title" aria-busy={state.status === 'loading'}>
-      <Link to={backTo} className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline hover:text-brand-800">
+      <Link
+        to={backTo}
+        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline hover:text-brand-800"
+      >
         <span aria-hidden="true">←</span> Back to all orders
       </Link>
       <h1 id="order-detail-title" className="mt-3 text-3xl font-extrabold text-gray-900">
@@ -103,18 +110,31 @@ export default function OrderDetailPage({ params }: Route.ComponentProps) {
 
       {state.status === 'loading' ? (
         <div role="status" className="mt-6 flex items-center gap-3 text-gray-700">
-          <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700" />
+          <span
+            aria-hidden="true"
+            className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
+          />
           Loading order...
         </div>
       ) : null}
 
       {state.status === 'failed' ? (
-        <div role="alert" data-testid="order-detail-error" className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+        <div
+          role="alert"
+          data-testid="order-detail-error"
+          className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
           {state.message}
         </div>
       ) : null}
 
-      {state.status === 'ready' ? <OrderDetailView detail={state.detail} busy={busy.has(state.detail.order.razorPayOrderId)} onRun={(row, action) => void run(row, action)} /> : null}
+      {state.status === 'ready' ? (
+        <OrderDetailView
+          detail={state.detail}
+          busy={busy.has(state.detail.order.razorPayOrderId)}
+          onRun={(row, action) => void run(row, action)}
+        />
+      ) : null}
     </section>
   );
 }
@@ -136,7 +156,10 @@ function OrderDetailView({
           <div className="flex flex-wrap items-center gap-3">
             <StatusTag status={order.orderStatus} testId="detail-status" />
             {order.needsReview ? (
-              <span data-testid="detail-needs-review" className="rounded-full bg-amber-100 px-3 py-1 text-xs font-bold text-amber-900">
+              <span
+                data-testid="detail-needs-review"
+                className="rounded-full bg-amber-100 px-3 py-1 text-xs font-bold text-amber-900"
+              >
                 needs review
               </span>
             ) : null}
@@ -144,10 +167,15 @@ function OrderDetailView({
           <RowActionCell row={order} busy={busy} onRun={onRun} />
         </div>
         {order.needsReview && order.reviewReason ? (
-          <p className="mt-4 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">{order.reviewReason}</p>
+          <p className="mt-4 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+            {order.reviewReason}
+          </p>
         ) : null}
         {order.errorMessage ? (
-          <p data-testid="detail-error" className="mt-4 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          <p
+            data-testid="detail-error"
+            className="mt-4 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+          >
             {order.errorMessage}
           </p>
         ) : null}
@@ -189,9 +217,13 @@ function OrderDetailView({
             </Fact>
           ) : null}
           {order.paymentId !== undefined ? (
-            <Fact label="Payment ID">{order.paymentId ? <span className="font-mono">{order.paymentId}</span> : dash}</Fact>
+            <Fact label="Payment ID">
+              {order.paymentId ? <span className="font-mono">{order.paymentId}</span> : dash}
+            </Fact>
           ) : null}
-          {order.paidAt !== undefined ? <Fact label="Paid at">{order.paidAt ? formatAdminDate(order.paidAt) : dash}</Fact> : null}
+          {order.paidAt !== undefined ? (
+            <Fact label="Paid at">{order.paidAt ? formatAdminDate(order.paidAt) : dash}</Fact>
+          ) : null}
           {order.startCount !== undefined ? <Fact label="Start count">{order.startCount ?? dash}</Fact> : null}
           {order.remains !== undefined ? <Fact label="Remains">{order.remains ?? dash}</Fact> : null}
           {order.refunded ? <Fact label="Refunded">{formatAdminPrice(order.refunded, order.currency)}</Fact> : null}
@@ -204,10 +236,17 @@ function OrderDetailView({
       {timeline.length === 0 ? (
         <p className="mt-3 text-gray-700">Nothing recorded yet.</p>
       ) : (
-        <ol aria-labelledby="order-timeline" data-testid="order-timeline" className="mt-4 space-y-0 border-l-2 border-brand-200 pl-5">
+        <ol
+          aria-labelledby="order-timeline"
+          data-testid="order-timeline"
+          className="mt-4 space-y-0 border-l-2 border-brand-200 pl-5"
+        >
           {timeline.map((entry, index) => (
             <li key={`${entry.at}-${index}`} data-testid="timeline-entry" className="relative pb-5">
-              <span aria-hidden="true" className="absolute top-1.5 -left-[27px] h-3 w-3 rounded-full border-2 border-white bg-brand-700" />
+              <span
+                aria-hidden="true"
+                className="absolute top-1.5 -left-[27px] h-3 w-3 rounded-full border-2 border-white bg-brand-700"
+              />
               <div className="flex flex-wrap items-baseline gap-x-3">
                 <time dateTime={entry.at} className="text-sm text-gray-700 tabular-nums">
                   {formatAdminDate(entry.at, true)}
@@ -233,15 +272,30 @@ function OrderDetailView({
         </p>
       ) : (
         // Focusable so keyboard users can scroll a table wider than the screen.
-        <div role="region" aria-labelledby="order-emails" tabIndex={0} className="mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm">
+        <div
+          role="region"
+          aria-labelledby="order-emails"
+          tabIndex={0}
+          className="mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm"
+        >
           <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="order-emails">
             <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">
               <tr>
-                <th scope="col" className="px-3 py-3">Subject</th>
-                <th scope="col" className="px-3 py-3">Status</th>
-                <th scope="col" className="px-3 py-3 text-right">Attempts</th>
-                <th scope="col" className="px-3 py-3">Queued</th>
-                <th scope="col" className="px-3 py-3">Last error</th>
+                <th scope="col" className="px-3 py-3">
+                  Subject
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Status
+                </th>
+                <th scope="col" className="px-3 py-3 text-right">
+                  Attempts
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Queued
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  Last error
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100">
@@ -250,7 +304,9 @@ function OrderDetailView({
                   <td className="px-3 py-3 text-gray-900">{mail.subject ?? dash}</td>
                   <td className="px-3 py-3 font-semibold text-gray-900">{mail.status}</td>
                   <td className="px-3 py-3 text-right text-gray-900 tabular-nums">{mail.attempts}</td>
-                  <td className="px-3 py-3 whitespace-nowrap text-gray-900 tabular-nums">{formatAdminDate(mail.createdAt)}</td>
+                  <td className="px-3 py-3 whitespace-nowrap text-gray-900 tabular-nums">
+                    {formatAdminDate(mail.createdAt)}
+                  </td>
                   <td className="px-3 py-3 break-words text-red-800">{mail.lastError ?? dash}</td>
                 </tr>
               ))}

@@ -29,7 +29,8 @@ export function renderAdminCode({ code, minutes, publicUrl }: AdminCodeMail): Re
     subject: `Your Boostly admin code: ${safeCode}`,
     preheader: `Your code to verify your Boostly admin account: ${safeCode}`,
     heading: 'Verify your admin account',
-    intro: 'Someone logged in to the Boostly admin area with this e-mail address and the right password. Enter this code on the login page to verify the account.',
+    intro:
+      'Someone logged in to the Boostly admin area with this e-mail address and the right password. Enter this code on the login page to verify the account.',
     highlight: safeCode,
     paragraphs: [
       `This code is valid for ${minutes} minute${minutes === 1 ? '' : 's'} and can be used once.`,

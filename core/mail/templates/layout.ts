@@ -166,7 +166,9 @@ export function renderMail(content: MailContent): RenderedMail {
     ...(facts.length ? ['', ...facts.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`)] : []),
     ...(button ? ['', `${button.label}: ${button.url}`] : []),
     ...(content.paragraphs ?? []).flatMap((p) => ['', p]),
-    ...(support ? ['', `${support.text} ${support.linkLabel}: ${support.url}${support.after ? ` ${support.after}` : ''}`] : []),
+    ...(support
+      ? ['', `${support.text} ${support.linkLabel}: ${support.url}${support.after ? ` ${support.after}` : ''}`]
+      : []),
     '',
     content.footer,
     '',

@@ -37,7 +37,10 @@ export function renderOrderHistoryCode({ code, minutes, publicUrl }: OrderHistor
     heading: 'Your code to see your orders',
     intro: 'Enter this code on the My orders page to see the orders placed with this e-mail address.',
     highlight: safeCode,
-    paragraphs: [`This code is valid for ${minutes} minute${minutes === 1 ? '' : 's'} and can be used once.`, CODE_SAFETY_NOTE],
+    paragraphs: [
+      `This code is valid for ${minutes} minute${minutes === 1 ? '' : 's'} and can be used once.`,
+      CODE_SAFETY_NOTE,
+    ],
     button: { label: 'Open My orders', url: clientPageUrl(publicUrl) },
     footer: 'This e-mail was sent because someone asked to see the Boostly orders of this address.',
   });

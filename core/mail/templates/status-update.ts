@@ -19,12 +19,14 @@ const COPY: Record<StatusUpdate['status'], { subject: string; heading: string; i
   'In Progress': {
     subject: 'is on its way',
     heading: 'Delivery has started',
-    intro: (u) => `Your ${u.serviceName} for ${u.target} are being delivered. Delivery is gradual, so numbers rise steadily over the coming hours or days.`,
+    intro: (u) =>
+      `Your ${u.serviceName} for ${u.target} are being delivered. Delivery is gradual, so numbers rise steadily over the coming hours or days.`,
   },
   Completed: {
     subject: 'is complete',
     heading: 'Your order is complete',
-    intro: (u) => `All ${u.quantity.toLocaleString('en-US')} of your ${u.serviceName} for ${u.target} have been delivered. Thank you for choosing Boostly.`,
+    intro: (u) =>
+      `All ${u.quantity.toLocaleString('en-US')} of your ${u.serviceName} for ${u.target} have been delivered. Thank you for choosing Boostly.`,
   },
   Partial: {
     subject: 'was partly delivered',
@@ -35,7 +37,8 @@ const COPY: Record<StatusUpdate['status'], { subject: string; heading: string; i
   Canceled: {
     subject: 'was canceled',
     heading: 'Your order was canceled',
-    intro: (u) => `Our supplier could not deliver your ${u.serviceName} for ${u.target}. We are refunding your payment in full.`,
+    intro: (u) =>
+      `Our supplier could not deliver your ${u.serviceName} for ${u.target}. We are refunding your payment in full.`,
   },
 };
 
@@ -46,7 +49,8 @@ export function renderStatusUpdate(update: StatusUpdate): RenderedMail {
     ['Service', update.serviceName],
     ['Status', update.status],
   ];
-  if (update.remains && (update.status === 'Partial' || update.status === 'Canceled')) facts.push(['Not delivered', update.remains.toLocaleString('en-US')]);
+  if (update.remains && (update.status === 'Partial' || update.status === 'Canceled'))
+    facts.push(['Not delivered', update.remains.toLocaleString('en-US')]);
   if (update.refund) facts.push(['Refund', update.refund]);
   return renderMail({
     subject: `Your Boostly order ${update.orderNumber} ${copy.subject}`,

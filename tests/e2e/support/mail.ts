@@ -14,7 +14,10 @@ export async function capturedMail(): Promise<CapturedMail[]> {
 }
 
 /** Polls until a caught e-mail matches, or fails after `timeoutMs` listing what did arrive. */
-export async function waitForMail(predicate: (mail: CapturedMail) => boolean, timeoutMs = 20_000): Promise<CapturedMail> {
+export async function waitForMail(
+  predicate: (mail: CapturedMail) => boolean,
+  timeoutMs = 20_000,
+): Promise<CapturedMail> {
   const deadline = Date.now() + timeoutMs;
   let seen: CapturedMail[] = [];
   for (;;) {
@@ -34,7 +37,9 @@ export async function codeFor(email: string, previous: string | null = null, tim
   const deadline = Date.now() + timeoutMs;
   let seen: CapturedMail[] = [];
   for (;;) {
-    seen = (await capturedMail()).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.includes('code'));
+    seen = (await capturedMail()).filter(
+      (m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.includes('code'),
+    );
     const code = seen.length ? /\b(\d{6})\b/.exec(seen[seen.length - 1].subject)?.[1] : undefined;
     if (code && code !== previous) return code;
     if (Date.now() >= deadline) break;

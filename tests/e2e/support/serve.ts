@@ -35,14 +35,20 @@ const E2E_ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? 'admin@boostly.test';
 const E2E_ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'correct horse battery staple';
 
 // Before the store opens the database: the CLI migrates it and adds the (unverified) admin.
-const admin = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create', '--email', E2E_ADMIN_EMAIL], {
-  cwd: root,
-  env: { ...process.env, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
-  stdio: ['ignore', 'ignore', 'inherit'],
-  timeout: 60_000,
-});
+const admin = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', 'scripts/admin.ts', 'create', '--email', E2E_ADMIN_EMAIL],
+  {
+    cwd: root,
+    env: { ...process.env, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 60_000,
+  },
+);
 if (admin.status !== 0) {
-  console.error(`e2e: creating the admin ${E2E_ADMIN_EMAIL} failed (exit ${admin.status ?? admin.signal ?? admin.error?.message})`);
+  console.error(
+    `e2e: creating the admin ${E2E_ADMIN_EMAIL} failed (exit ${admin.status ?? admin.signal ?? admin.error?.message})`,
+  );
   process.exit(1);
 }
 
@@ -51,7 +57,13 @@ const sink = await startSmtpSink();
 const mailServer = http.createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   if (request.method === 'GET' && url.pathname === '/messages') {
-    const messages: CapturedMail[] = sink.messages.map(({ to, from, subject, html, text }) => ({ to, from, subject, html, text }));
+    const messages: CapturedMail[] = sink.messages.map(({ to, from, subject, html, text }) => ({
+      to,
+      from,
+      subject,
+      html,
+      text,
+    }));
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
     response.end(JSON.stringify(messages));
     return;
