@@ -141,10 +141,10 @@ export function messageOf(error: unknown): string {
  */
 export async function adminFetchRaw(path: string, init: RequestInit = {}): Promise<Response> {
   const token = getToken();
-  if (!token) {
-    clearToken(null);
-    throw new AdminApiError(NO_TOKEN_MESSAGE, 401);
-  }
+  // No token: nothing to clear, and the guard already follows the token store to /login. Calling
+  // clearToken here would erase the reason ("session expired") an earlier 401 left for the login
+  // page when a second request races the redirect.
+  if (!token) throw new AdminApiError(NO_TOKEN_MESSAGE, 401);
   const headers = new Headers(init.headers);
   headers.set('authorization', `Bearer ${token}`);
   if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');

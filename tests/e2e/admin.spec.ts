@@ -389,8 +389,10 @@ test.describe('admin area', () => {
     await expect(page).toHaveURL(/\/admin\/all-orders$/);
     await expect(rows(page).first()).toBeVisible();
 
-    // Filter by status alone: every row shown has it.
+    // Filter by status alone: every row shown has it. The previous rows stay on screen (dimmed,
+    // aria-busy) until the filtered reply arrives, so wait for the table to settle first.
     await page.getByLabel('Status', { exact: true }).selectOption('Pending');
+    await expect(page.getByRole('region', { name: 'Orders table' })).toHaveAttribute('aria-busy', 'false');
     await expect(rows(page).first()).toBeVisible();
     await expect(page.getByTestId('orders-page')).toHaveText(/^Page 1 of \d+$/);
     for (const tag of await page.getByTestId('row-status').allTextContents()) expect(tag).toBe('pending');
