@@ -1,8 +1,9 @@
 /**
  * Boot sequence shared by the server, the CLI and the tests: open the database, migrate it,
  * seed the catalogue when it is empty, and assemble the domain services and the outside world
- * they talk to (payment provider, target checks, mail). Background loops (jobs worker,
- * payment reconciler) start only when the server asks, so tests drive them by hand.
+ * they talk to (payment provider, target checks, mail). The jobs worker (which also runs the
+ * recurring jobs: status sync, payment reconciliation, purge) starts only when the server asks,
+ * so tests drive it by hand.
  */
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,14 +11,19 @@ import type { StoreServices } from '../app/context.ts';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.ts';
 import { flashSaleEnd } from '../core/catalog/flash-sale.ts';
 import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment.ts';
-import { FULFIL_JOB, REFUND_JOB } from '../core/fulfilment/jobs.ts';
+import { FULFIL_JOB, REFUND_JOB, SUPPLIER_SYNC_JOB } from '../core/fulfilment/jobs.ts';
 import { type SimulatedPanel, createSimulatedPanel, simulatedPanelFetch } from '../core/fulfilment/simulated-panel.ts';
 import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
 import type { SupplierPanel } from '../core/fulfilment/supplier.ts';
 import { type JobWorker, createJobWorker } from '../core/jobs/worker.ts';
 import { type Mailer, createMailer } from '../core/mail/mailer.ts';
 import { MAIL_JOB, createSendMailHandler } from '../core/mail/send-mail-job.ts';
-import { type OrderService, createOrderService } from '../core/orders/orders.ts';
+import {
+  type OrderService,
+  PAYMENT_RECONCILE_JOB,
+  RECONCILE_EVERY_MS,
+  createOrderService,
+} from '../core/orders/orders.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
 import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
 import { type AdminAuth, createAdminAuth } from '../core/auth/admins.ts';
@@ -25,7 +31,7 @@ import { type OrdersConsole, createOrdersConsole } from '../core/admin/orders-co
 import type { PaymentProvider } from '../core/payments/provider.ts';
 import { createRazorpayProvider } from '../core/payments/razorpay.ts';
 import { createSandboxProvider, loadSandboxSecret } from '../core/payments/sandbox.ts';
-import { purgeExpiredData } from '../core/retention/purge.ts';
+import { PURGE_EVERY_MS, RETENTION_PURGE_JOB, purgeExpiredData } from '../core/retention/purge.ts';
 import { loadInstallSecret } from '../core/settings/install-secret.ts';
 import { type TargetVerifier, createTargetVerifier } from '../core/verification/verifier.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
@@ -56,7 +62,7 @@ export interface Store {
   mailer: Mailer;
   worker: JobWorker;
   services: StoreServices;
-  /** Starts the jobs worker and the payment reconciler (the server does; tests do not). */
+  /** Starts the jobs worker, which also runs the recurring jobs (the server does; most tests do not). */
   startBackground(): void;
   close(): Promise<void>;
 }
@@ -69,11 +75,6 @@ export interface StoreOverrides {
   /** The clock admin login reads (tests move it past lockouts and token expiry). */
   adminClock?: () => Date;
 }
-
-/** How often records past the retention period are purged. */
-const PURGE_EVERY_MS = 24 * 60 * 60 * 1000;
-/** How often unpaid orders are checked with the provider. */
-const RECONCILE_EVERY_MS = 60_000;
 
 export async function openStore(
   config: Config,
@@ -142,13 +143,36 @@ export async function openStore(
     from: config.MAIL_FROM,
     logger,
   });
+  // Periodic work is recurring jobs, one run per slot across every instance (core/jobs/recurring.ts).
+  const recurring = [
+    { kind: PAYMENT_RECONCILE_JOB, everyMs: RECONCILE_EVERY_MS },
+    { kind: SUPPLIER_SYNC_JOB, everyMs: config.SUPPLIER_SYNC_SECONDS * 1000 },
+    { kind: RETENTION_PURGE_JOB, everyMs: PURGE_EVERY_MS },
+  ];
   const worker = createJobWorker({
     db,
     handlers: {
       [MAIL_JOB]: createSendMailHandler(mailer),
       [FULFIL_JOB]: ({ orderId }: { orderId: number }) => fulfilment.submit(orderId),
       [REFUND_JOB]: ({ orderId }: { orderId: number }) => fulfilment.refund(orderId),
+      [PAYMENT_RECONCILE_JOB]: async () => {
+        const result = await orders.reconcile();
+        if (result.paid || result.expired) logger?.info(result, 'payments reconciled');
+      },
+      [SUPPLIER_SYNC_JOB]: async () => {
+        const result = await fulfilment.syncStatuses();
+        if (result.changed) logger?.info(result, 'supplier statuses synced');
+      },
+      [RETENTION_PURGE_JOB]: async () => {
+        const counts = await purgeExpiredData(
+          db,
+          new Date(),
+          recurring.map((job) => job.kind),
+        );
+        logger?.info(counts, 'data retention: purged records older than 2 years');
+      },
     },
+    recurring,
     logger,
   });
 
@@ -158,9 +182,6 @@ export async function openStore(
     flashSaleEndsAt: () => flashSaleEnd(Date.now(), fixedEnd),
   };
 
-  let reconcileTimer: NodeJS.Timeout | undefined;
-  let syncTimer: NodeJS.Timeout | undefined;
-  let purgeTimer: NodeJS.Timeout | undefined;
   return {
     database: handle,
     supplier,
@@ -178,47 +199,8 @@ export async function openStore(
     services,
     startBackground() {
       worker.start();
-      reconcileTimer = setInterval(() => {
-        orders.reconcile().then(
-          (result) => {
-            if (result.paid || result.expired) logger?.info(result, 'payments reconciled');
-          },
-          (error: unknown) => logger?.error({ err: error }, 'payment reconciliation failed'),
-        );
-      }, RECONCILE_EVERY_MS);
-      reconcileTimer.unref();
-      let syncing = false;
-      syncTimer = setInterval(() => {
-        if (syncing) return; // a slow supplier must not stack up overlapping syncs
-        syncing = true;
-        fulfilment
-          .syncStatuses()
-          .then(
-            (result) => {
-              if (result.changed) logger?.info(result, 'supplier statuses synced');
-            },
-            (error: unknown) => logger?.warn({ err: error }, 'supplier status sync failed'),
-          )
-          .finally(() => {
-            syncing = false;
-          });
-      }, config.SUPPLIER_SYNC_SECONDS * 1000);
-      syncTimer.unref();
-      const purge = () =>
-        purgeExpiredData(db).then(
-          (counts) => logger?.info(counts, 'data retention: purged records older than 2 years'),
-          (error: unknown) => logger?.error({ err: error }, 'data retention purge failed'),
-        );
-      // Once shortly after start, then daily.
-      purgeTimer = setTimeout(function daily() {
-        void purge();
-        purgeTimer = setTimeout(daily, PURGE_EVERY_MS).unref();
-      }, 60_000).unref();
     },
     async close() {
-      clearInterval(reconcileTimer);
-      clearInterval(syncTimer);
-      clearTimeout(purgeTimer);
       await worker.stop();
       await mailer.close();
       await handle.close();

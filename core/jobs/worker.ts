@@ -16,6 +16,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type JobRow, claimJobs, completeJob, describeError, failJob, releaseJob, renewLease } from './queue.ts';
+import { type RecurringJob, createRecurringSchedule, offerRecurringJobs } from './recurring.ts';
 
 /** Thrown by a handler when retrying cannot help (bad payload, address rejected, …). */
 export class PermanentJobError extends Error {
@@ -53,6 +54,13 @@ export interface JobWorkerOptions {
   /** Jobs claimed per round; run one after another. */
   batch?: number;
   logger?: JobLogger | undefined;
+  /**
+   * Periodic jobs this worker offers once per slot while it runs (see recurring.ts); their kinds
+   * need handlers like any other job.
+   */
+  recurring?: readonly RecurringJob[] | undefined;
+  /** The clock recurring slots are read from (tests move it). */
+  now?: (() => Date) | undefined;
 }
 
 export interface JobWorker {
@@ -80,6 +88,13 @@ export function defaultWorkerId(): string {
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const { db, handlers, pollMs = 1000, leaseMs = 60_000, batch = 10, logger = consoleLogger } = options;
   const workerId = options.workerId ?? defaultWorkerId();
+  const recurring = options.recurring ?? [];
+  const now = options.now ?? (() => new Date());
+  for (const job of recurring) {
+    if (!Object.hasOwn(handlers, job.kind))
+      throw new Error(`createJobWorker: recurring job ${job.kind} has no handler`);
+  }
+  const recurringSchedule = createRecurringSchedule(recurring);
   if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0))
     throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
 
@@ -190,6 +205,14 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     return current;
   }
 
+  async function offerDueRecurringJobs(): Promise<void> {
+    const at = now();
+    const due = recurringSchedule.due(at);
+    if (due.length === 0) return;
+    await offerRecurringJobs(db, due, at);
+    recurringSchedule.offered(due, at);
+  }
+
   function schedule(delay: number): void {
     if (!started) return;
     if (timer) clearTimeout(timer);
@@ -202,6 +225,11 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     timer = undefined;
     if (!started) return;
     let claimed = 0;
+    try {
+      await offerDueRecurringJobs();
+    } catch (err) {
+      logger.error({ workerId, err: describeError(err) }, 'offering recurring jobs failed');
+    }
     try {
       claimed = await runOnce();
     } catch (err) {

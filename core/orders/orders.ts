@@ -86,6 +86,10 @@ export const PAYMENT_MESSAGES = {
   orderNotFound: 'Order not found',
 } as const;
 
+/** Recurring: asks the payment provider about unpaid orders (every RECONCILE_EVERY_MS). */
+export const PAYMENT_RECONCILE_JOB = 'payments.reconcile';
+export const RECONCILE_EVERY_MS = 60_000;
+
 /** Unpaid orders older than this are expired by the reconciler. */
 export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The reconciler leaves fresh orders to the checkout callback and webhooks. */

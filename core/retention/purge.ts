@@ -7,19 +7,34 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 export const RETENTION_DAYS = 730;
+/** Recurring: the purge runs once per day (UTC). */
+export const RETENTION_PURGE_JOB = 'retention.purge';
+export const PURGE_EVERY_MS = 86_400_000;
 const DAY_MS = 86_400_000;
 
 export interface PurgeCounts {
   orders: number;
   mails: number;
   jobs: number;
+  /** Finished runs of recurring jobs older than a day. */
+  recurringRuns: number;
   codes: number;
   webhookEvents: number;
   sandboxPayments: number;
   simulatedPanelOrders: number;
 }
 
-export async function purgeExpiredData(db: Kysely<Database>, now = new Date()): Promise<PurgeCounts> {
+/**
+ * Finished runs of recurring jobs (status sync, reconciliation, this purge) carry no personal
+ * data and nothing a customer or an admin looks at; they are kept a day for troubleshooting.
+ */
+export const RECURRING_RUNS_KEPT_MS = DAY_MS;
+
+export async function purgeExpiredData(
+  db: Kysely<Database>,
+  now = new Date(),
+  recurringKinds: readonly string[] = [],
+): Promise<PurgeCounts> {
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * DAY_MS).toISOString();
   const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
   return db.transaction().execute(async (trx) => {
@@ -32,6 +47,17 @@ export async function purgeExpiredData(db: Kysely<Database>, now = new Date()): 
         .where('status', 'in', ['done', 'failed'])
         .where('kind', kind === 'mail' ? '=' : '!=', 'mail.send')
         .executeTakeFirstOrThrow();
+    const recurringRuns =
+      recurringKinds.length === 0
+        ? 0
+        : count(
+            await trx
+              .deleteFrom('jobs')
+              .where('kind', 'in', [...recurringKinds])
+              .where('status', 'in', ['done', 'failed'])
+              .where('updated_at', '<', new Date(now.getTime() - RECURRING_RUNS_KEPT_MS).toISOString())
+              .executeTakeFirstOrThrow(),
+          );
     const mails = count(await finished('mail'));
     const jobs = count(await finished('other'));
     const codes = count(
@@ -46,6 +72,6 @@ export async function purgeExpiredData(db: Kysely<Database>, now = new Date()): 
     const simulatedPanelOrders = count(
       await trx.deleteFrom('simulated_panel_orders').where('created_at', '<', cutoff).executeTakeFirstOrThrow(),
     );
-    return { orders, mails, jobs, codes, webhookEvents, sandboxPayments, simulatedPanelOrders };
+    return { orders, mails, jobs, recurringRuns, codes, webhookEvents, sandboxPayments, simulatedPanelOrders };
   });
 }

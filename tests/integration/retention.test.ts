@@ -117,6 +117,7 @@ describe.each(dialects)('data retention on %s', (dialect) => {
       orders: 1,
       mails: 1,
       jobs: 1,
+      recurringRuns: 0,
       codes: 1,
       webhookEvents: 1,
       sandboxPayments: 0,
@@ -136,10 +137,53 @@ describe.each(dialects)('data retention on %s', (dialect) => {
       orders: 0,
       mails: 0,
       jobs: 0,
+      recurringRuns: 0,
       codes: 0,
       webhookEvents: 0,
       sandboxPayments: 0,
       simulatedPanelOrders: 0,
     });
+  });
+  it('keeps finished runs of recurring jobs a day, and never touches open ones or other kinds', async () => {
+    const now = new Date('2026-06-01T12:00:00Z');
+    const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
+    const insertJob = (
+      kind: string,
+      status: 'pending' | 'running' | 'done' | 'failed',
+      hoursAgo: number,
+      key: string,
+    ) =>
+      database.db
+        .insertInto('jobs')
+        .values({
+          kind,
+          payload_json: '{}',
+          dedupe_key: key,
+          status,
+          attempts: 1,
+          max_attempts: 3,
+          run_at: at(hoursAgo),
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+          created_at: at(hoursAgo),
+          updated_at: at(hoursAgo),
+        })
+        .execute();
+    await insertJob('fulfilment.sync', 'done', 30, 'rr-old-done');
+    await insertJob('fulfilment.sync', 'failed', 30, 'rr-old-failed');
+    await insertJob('fulfilment.sync', 'done', 2, 'rr-recent');
+    await insertJob('fulfilment.sync', 'pending', 30, 'rr-old-pending');
+    await insertJob('order.fulfil', 'done', 30, 'rr-other-kind');
+
+    const counts = await purgeExpiredData(database.db, now, ['fulfilment.sync']);
+    expect(counts.recurringRuns).toBe(2);
+    const left = await database.db
+      .selectFrom('jobs')
+      .select('dedupe_key')
+      .where('dedupe_key', 'like', 'rr-%')
+      .orderBy('dedupe_key')
+      .execute();
+    expect(left.map((row) => row.dedupe_key)).toEqual(['rr-old-pending', 'rr-other-kind', 'rr-recent']);
   });
 });

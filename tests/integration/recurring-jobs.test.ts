@@ -1,0 +1,97 @@
+/**
+ * Periodic work as recurring jobs: several workers on one database (as several instances would
+ * be) run each recurring job once per time slot, on both dialects.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RecurringJob, offerRecurringJobs, recurringDedupeKey, slotOf } from '../../core/jobs/recurring.ts';
+import { type JobWorker, createJobWorker } from '../../core/jobs/worker.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
+
+const silent = { info() {}, warn() {}, error() {} };
+const SYNC: RecurringJob = { kind: 'test.sync', everyMs: 60_000 };
+
+/** Polls until `check` holds (or fails after `timeoutMs`): tests wait for conditions, not clocks. */
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.each(dialects)('recurring jobs on %s', (dialect) => {
+  let database: TestDatabase;
+  let workers: JobWorker[] = [];
+  beforeEach(async () => {
+    database = await openTestDatabase(dialect);
+    await migrateToLatest(database.db);
+  });
+  afterEach(async () => {
+    await Promise.all(workers.map((worker) => worker.stop()));
+    workers = [];
+    await database.dispose();
+  });
+
+  const jobsOf = (kind: string) =>
+    database.db.selectFrom('jobs').select(['dedupe_key', 'status']).where('kind', '=', kind).execute();
+
+  it('enqueues one job per slot however many instances offer it at once', async () => {
+    const now = new Date('2026-06-01T12:00:30Z');
+    const offers = await Promise.all(Array.from({ length: 6 }, () => offerRecurringJobs(database.db, [SYNC], now)));
+    expect(offers.flat()).toEqual([SYNC.kind]);
+    const rows = await jobsOf(SYNC.kind);
+    expect(rows).toEqual([{ dedupe_key: recurringDedupeKey(SYNC.kind, slotOf(now, SYNC.everyMs)), status: 'pending' }]);
+  });
+
+  it('does not stack a new run behind one that is still open', async () => {
+    const first = new Date('2026-06-01T12:00:00Z');
+    expect(await offerRecurringJobs(database.db, [SYNC], first)).toEqual([SYNC.kind]);
+    // The first run has not finished by the next slot: nothing new is enqueued.
+    expect(await offerRecurringJobs(database.db, [SYNC], new Date(first.getTime() + SYNC.everyMs))).toEqual([]);
+    await database.db.updateTable('jobs').set({ status: 'done' }).where('kind', '=', SYNC.kind).execute();
+    expect(await offerRecurringJobs(database.db, [SYNC], new Date(first.getTime() + 2 * SYNC.everyMs))).toEqual([
+      SYNC.kind,
+    ]);
+  });
+
+  it('three workers run the job once per slot as the clock moves through four slots', async () => {
+    let clock = new Date('2026-06-01T12:00:00Z').getTime();
+    const runs: { worker: number; slot: number }[] = [];
+    workers = [0, 1, 2].map((index) =>
+      createJobWorker({
+        db: database.db,
+        pollMs: 15,
+        logger: silent,
+        now: () => new Date(clock),
+        recurring: [SYNC],
+        handlers: {
+          [SYNC.kind]: (payload: { slot: number }) => {
+            runs.push({ worker: index, slot: payload.slot });
+            return Promise.resolve();
+          },
+        },
+      }),
+    );
+    for (const worker of workers) worker.start();
+
+    const firstSlot = slotOf(new Date(clock), SYNC.everyMs);
+    for (let step = 0; step < 4; step += 1) {
+      await until(() => runs.length === step + 1);
+      // Give every worker several more polls within the same slot: none may run it again.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(runs).toHaveLength(step + 1);
+      clock += SYNC.everyMs;
+    }
+    expect(runs.map((run) => run.slot)).toEqual([firstSlot, firstSlot + 1, firstSlot + 2, firstSlot + 3]);
+    const rows = await jobsOf(SYNC.kind);
+    expect(rows).toHaveLength(4);
+    expect(rows.every((row) => row.status === 'done')).toBe(true);
+  });
+
+  it('refuses a recurring job without a handler at construction', () => {
+    expect(() => createJobWorker({ db: database.db, handlers: {}, recurring: [SYNC], logger: silent })).toThrow(
+      /test\.sync has no handler/,
+    );
+  });
+});
