@@ -2,6 +2,7 @@
 // the import rules that keep our layers pointing down (see CONTRIBUTING.md, "Layers"). Run with
 // `npm run lint`; `npm test` runs it with zero warnings allowed. Formatting is Prettier's job, so
 // eslint-config-prettier switches off every stylistic rule that would fight it.
+import eslintComments from '@eslint-community/eslint-plugin-eslint-comments';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -48,6 +49,7 @@ export default defineConfig(
       globals: { ...globals.node },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { '@eslint-community/eslint-comments': eslintComments },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -71,6 +73,10 @@ export default defineConfig(
       '@typescript-eslint/prefer-promise-reject-errors': 'error',
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // A disable comment names its rule and says why after `--`; a file-wide or blanket one is refused.
+      '@eslint-community/eslint-comments/require-description': 'error',
+      '@eslint-community/eslint-comments/no-unlimited-disable': 'error',
+      '@eslint-community/eslint-comments/disable-enable-pair': 'error',
       'no-console': 'off',
     },
   },

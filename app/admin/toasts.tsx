@@ -4,6 +4,7 @@
  * announce each toast as it appears; `useToasts().show(message, kind)` adds one.
  */
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { StrokeIcon } from '../components/StrokeIcon.tsx';
 
 /** Spec section 9: toasts in the admin area stay 3 seconds. */
 export const ADMIN_TOAST_MS = 3000;
@@ -44,18 +45,9 @@ function KindIcon({ kind }: { kind: ToastKind }) {
         ? 'M12 8v5m0 3.5v.01M10.3 3.9 2.4 17.6A2 2 0 0 0 4.1 20.6h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z'
         : 'M12 8h.01M11 12h1v5h1M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z';
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className="mt-0.5 h-5 w-5 shrink-0"
-    >
+    <StrokeIcon className="mt-0.5 h-5 w-5 shrink-0">
       <path d={path} />
-    </svg>
+    </StrokeIcon>
   );
 }
 
@@ -121,17 +113,9 @@ export function ToastProvider({ children, durationMs = ADMIN_TOAST_MS }: { child
               aria-label="Dismiss notification"
               className="-m-1 rounded p-1 hover:bg-black/5 focus-visible:outline-2 focus-visible:outline-current"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth={2}
-                strokeLinecap="round"
-                className="h-4 w-4"
-              >
+              <StrokeIcon className="h-4 w-4">
                 <path d="M6 6l12 12M18 6 6 18" />
-              </svg>
+              </StrokeIcon>
             </button>
           </div>
         ))}

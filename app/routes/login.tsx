@@ -4,6 +4,8 @@ import type { Route } from './+types/login';
 import { CacheStrategy } from '../cache.ts';
 import { NETWORK_ERROR_MESSAGE, getClearReason, getToken, setToken, subscribeToken } from '../admin/token.ts';
 import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
+import { StrokeIcon } from '../components/StrokeIcon.tsx';
+import { useHydrated } from '../hydrated.ts';
 
 /**
  * Admin login (spec "Admin login", section 4 "Admin login", section 8): e-mail and password, both
@@ -104,20 +106,11 @@ function destination(state: unknown): string {
 
 function EyeIcon({ crossed }: { crossed: boolean }) {
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className="h-5 w-5"
-    >
+    <StrokeIcon className="h-5 w-5">
       <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
       <circle cx="12" cy="12" r="3" />
       {crossed ? <path d="M3 3l18 18" /> : null}
-    </svg>
+    </StrokeIcon>
   );
 }
 
@@ -127,11 +120,7 @@ export default function LoginPage() {
   const ids = useId();
   const navigate = useNavigate();
   const location = useLocation();
-  const hydrated = useSyncExternalStore(
-    () => () => {},
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
 
   const [step, setStep] = useState<Step>('login');
   const [email, setEmail] = useState('');

@@ -88,6 +88,8 @@ export function defaultWorkerId(): string {
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const { db, handlers, pollMs = 1000, leaseMs = 60_000, batch = 10, logger = consoleLogger } = options;
   const workerId = options.workerId ?? defaultWorkerId();
+  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0))
+    throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
   const recurring = options.recurring ?? [];
   const now = options.now ?? (() => new Date());
   for (const job of recurring) {
@@ -95,8 +97,6 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       throw new Error(`createJobWorker: recurring job ${job.kind} has no handler`);
   }
   const recurringSchedule = createRecurringSchedule(recurring);
-  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0))
-    throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
 
   let started = false;
   let stopping = false;

@@ -89,6 +89,17 @@ describe('lint rules that encode our layers and habits', () => {
     expect(await rulesFor('core/money/money.ts', text)).toContain('@typescript-eslint/switch-exhaustiveness-check');
   });
 
+  it('refuses a disable comment that gives no reason', async () => {
+    const text = [
+      '// eslint-disable-next-line eqeqeq',
+      'export const same = (a: number, b: number) => a == b;',
+      '',
+    ].join('\n');
+    expect(await rulesFor('core/money/money.ts', text)).toContain(
+      '@eslint-community/eslint-comments/require-description',
+    );
+  });
+
   it('holds components to the hooks rules and accessibility', async () => {
     const text = [
       "import { useState } from 'react';",

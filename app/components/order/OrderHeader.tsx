@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { StrokeIcon } from '../StrokeIcon.tsx';
 
 export const REPORT_ISSUE_TOOLTIP = 'Having issues? Report to us!';
 
@@ -13,16 +14,9 @@ export function OrderHeader() {
             aria-label="Back to home"
             className="flex h-10 w-10 items-center justify-center rounded-full text-gray-800 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
           >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="h-6 w-6"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth={2}
-            >
-              <path strokeLinecap="round" strokeLinejoin="round" d="M15 19l-7-7 7-7" />
-            </svg>
+            <StrokeIcon className="h-6 w-6">
+              <path d="M15 19l-7-7 7-7" />
+            </StrokeIcon>
           </Link>
           <Link to="/" className="shrink-0">
             <img src="/images/logo.svg" alt="Boostly home" width={140} height={35} className="h-8 w-auto sm:h-9" />
@@ -34,17 +28,10 @@ export function OrderHeader() {
               to="/client"
               className="flex items-center gap-2 rounded-full px-3 py-2 text-sm font-semibold text-gray-800 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                className="h-5 w-5 shrink-0"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth={2}
-              >
+              <StrokeIcon className="h-5 w-5 shrink-0">
                 <circle cx="12" cy="8" r="4" />
-                <path strokeLinecap="round" d="M4 21c0-4 4-6 8-6s8 2 8 6" />
-              </svg>
+                <path d="M4 21c0-4 4-6 8-6s8 2 8 6" />
+              </StrokeIcon>
               <span className="sr-only sm:not-sr-only">My orders</span>
             </Link>
           </li>
@@ -56,16 +43,9 @@ export function OrderHeader() {
               data-testid="report-issue"
               className="flex items-center gap-2 rounded-full px-3 py-2 text-sm font-semibold text-gray-800 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                className="h-5 w-5 shrink-0"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth={2}
-              >
-                <path strokeLinecap="round" strokeLinejoin="round" d="M5 21V4m0 0h11l-2 4 2 4H5" />
-              </svg>
+              <StrokeIcon className="h-5 w-5 shrink-0">
+                <path d="M5 21V4m0 0h11l-2 4 2 4H5" />
+              </StrokeIcon>
               <span className="sr-only sm:not-sr-only">Report an issue</span>
             </Link>
             <span

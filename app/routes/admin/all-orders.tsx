@@ -15,6 +15,7 @@ import {
 } from '../../admin/orders.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminData, adminFetchRaw, isAbort, isUnauthorized, messageOf } from '../../admin/token.ts';
+import { StrokeIcon } from '../../components/StrokeIcon.tsx';
 
 /**
  * Admin all-orders (spec "Admin all-orders", sections 4, 8, 9): status filter, search (on Enter
@@ -113,18 +114,10 @@ function downloadName(response: Response): string {
 
 function MagnifierIcon() {
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      className="h-5 w-5"
-    >
+    <StrokeIcon className="h-5 w-5">
       <circle cx="11" cy="11" r="7" />
       <path d="m20 20-3.5-3.5" />
-    </svg>
+    </StrokeIcon>
   );
 }
 
@@ -276,18 +269,9 @@ export default function AllOrdersPage() {
           {exporting ? (
             <ButtonSpinner />
           ) : (
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth={2}
-              strokeLinecap="round"
-              strokeLinejoin="round"
-              className="h-4 w-4"
-            >
+            <StrokeIcon className="h-4 w-4">
               <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
-            </svg>
+            </StrokeIcon>
           )}
           Export CSV
         </button>

@@ -13,6 +13,8 @@ import {
   subscribeToken,
   takeClearReason,
 } from '../../admin/token.ts';
+import { StrokeIcon } from '../../components/StrokeIcon.tsx';
+import { useHydrated } from '../../hydrated.ts';
 
 /**
  * The admin shell (spec section 2: "/admin (guarded)"). Logged-in state is the token in local
@@ -56,14 +58,6 @@ function isCurrent(item: NavItem, pathname: string): boolean {
 /** The server (and the hydrating first render) has no token; afterwards it is local storage's. */
 function useToken(): string | null {
   return useSyncExternalStore(subscribeToken, getToken, () => null);
-}
-
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    () => () => {},
-    () => true,
-    () => false,
-  );
 }
 
 function LoadingShell() {
@@ -164,18 +158,9 @@ export default function AdminLayout() {
                         current ? 'bg-brand-50 text-brand-800' : 'text-gray-700 hover:bg-gray-100 hover:text-gray-900'
                       }`}
                     >
-                      <svg
-                        aria-hidden="true"
-                        viewBox="0 0 24 24"
-                        fill="none"
-                        stroke="currentColor"
-                        strokeWidth={2}
-                        strokeLinecap="round"
-                        strokeLinejoin="round"
-                        className="h-5 w-5 shrink-0"
-                      >
+                      <StrokeIcon className="h-5 w-5 shrink-0">
                         <path d={item.icon} />
-                      </svg>
+                      </StrokeIcon>
                       {item.label}
                     </Link>
                   </li>
@@ -199,18 +184,9 @@ export default function AdminLayout() {
               disabled={loggingOut}
               className="inline-flex items-center gap-2 rounded-lg border-2 border-gray-300 bg-white px-3 py-1.5 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth={2}
-                strokeLinecap="round"
-                strokeLinejoin="round"
-                className="h-4 w-4"
-              >
+              <StrokeIcon className="h-4 w-4">
                 <path d="M15 17l5-5-5-5M20 12H9M12 19H6a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2h6" />
-              </svg>
+              </StrokeIcon>
               Log out
             </button>
           </div>
