@@ -3,8 +3,8 @@
  * the row actions (reorder, apply service) with the spec's toasts (section 8).
  */
 import { useCallback, useRef, useState } from 'react';
-import { formatHomePrice } from '../../core/catalog/pricing.ts';
-import { statusTag } from '../components/order/status-tag.ts';
+import { formatMoney } from '../../core/money/money.ts';
+import { statusTag } from '../components/StatusTag.tsx';
 import { adminFetch, isUnauthorized, jsonPost } from './token.ts';
 import { useToasts } from './toasts.tsx';
 
@@ -90,27 +90,6 @@ export const ORDER_MESSAGES = {
   exception: 'An error occured',
 } as const;
 
-export const TAG_STYLES: Record<string, string> = {
-  completed: 'bg-green-100 text-green-900',
-  'in-progress': 'bg-blue-100 text-blue-900',
-  processing: 'bg-blue-100 text-blue-900',
-  partial: 'bg-amber-100 text-amber-900',
-  canceled: 'bg-red-100 text-red-900',
-  pending: 'bg-gray-100 text-gray-900',
-};
-
-export function StatusTag({ status, testId }: { status: string; testId?: string }) {
-  const tag = statusTag(status);
-  return (
-    <span
-      data-testid={testId}
-      className={`inline-block rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}
-    >
-      {tag}
-    </span>
-  );
-}
-
 export const PAYMENT_STYLES: Record<string, string> = {
   paid: 'text-green-800',
   created: 'text-gray-700',
@@ -132,15 +111,9 @@ export function formatAdminDate(iso: string, seconds = false): string {
   });
 }
 
-const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', INR: '₹' };
-
 /** Spec section 9: "$" and 2 decimals (orders are charged in USD); another currency keeps its own sign. */
 export function formatAdminPrice(price: number, currency = 'USD'): string {
-  const dollars = formatHomePrice(price);
-  const code = (currency || 'USD').toUpperCase();
-  if (code === 'USD') return dollars;
-  const symbol = CURRENCY_SYMBOLS[code];
-  return symbol ? `${symbol}${dollars.slice(1)}` : `${dollars.slice(1)} ${code}`;
+  return formatMoney(price, currency);
 }
 
 export type RowAction = 'none' | 'reorder' | 'apply-service' | 'unavailable';

@@ -1,13 +1,13 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { formatAmountE4, numberToE4 } from '../../core/money/money.ts';
+import { formatMoney } from '../../core/money/money.ts';
 import { publicOrderId } from '../../core/orders/types.ts';
 import { isEmail } from '../../core/orders/validation.ts';
 import type { OrderHistoryRow } from '../../core/orders/history.ts';
 import type { Route } from './+types/client';
 import { CacheStrategy } from '../cache.ts';
 import { ApiError, type Envelope, NETWORK_ERROR_MESSAGE, isAbort, messageOf } from '../components/order/api.ts';
-import { statusTag } from '../components/order/status-tag.ts';
+import { StatusTag } from '../components/StatusTag.tsx';
 import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
 
 /**
@@ -36,15 +36,6 @@ const CLIENT_MESSAGES = {
 /** The server's resend throttle (core/auth/one-time-codes.ts, `resendIntervalMs`). */
 const RESEND_COOLDOWN_MS = 60_000;
 
-const TAG_STYLES: Record<string, string> = {
-  completed: 'bg-green-100 text-green-900',
-  'in-progress': 'bg-blue-100 text-blue-900',
-  processing: 'bg-blue-100 text-blue-900',
-  partial: 'bg-amber-100 text-amber-900',
-  canceled: 'bg-red-100 text-red-900',
-  pending: 'bg-gray-100 text-gray-900',
-};
-
 const PAYMENT_LABELS: Record<string, string> = {
   paid: 'paid',
   created: 'unpaid',
@@ -52,19 +43,13 @@ const PAYMENT_LABELS: Record<string, string> = {
   expired: 'expired',
 };
 
-const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', INR: '₹' };
-
 /**
  * Spec section 9 says history prices have 4 decimals "prefixed by a rupee sign", but orders are
  * charged in USD (section 9, "Order currency USD") and every other price is shown with "$".
  * A rupee sign in front of a dollar amount would misstate what the customer paid, so each row
  * shows its own currency: "$2.9900" for USD, with the spec's 4 decimals.
  */
-function formatHistoryPrice(price: number, currency: string): string {
-  const amount = formatAmountE4(numberToE4(price), 4);
-  const symbol = CURRENCY_SYMBOLS[currency.toUpperCase()];
-  return symbol ? `${symbol}${amount}` : `${amount} ${currency}`;
-}
+const formatHistoryPrice = (price: number, currency: string) => formatMoney(price, currency, 4);
 
 /** The spec's history dates are en-GB (dd/mm/yyyy); rows only render in the browser. */
 function formatHistoryDate(iso: string): string {
@@ -479,7 +464,6 @@ function OrdersTable({ rows, labelledBy }: { rows: OrderHistoryRow[]; labelledBy
         <tbody className="divide-y divide-gray-100">
           {rows.map((row) => {
             const id = publicOrderId(row.razorPayOrderId);
-            const tag = statusTag(row.orderStatus);
             return (
               <tr key={row.razorPayOrderId} data-testid="order-row" data-order-id={id}>
                 <th scope="row" className="px-4 py-3 font-mono font-semibold text-gray-900" data-testid="row-order-id">
@@ -498,12 +482,7 @@ function OrdersTable({ rows, labelledBy }: { rows: OrderHistoryRow[]; labelledBy
                   {formatHistoryPrice(row.price, row.currency)}
                 </td>
                 <td className="px-4 py-3">
-                  <span
-                    data-testid="row-status"
-                    className={`rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}
-                  >
-                    {tag}
-                  </span>
+                  <StatusTag status={row.orderStatus} testId="row-status" />
                 </td>
                 <td className="px-4 py-3 text-gray-900" data-testid="row-payment">
                   {PAYMENT_LABELS[row.paymentStatus] ?? row.paymentStatus}

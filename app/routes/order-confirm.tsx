@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { formatHomePrice } from '../../core/catalog/pricing.ts';
+import { formatMoney } from '../../core/money/money.ts';
 import type { OrderStatusView } from '../../core/orders/orders.ts';
 import type { Route } from './+types/order-confirm';
 import { CacheStrategy } from '../cache.ts';
 import { Spinner } from '../components/Spinner.tsx';
 import { getJson, isAbort, messageOf } from '../components/order/api.ts';
-import { statusTag } from '../components/order/status-tag.ts';
+import { StatusTag } from '../components/StatusTag.tsx';
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Order confirmation | Boostly' },
@@ -14,15 +14,6 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
-
-const TAG_STYLES: Record<string, string> = {
-  completed: 'bg-green-100 text-green-900',
-  'in-progress': 'bg-blue-100 text-blue-900',
-  processing: 'bg-blue-100 text-blue-900',
-  partial: 'bg-amber-100 text-amber-900',
-  canceled: 'bg-red-100 text-red-900',
-  pending: 'bg-gray-100 text-gray-900',
-};
 
 type LoadState =
   { status: 'loading' } | { status: 'ready'; order: OrderStatusView } | { status: 'failed'; message: string };
@@ -116,7 +107,6 @@ function OrderFailed({ order }: { order: OrderStatusView }) {
 }
 
 function OrderThanks({ order }: { order: OrderStatusView }) {
-  const tag = statusTag(order.orderStatus);
   const paid = order.paymentStatus === 'paid';
   return (
     <div className="rounded-2xl border border-gray-200 bg-white p-8 shadow-sm">
@@ -139,7 +129,7 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
           ['Service', order.serviceName, 'order-service'],
           ['Quantity', order.quantity.toLocaleString('en-US'), 'order-quantity'],
           ['Target', order.target, 'order-target'],
-          ['Amount', formatHomePrice(order.amount), 'order-amount'],
+          ['Amount', formatMoney(order.amount, order.currency), 'order-amount'],
           ['E-mail', order.email, 'order-email'],
         ].map(([label, value, testId]) => (
           <div key={label} className="flex items-start justify-between gap-4 px-4 py-3">
@@ -152,12 +142,7 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
         <div className="flex items-center justify-between gap-4 px-4 py-3">
           <dt className="text-gray-700">Status</dt>
           <dd>
-            <span
-              data-testid="order-status"
-              className={`rounded-full px-3 py-1 text-xs font-bold ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}
-            >
-              {tag}
-            </span>
+            <StatusTag status={order.orderStatus} testId="order-status" />
           </dd>
         </div>
       </dl>

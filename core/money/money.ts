@@ -45,3 +45,18 @@ export function formatAmountE4(amount: AmountE4, decimals: 0 | 1 | 2 | 3 | 4): s
   const sign = amount < 0 && rounded !== 0 ? '-' : '';
   return decimals === 0 ? `${sign}${whole}` : `${sign}${whole}.${fraction}`;
 }
+
+const CURRENCY_SIGNS: Readonly<Record<string, string>> = { USD: '$', EUR: '€', GBP: '£', INR: '₹' };
+
+/**
+ * The one way every screen and e-mail writes an amount: the currency's sign and 2 decimals
+ * ("$2.99"), or 4 where the spec asks for them (order history); a currency without a known sign
+ * is written after the number ("2.99 CHF"). `amount` is the API's number (e.g. 2.99).
+ */
+export function formatMoney(amount: number, currency = 'USD', decimals: 2 | 4 = 2): string {
+  const code = (currency || 'USD').toUpperCase();
+  const text = formatAmountE4(Math.abs(numberToE4(amount)), decimals);
+  const minus = amount < 0 && /[1-9]/.test(text) ? '-' : '';
+  const sign = CURRENCY_SIGNS[code];
+  return sign ? `${minus}${sign}${text}` : `${minus}${text} ${code}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { e4ToCents, formatAmountE4, numberToE4, parseAmountE4 } from '../../core/money/money.ts';
+import { e4ToCents, formatAmountE4, formatMoney, numberToE4, parseAmountE4 } from '../../core/money/money.ts';
 
 describe('parseAmountE4', () => {
   it.each([
@@ -40,5 +40,16 @@ describe('conversions', () => {
     expect(e4ToCents(14_999)).toBe(150);
     expect(e4ToCents(14_949)).toBe(149);
     expect(e4ToCents(29_900)).toBe(299);
+  });
+});
+
+describe('formatMoney', () => {
+  it('writes the sign of known currencies before the amount, and others after it', () => {
+    expect(formatMoney(2.99, 'USD')).toBe('$2.99');
+    expect(formatMoney(2.99, 'usd', 4)).toBe('$2.9900');
+    expect(formatMoney(1500, 'INR')).toBe('₹1500.00');
+    expect(formatMoney(3, 'CHF')).toBe('3.00 CHF');
+    expect(formatMoney(-12.5, 'USD')).toBe('-$12.50');
+    expect(formatMoney(-0.001, 'USD')).toBe('$0.00');
   });
 });

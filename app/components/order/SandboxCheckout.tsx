@@ -1,12 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { formatMoney } from '../../../core/money/money.ts';
 import { Spinner } from '../Spinner.tsx';
 
 /** Cents → "$12.99" (the order API gives amounts in the smallest unit). */
 export function formatCents(cents: number, currency = 'USD'): string {
-  const sign = currency.toUpperCase() === 'USD' ? '$' : `${currency.toUpperCase()} `;
-  const whole = Math.floor(Math.abs(cents) / 100);
-  const rest = String(Math.abs(cents) % 100).padStart(2, '0');
-  return `${cents < 0 ? '-' : ''}${sign}${whole}.${rest}`;
+  return formatMoney(cents / 100, currency);
 }
 
 export interface SandboxCheckoutProps {

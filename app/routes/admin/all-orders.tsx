@@ -2,13 +2,13 @@ import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 
 import { Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/all-orders';
 import { CacheStrategy } from '../../cache.ts';
+import { StatusTag } from '../../components/StatusTag.tsx';
 import {
   ADMIN_STATUS_FILTERS,
   type AdminOrderRow,
   ButtonSpinner,
   PAYMENT_STYLES,
   RowActionCell,
-  StatusTag,
   formatAdminDate,
   formatAdminPrice,
   useOrderActions,

@@ -2,11 +2,11 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Route } from './+types/order-detail';
 import { CacheStrategy } from '../../cache.ts';
+import { StatusTag } from '../../components/StatusTag.tsx';
 import {
   type AdminOrderDetail,
   PAYMENT_STYLES,
   RowActionCell,
-  StatusTag,
   formatAdminDate,
   formatAdminPrice,
   useOrderActions,
