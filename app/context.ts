@@ -4,11 +4,29 @@
  */
 import { createContext, RouterContextProvider } from 'react-router';
 import type { Catalog } from '../core/catalog/catalog.ts';
+import type { OrderFormLookup } from '../core/orders/form-detail.ts';
+import type { OrderStatusView } from '../core/orders/orders.ts';
 
 export interface StoreServices {
   catalog: Catalog;
   /** When the flash sale on the top bar ends (epoch ms); null hides the countdown. */
   flashSaleEndsAt: () => number | null;
+  /** The order page's form for the package an order URL names, or the spec's message why there is none. */
+  orderForm: (params: { slug: string; qty: string; type: string }) => Promise<OrderFormLookup>;
+  /**
+   * One order's status for its confirmation page (e-mail masked). An unknown order is a refusal
+   * meant for the buyer: an error with `statusCode` 404 and the spec's message (see `isRefusal`).
+   */
+  orderStatus: (orderId: string) => Promise<OrderStatusView>;
+}
+
+/** A domain refusal (OrderError and its kind): a status and a message written for the buyer. */
+export function isRefusal(error: unknown): error is { statusCode: number; message: string } {
+  return (
+    error instanceof Error &&
+    (error as { expose?: unknown }).expose === true &&
+    typeof (error as { statusCode?: unknown }).statusCode === 'number'
+  );
 }
 
 export interface RequestContext {

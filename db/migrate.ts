@@ -7,6 +7,7 @@ import * as oneTimeCodes from './migrations/004-one-time-codes.ts';
 import * as refunds from './migrations/005-refunds.ts';
 import * as admins from './migrations/006-admins.ts';
 import * as orderSearch from './migrations/007-order-search.ts';
+import * as supplierOrders from './migrations/008-supplier-orders.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '005-refunds': refunds,
   '006-admins': admins,
   '007-order-search': orderSearch,
+  '008-supplier-orders': supplierOrders,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,5 +1,10 @@
 /** Kysely table types. Column names are snake_case in SQL; amounts are integers (see core/money). */
 import type { Generated } from 'kysely';
+// Types only: the status unions are the order model's (core/orders/status.ts), so a column
+// cannot hold a value the rules do not know.
+import type { JobStatus } from '../core/jobs/job-status.ts';
+import type { OrderEventKind } from '../core/orders/timeline.ts';
+import type { FulfilmentState, OrderStatus, PaymentStatus, PendingAction } from '../core/orders/status.ts';
 
 export interface ServiceGroupsTable {
   id: Generated<number>;
@@ -62,6 +67,7 @@ export interface Database {
   simulated_panel_orders: SimulatedPanelOrdersTable;
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
+  supplier_orders: SupplierOrdersTable;
 }
 
 export interface OrdersTable {
@@ -81,8 +87,8 @@ export interface OrdersTable {
   price_e4: number;
   amount_e4: number;
   currency: string;
-  payment_status: string;
-  order_status: string;
+  payment_status: PaymentStatus;
+  order_status: OrderStatus;
   payment_id: string | null;
   needs_review: Generated<number>;
   review_reason: string | null;
@@ -90,17 +96,22 @@ export interface OrdersTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
-  /** The supplier panel's order id once `add` succeeded. */
+  /** The latest supplier order's id (all of them: supplier_orders). */
   supplier_order_id: string | null;
-  /** none | submitting | submitted | needs_review | failed */
-  fulfilment_state: Generated<string>;
+  /** Of the latest submission to the supplier. */
+  fulfilment_state: Generated<FulfilmentState>;
   fulfilment_attempts: Generated<number>;
-  /** As last reported by the supplier. */
+  /** As last reported by the supplier for the latest supplier order. */
   start_count: number | null;
+  /** What is still undelivered, over all supplier orders of the order. */
   remains: number | null;
   supplier_charge_e4: number | null;
   status_synced_at: string | null;
   refunded_e4: Generated<number>;
+  /** An admin action queued and not finished yet (decision 012). */
+  pending_action: Generated<PendingAction | null>;
+  /** Admin actions asked so far: the attempt number in their jobs' dedupe keys. */
+  action_attempts: Generated<number>;
   /**
    * lower(provider order id, e-mail, target, service name), newline-separated: the admin
    * console's keyword search. Kept by database triggers (migration 007); writers leave it out.
@@ -112,7 +123,7 @@ export interface OrderEventsTable {
   id: Generated<number>;
   order_id: number;
   at: string;
-  kind: string;
+  kind: OrderEventKind;
   detail_json: Generated<string>;
 }
 
@@ -127,7 +138,7 @@ export interface JobsTable {
   kind: string;
   payload_json: string;
   dedupe_key: string | null;
-  status: string;
+  status: JobStatus;
   attempts: Generated<number>;
   max_attempts: number;
   run_at: string;
@@ -229,4 +240,23 @@ export interface AdminTokensTable {
   expires_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+}
+
+/** Every supplier order of an order (migration 008, decision 012). */
+export interface SupplierOrdersTable {
+  id: Generated<number>;
+  order_id: number;
+  supplier_order_id: string;
+  quantity: number;
+  /** As last reported by the supplier, normalised; Processing until the first report. */
+  status: OrderStatus;
+  remains: number | null;
+  start_count: number | null;
+  charge_e4: number | null;
+  /** 0 or 1: the supplier reported a final status; never synced again. */
+  final: Generated<number>;
+  cancel_requested_at: string | null;
+  error_message: string | null;
+  created_at: string;
+  synced_at: string | null;
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:admin`: latency of the admin orders list (core/admin/orders-console.ts) at a
+ * `npm run bench:admin`: latency of the admin orders list (core/admin/orders-search.ts) at a
  * million orders, on SQLite and on PostgreSQL, for every kind of request the console serves:
  * no filter, each status, keyword searches, status + keyword, and pages 1, 2 and 500.
  *
@@ -25,7 +25,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { type ListQuery, type ListResult, createOrdersConsole } from '../core/admin/orders-console.ts';
+import { createOrdersConsole } from '../core/admin/orders-console.ts';
+import type { OrdersListQuery as ListQuery, OrdersPage as ListResult } from '../core/admin/contracts.ts';
 import { type DatabaseHandle, type DialectName, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seedOrders } from './seed-orders.ts';
@@ -235,10 +236,7 @@ async function combinations(handle: DatabaseHandle): Promise<Combination[]> {
 }
 
 async function measure(handle: DatabaseHandle, combination: Combination): Promise<Measured> {
-  const console_ = createOrdersConsole({
-    db: handle.db,
-    fulfilment: { submit: () => Promise.resolve('skipped' as const) },
-  });
+  const console_ = createOrdersConsole({ db: handle.db });
   let last: ListResult | null = null;
   for (let i = 0; i < WARMUP; i += 1) last = await console_.list(combination.query);
   const times: number[] = [];

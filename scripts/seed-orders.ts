@@ -29,7 +29,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { createCatalog } from '../core/catalog/catalog.ts';
 import { chargeAmountE4 } from '../core/catalog/pricing.ts';
-import { refundAmountE4 } from '../core/fulfilment/fulfilment.ts';
+import { refundDueE4 } from '../core/orders/progress.ts';
 import type { OrderStatus } from '../core/orders/types.ts';
 import { type DialectName, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -463,7 +463,7 @@ export async function seedOrders(
         else if (status === 'Partial') row.remains = Math.max(1, Math.floor(tier.qty * (0.1 + rng.next() * 0.5)));
         else row.remains = tier.qty;
         if (status === 'Partial' || status === 'Canceled') {
-          row.refunded_e4 = refundAmountE4({ amount_e4: amountE4, quantity: tier.qty }, status, row.remains);
+          row.refunded_e4 = refundDueE4({ amount_e4: amountE4, quantity: tier.qty, refunded_e4: 0 }, row.remains);
           if (status === 'Canceled') row.supplier_charge_e4 = 0;
         }
         // A customer who paid twice: kept, flagged for a refund of the second payment.

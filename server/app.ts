@@ -11,10 +11,9 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import {
   type ZodTypeProvider,
-  hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
@@ -29,7 +28,8 @@ import { orderHistoryApi } from './api/order-history.ts';
 import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
 import { verificationApi } from './api/verification.ts';
-import { failure } from './api/envelope.ts';
+import { apiErrorHandler, rateLimitExceeded } from './api/errors.ts';
+import { apiFallback, createApiRouteTable } from './api/fallback.ts';
 import type { Config } from './config.ts';
 import { PageCache } from './page-cache.ts';
 import type { Store } from './store.ts';
@@ -68,6 +68,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Before any route: every /api route is recorded, so unmatched /api requests can be told 404 or 405.
+  const apiRoutes = createApiRouteTable();
+  apiRoutes.watch(app);
 
   // One log line per request, with its id, outcome and duration.
   app.addHook('onResponse', async (request, reply) => {
@@ -80,23 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || error.validationContext;
-      const message = first ? `${field ? `${field}: ` : ''}${first.message}` : 'Invalid request';
-      return reply.status(400).send(failure(message));
-    }
-    // Domain refusals (e.g. OrderError) carry their status and a message meant for the buyer.
-    if ((error as { expose?: boolean }).expose && error.statusCode) {
-      return reply.status(error.statusCode).send(failure(error.message));
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send(failure(error.message));
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send(failure('Something went wrong on our side. Please try again.'));
-  });
+  app.setErrorHandler(apiErrorHandler);
 
   await app.register(helmet, {
     // Pages get a per-response CSP with a script nonce (server/security.ts); this is the default.
@@ -108,16 +95,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', API_CSP);
   });
-  // Per-route limits (`config.rateLimit`) on the calls that cost us or reveal something.
+  // Per-route limits (`config.rateLimit`) on the calls that cost us or reveal something. With
+  // REDIS_URL every instance counts in one place; while Redis is unreachable requests pass
+  // unlimited (and it is logged) rather than checkout and login failing with a 500.
+  const rateLimitRedis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { connectTimeout: 2_000, maxRetriesPerRequest: 1 })
+    : null;
+  if (rateLimitRedis) {
+    rateLimitRedis.on('error', (error: Error) =>
+      app.log.warn({ err: error.message }, 'rate limits: Redis unreachable'),
+    );
+    app.addHook('onClose', async () => rateLimitRedis.disconnect());
+  }
   await app.register(rateLimit, {
     global: false,
-    ...(config.REDIS_URL
-      ? { redis: new Redis(config.REDIS_URL, { connectTimeout: 2_000, maxRetriesPerRequest: 1 }) }
-      : {}),
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      ...failure(`Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`),
-    }),
+    ...(rateLimitRedis ? { redis: rateLimitRedis, skipOnError: true } : {}),
+    errorResponseBuilder: rateLimitExceeded,
   });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 5 } } });
 
@@ -126,7 +119,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'Boostly store API',
         version: '1.0.0',
-        description: 'Every reply is `{ isSuccessful, message, data }`.',
+        description:
+          'Every reply is `{ isSuccessful, message, data }`; a refused input adds `errors: [{ field, message }]`. ' +
+          'An unknown /api path answers 404 and a wrong method 405 (with `Allow`), in the same envelope.',
       },
     },
     transform: jsonSchemaTransform,
@@ -145,10 +140,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         console: store.ordersConsole,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
-      api.setNotFoundHandler((_request, reply) => reply.status(404).send(failure('Not found')));
     },
     { prefix: '/api' },
   );
+  // Unknown /api paths and wrong methods answer JSON (404, 405), never the HTML not-found page.
+  await app.register(apiFallback(apiRoutes));
 
   // The built-in supplier panel, reachable over HTTP like a real one (tools, other instances).
   if (store.simulatedPanel) await app.register(simulatedPanelApi, { panel: store.simulatedPanel });

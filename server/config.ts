@@ -19,6 +19,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for SQLite)')
     .optional(),
+  /** PostgreSQL connections one instance may hold; instances × this must stay below max_connections. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
    * Whether to believe X-Forwarded-For (client address for rate limits and logs): `false` (direct
    * traffic), `true` (any proxy), a hop count, or a comma-separated list of proxy addresses.
@@ -42,6 +44,15 @@ const EnvSchema = z.object({
   SMM_PANEL_URL: optionalUrl,
   SMM_PANEL_KEY: z.string().optional(),
   SUPPLIER_SYNC_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** How often unpaid orders are checked with the payment provider (the recurring reconcile job). */
+  PAYMENT_RECONCILE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** The jobs worker's idle poll interval. */
+  JOB_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /**
+   * How long a claimed job stays with its worker before another instance may take it over (a
+   * crashed instance's work waits this long). At least 3: a live handler renews it every second.
+   */
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),
   /** The simulated panel: seconds from order to full delivery, and the share ending Partial/Canceled. */
   SIMULATED_PANEL_DELIVERY_SECONDS: z.coerce.number().int().min(1).max(604_800).default(120),
   SIMULATED_PANEL_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0.1),

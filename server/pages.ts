@@ -1,7 +1,8 @@
 /**
  * Hands every request that is not an API route or a static file to React Router, in its own
  * plugin scope whose body parsers are removed so form posts reach React Router untouched.
- * Public pages go through the page cache; everything else streams straight through.
+ * Public pages go through the page cache; everything else streams straight through. No /api
+ * request reaches it: the API's fallback (server/api/fallback.ts) answers those no route takes.
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';

@@ -11,20 +11,19 @@ import type { StoreServices } from '../app/context.ts';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.ts';
 import { flashSaleEnd } from '../core/catalog/flash-sale.ts';
 import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment.ts';
-import { FULFIL_JOB, REFUND_JOB, SUPPLIER_SYNC_JOB } from '../core/fulfilment/jobs.ts';
+import { APPLY_SERVICE_JOB, FULFIL_JOB, REFUND_JOB, REORDER_JOB, SUPPLIER_SYNC_JOB } from '../core/fulfilment/jobs.ts';
+import { fulfilmentSubscriber } from '../core/fulfilment/subscribers.ts';
 import { type SimulatedPanel, createSimulatedPanel, simulatedPanelFetch } from '../core/fulfilment/simulated-panel.ts';
 import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
 import type { SupplierPanel } from '../core/fulfilment/supplier.ts';
-import { type JobWorker, createJobWorker } from '../core/jobs/worker.ts';
+import { type JobWorker, createJobWorker, handleJob } from '../core/jobs/worker.ts';
 import { type Mailer, createMailer } from '../core/mail/mailer.ts';
-import { MAIL_JOB, createSendMailHandler } from '../core/mail/send-mail-job.ts';
-import {
-  type OrderService,
-  PAYMENT_RECONCILE_JOB,
-  RECONCILE_EVERY_MS,
-  createOrderService,
-} from '../core/orders/orders.ts';
+import { createSendMailHandler } from '../core/mail/send-mail-job.ts';
+import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
+import { handleOrderEvents } from '../core/orders/events.ts';
+import { type OrderService, PAYMENT_RECONCILE_JOB, createOrderService } from '../core/orders/orders.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
+import { lookUpOrderForm } from '../core/orders/form-detail.ts';
 import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
 import { type AdminAuth, createAdminAuth } from '../core/auth/admins.ts';
 import { type OrdersConsole, createOrdersConsole } from '../core/admin/orders-console.ts';
@@ -42,6 +41,7 @@ import type { Config } from './config.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { formatAmountE4 } from '../core/money/money.ts';
+import { type Clock, systemClock } from '../core/clock.ts';
 
 export interface Store {
   database: DatabaseHandle;
@@ -72,8 +72,8 @@ export interface StoreOverrides {
   logger?: FastifyBaseLogger;
   /** The fetch used for target checks (tests point it at a fake oEmbed server). */
   verifier?: TargetVerifier;
-  /** The clock admin login reads (tests move it past lockouts and token expiry). */
-  adminClock?: () => Date;
+  /** The one clock every service reads (tests move it past lockouts, expiries and leases). */
+  clock?: Clock;
 }
 
 export async function openStore(
@@ -81,11 +81,18 @@ export async function openStore(
   database?: DatabaseHandle,
   overrides: StoreOverrides = {},
 ): Promise<Store> {
-  const handle = database ?? openDatabase({ url: config.DATABASE_URL, sqlitePath: config.sqlitePath });
+  const handle =
+    database ??
+    openDatabase({
+      url: config.DATABASE_URL,
+      sqlitePath: config.sqlitePath,
+      poolSize: config.DATABASE_POOL_SIZE,
+    });
   const { db } = handle;
+  const clock = overrides.clock ?? systemClock;
   await migrateToLatest(db);
   const catalog = createCatalog(db);
-  if (await catalog.isEmpty()) await catalog.replaceCatalogue(catalogueSeed);
+  await catalog.seedIfEmpty(catalogueSeed);
 
   const provider: PaymentProvider =
     config.RAZORPAY_KEY_ID && config.RAZORPAY_KEY_SECRET
@@ -103,15 +110,16 @@ export async function openStore(
     provider,
     checkTarget: (kind, input) => verifier.verify(kind, input),
     publicUrl: config.PUBLIC_URL,
+    now: clock,
   });
   // One codes service for every purpose ('order-history', 'admin-login').
-  const codes = createOneTimeCodes({ db, pepper: await loadCodePepper(db) });
+  const codes = createOneTimeCodes({ db, pepper: await loadCodePepper(db), now: clock });
   const history = createOrderHistory({
     db,
     codes,
     publicUrl: config.PUBLIC_URL,
   });
-  const adminAuth = createAdminAuth({ db, codes, publicUrl: config.PUBLIC_URL, now: overrides.adminClock });
+  const adminAuth = createAdminAuth({ db, codes, publicUrl: config.PUBLIC_URL, now: clock });
   const logger = overrides.logger;
 
   let simulatedPanel: SimulatedPanel | null = null;
@@ -122,6 +130,7 @@ export async function openStore(
     const key = await loadInstallSecret(db, 'simulated-panel.key');
     simulatedPanel = createSimulatedPanel({
       db,
+      now: clock,
       key,
       deliverySeconds: config.SIMULATED_PANEL_DELIVERY_SECONDS,
       failureRate: config.SIMULATED_PANEL_FAILURE_RATE,
@@ -135,8 +144,8 @@ export async function openStore(
       fetch: simulatedPanelFetch(simulatedPanel),
     });
   }
-  const fulfilment = createFulfilment({ db, supplier, provider, publicUrl: config.PUBLIC_URL });
-  const ordersConsole = createOrdersConsole({ db, fulfilment });
+  const fulfilment = createFulfilment({ db, supplier, provider, now: clock });
+  const ordersConsole = createOrdersConsole({ db, now: clock });
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     dir: path.join(config.dataDir, 'mail'),
@@ -145,41 +154,53 @@ export async function openStore(
   });
   // Periodic work is recurring jobs, one run per slot across every instance (core/jobs/recurring.ts).
   const recurring = [
-    { kind: PAYMENT_RECONCILE_JOB, everyMs: RECONCILE_EVERY_MS },
-    { kind: SUPPLIER_SYNC_JOB, everyMs: config.SUPPLIER_SYNC_SECONDS * 1000 },
-    { kind: RETENTION_PURGE_JOB, everyMs: PURGE_EVERY_MS },
+    { job: PAYMENT_RECONCILE_JOB, everyMs: config.PAYMENT_RECONCILE_SECONDS * 1000 },
+    { job: SUPPLIER_SYNC_JOB, everyMs: config.SUPPLIER_SYNC_SECONDS * 1000 },
+    { job: RETENTION_PURGE_JOB, everyMs: PURGE_EVERY_MS },
   ];
+  // Who hears about order events (core/orders/events.ts): payment and fulfilment only announce.
+  const orderEventSubscribers = [orderMailsSubscriber({ publicUrl: config.PUBLIC_URL }), fulfilmentSubscriber];
   const worker = createJobWorker({
     db,
-    handlers: {
-      [MAIL_JOB]: createSendMailHandler(mailer),
-      [FULFIL_JOB]: ({ orderId }: { orderId: number }) => fulfilment.submit(orderId),
-      [REFUND_JOB]: ({ orderId }: { orderId: number }) => fulfilment.refund(orderId),
-      [PAYMENT_RECONCILE_JOB]: async () => {
+    now: clock,
+    handlers: [
+      createSendMailHandler(mailer),
+      handleOrderEvents(db, orderEventSubscribers),
+      handleJob(FULFIL_JOB, ({ orderId }) => fulfilment.submit(orderId)),
+      handleJob(REFUND_JOB, ({ orderId }) => fulfilment.refund(orderId)),
+      handleJob(REORDER_JOB, (payload, job) => fulfilment.reorder(payload, job)),
+      handleJob(APPLY_SERVICE_JOB, (payload, job) => fulfilment.applyService(payload, job)),
+      handleJob(PAYMENT_RECONCILE_JOB, async () => {
         const result = await orders.reconcile();
         if (result.paid || result.expired) logger?.info(result, 'payments reconciled');
-      },
-      [SUPPLIER_SYNC_JOB]: async () => {
+      }),
+      handleJob(SUPPLIER_SYNC_JOB, async () => {
         const result = await fulfilment.syncStatuses();
         if (result.changed) logger?.info(result, 'supplier statuses synced');
-      },
-      [RETENTION_PURGE_JOB]: async () => {
+        const ended = await fulfilment.endAbandonedActions();
+        if (ended) logger?.warn({ ended }, 'admin actions ended after their job failed for good');
+      }),
+      handleJob(RETENTION_PURGE_JOB, async () => {
         const counts = await purgeExpiredData(
           db,
-          new Date(),
-          recurring.map((job) => job.kind),
+          clock(),
+          recurring.map(({ job }) => job.kind),
         );
         logger?.info(counts, 'data retention: purged records older than 2 years');
-      },
-    },
+      }),
+    ],
     recurring,
+    pollMs: config.JOB_POLL_MS,
+    leaseMs: config.JOB_LEASE_SECONDS * 1000,
     logger,
   });
 
   const fixedEnd = config.FLASH_SALE_ENDS_AT ? Date.parse(config.FLASH_SALE_ENDS_AT) : null;
   const services: StoreServices = {
     catalog,
-    flashSaleEndsAt: () => flashSaleEnd(Date.now(), fixedEnd),
+    flashSaleEndsAt: () => flashSaleEnd(clock().getTime(), fixedEnd),
+    orderForm: (params) => lookUpOrderForm(catalog, params),
+    orderStatus: (orderId) => orders.status(orderId),
   };
 
   return {

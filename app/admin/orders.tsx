@@ -1,96 +1,27 @@
 /**
- * What the admin order screens share: the API's row shape, display formats, the status tag and
- * the row actions (reorder, apply service) with the spec's toasts (section 8).
+ * What the admin order screens share: display formats, the row's action cell and the route
+ * action behind it (reorder, apply service; spec sections 4 and 8), and the polling that follows
+ * a queued action to its result. Row and detail shapes are the API's contracts
+ * (core/admin/contracts.ts).
  */
-import { useCallback, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
+import { type ClientActionFunctionArgs, useFetcher, useNavigation, useRevalidator } from 'react-router';
+import type { ConsoleRow, OrderActionAccepted, OrderActionBody } from '../../core/admin/contracts.ts';
 import { formatMoney } from '../../core/money/money.ts';
+import { type PaymentStatus, type PendingAction, isFinalStatus } from '../../core/orders/status.ts';
+import { ApiError, type Envelope } from '../api/client.ts';
 import { statusTag } from '../components/StatusTag.tsx';
-import { adminFetch, isUnauthorized, jsonPost } from './token.ts';
+import { adminApi } from './token.ts';
 import { useToasts } from './toasts.tsx';
 
-/** A row of `GET /api/order/all-orders` (and the `order` of the detail call). */
-export interface AdminOrderRow {
-  razorPayOrderId: string;
-  orderId: string;
-  orderDate: string;
-  email: string;
-  serviceName: string;
-  /** The target: username, video or post URL. */
-  name: string;
-  quantity: number;
-  price: number;
-  currency: string;
-  paymentStatus: string;
-  orderStatus: string;
-  supplierOrderId: string | null;
-  errorMessage: string | null;
-  needsReview: boolean;
-  reviewReason: string | null;
-  fulfilmentState: string;
-  /** Paid, not Completed or Canceled, and not being sent to the supplier right now. */
-  canReorder: boolean;
-  /** Paid and not at the supplier yet, or flagged for review. */
-  canApplyService?: boolean;
-}
-
-/** The detail call's order: the row plus the facts only the detail shows (all optional here). */
-export interface AdminOrderFacts extends AdminOrderRow {
-  provider?: string;
-  clientOrderId?: string;
-  planType?: string;
-  comment?: string | null;
-  paymentId?: string | null;
-  paidAt?: string | null;
-  updatedAt?: string | null;
-  fulfilmentAttempts?: number;
-  startCount?: number | null;
-  remains?: number | null;
-  supplierCharge?: number | null;
-  statusSyncedAt?: string | null;
-  refunded?: number;
-}
-
-export interface AdminTimelineEntry {
-  at: string;
-  kind: string;
-  detail: unknown;
-}
-
-export interface AdminOrderEmail {
-  to?: string | null;
-  subject: string | null;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-}
-
-export interface AdminOrderDetail {
-  order: AdminOrderFacts;
-  timeline: AdminTimelineEntry[];
-  emails: AdminOrderEmail[];
-}
-
-/** Spec section 9, "Admin status filter". */
-export const ADMIN_STATUS_FILTERS = [
-  'Completed',
-  'In Progress',
-  'Partial',
-  'Processing',
-  'Canceled',
-  'Pending',
-] as const;
-
-/** Spec section 4: no reorder (a dash instead) for these. */
-const NO_ACTION_STATUSES = new Set(['completed', 'canceled', 'cancelled']);
-
+/** Spec section 8's reorder toasts. */
 export const ORDER_MESSAGES = {
   reordered: 'Successfully reordered !',
   failed: 'Getting error',
   exception: 'An error occured',
 } as const;
 
-export const PAYMENT_STYLES: Record<string, string> = {
+export const PAYMENT_STYLES: Record<PaymentStatus, string> = {
   paid: 'text-green-800',
   created: 'text-gray-700',
   fail: 'text-red-800',
@@ -116,87 +47,126 @@ export function formatAdminPrice(price: number, currency = 'USD'): string {
   return formatMoney(price, currency);
 }
 
-export type RowAction = 'none' | 'reorder' | 'apply-service' | 'unavailable';
+/** How often a screen showing a queued action asks the server again (the job runs in seconds). */
+export const PENDING_POLL_MS = 2000;
+
+export type RowAction = 'none' | 'pending' | PendingAction | 'unavailable';
 
 /**
- * The action column (spec section 4): a dash for Completed and Canceled; "Apply service" for an
- * order waiting for review; "Reorder" when the server allows it (`canReorder`: paid, and not
- * being sent right now); otherwise the reason there is no action (an unpaid order).
+ * The action column. The server decides (the row's `canApplyService` / `canReorder`): the console
+ * never offers what it would refuse. A queued action shows as pending until its result is on the
+ * row; a finished order (Completed, Partial, Canceled) shows the spec's dash; anything else says
+ * why there is no action. Apply service comes first: for an order not at the supplier yet it is
+ * the plain "send it now".
  */
-export function rowAction(row: Pick<AdminOrderRow, 'orderStatus' | 'needsReview' | 'canReorder'>): RowAction {
-  if (NO_ACTION_STATUSES.has(row.orderStatus.trim().toLowerCase())) return 'none';
-  if (row.needsReview) return 'apply-service';
-  if (row.canReorder === false) return 'unavailable';
-  return 'reorder';
+export function rowAction(
+  row: Pick<ConsoleRow, 'orderStatus' | 'pendingAction' | 'canReorder' | 'canApplyService'>,
+): RowAction {
+  if (row.pendingAction) return 'pending';
+  if (row.canApplyService) return 'apply-service';
+  if (row.canReorder) return 'reorder';
+  if (isFinalStatus(row.orderStatus)) return 'none';
+  return 'unavailable';
 }
 
-function unavailableReason(row: Pick<AdminOrderRow, 'paymentStatus' | 'fulfilmentState'>): string {
+function unavailableReason(row: Pick<ConsoleRow, 'paymentStatus' | 'fulfilmentState'>): string {
   if (row.paymentStatus !== 'paid') return 'Not paid';
   if (row.fulfilmentState === 'submitting') return 'Being sent';
   return 'Unavailable';
 }
 
+const ACTION_LABELS: Record<PendingAction, { button: string; pending: string; path: string }> = {
+  reorder: { button: 'Reorder', pending: 'Reordering…', path: '/api/order/reorder' },
+  'apply-service': { button: 'Apply service', pending: 'Sending…', path: '/api/order/apply-service' },
+};
+
 export const APPLY_SERVICE_CONFIRM =
   'Send this order to the supplier again?\n\nIt was flagged because the store could not tell whether the supplier received it. Check the supplier panel first: if the order exists there, it would be delivered (and paid) twice.';
 
+/** What an action submission came to, for the row's toast. */
+export type OrderActionOutcome =
+  | { outcome: 'accepted'; action: PendingAction; message: string }
+  /** The server answered and said no (its message is the toast's detail). */
+  | { outcome: 'refused'; message: string }
+  /** No usable answer (network, a reply that is not the envelope). */
+  | { outcome: 'exception' }
+  /** The token was refused: the layout is taking the visitor to /login. */
+  | { outcome: 'unauthorized' };
+
+function isPendingAction(value: unknown): value is PendingAction {
+  return value === 'reorder' || value === 'apply-service';
+}
+
 /**
- * Reorder and apply-service for one row at a time per order: `busy` holds the order ids whose
- * call is running (their row shows a spinner until it ends). `onDone` runs after a success.
+ * The route action of the screens with order actions (the list and the detail): a form with
+ * `action` (reorder | apply-service) and `razorpay_order_id`. The router revalidates the page's
+ * loaders afterwards, so the row comes back showing the queued action.
  */
-export type RunnableAction = Extract<RowAction, 'reorder' | 'apply-service'>;
+export async function orderActionClientAction({ request }: ClientActionFunctionArgs): Promise<OrderActionOutcome> {
+  const form = await request.formData();
+  const action = form.get('action');
+  const orderId = form.get('razorpay_order_id');
+  if (!isPendingAction(action) || typeof orderId !== 'string') return { outcome: 'refused', message: 'Unknown action' };
+  try {
+    const reply = await adminApi.send<Envelope<OrderActionAccepted>, OrderActionBody>(
+      'POST',
+      ACTION_LABELS[action].path,
+      { body: { razorpay_order_id: orderId }, signal: request.signal },
+    );
+    return { outcome: 'accepted', action, message: reply.message };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return { outcome: 'unauthorized' };
+    // A refusal is an envelope from the server; anything else never really answered.
+    if (error instanceof ApiError && error.reply !== null) return { outcome: 'refused', message: error.message };
+    console.error(`${action} ${orderId} failed`, error);
+    return { outcome: 'exception' };
+  }
+}
 
-export function useOrderActions(onDone: () => void) {
-  const toasts = useToasts();
-  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set());
-  const running = useRef(new Set<string>());
-
-  const run = useCallback(
-    async (row: AdminOrderRow, action: RunnableAction) => {
-      const key = row.razorPayOrderId;
-      if (running.current.has(key)) return;
-      if (action === 'apply-service' && !window.confirm(APPLY_SERVICE_CONFIRM)) return;
-      running.current.add(key);
-      setBusy(new Set(running.current));
-      try {
-        const path = action === 'reorder' ? '/api/order/reorder' : '/api/order/apply-service';
-        const reply = await adminFetch(path, jsonPost({ razorpay_order_id: row.razorPayOrderId }));
-        if (reply.isSuccessful) {
-          toasts.show(action === 'reorder' ? ORDER_MESSAGES.reordered : reply.message || 'Service applied', 'success');
-          onDone();
-        } else {
-          toasts.show(ORDER_MESSAGES.failed, 'error', reply.message || undefined);
-        }
-      } catch (error) {
-        // A 401 has already cleared the token: the layout is taking the visitor to /login.
-        if (!isUnauthorized(error)) {
-          console.error(`${action} ${row.razorPayOrderId} failed`, error);
-          toasts.show(ORDER_MESSAGES.exception, 'error');
-        }
-      } finally {
-        running.current.delete(key);
-        setBusy(new Set(running.current));
-      }
-    },
-    [onDone, toasts],
-  );
-
-  return { busy, run };
+/**
+ * Asks the route's loaders again every PENDING_POLL_MS while `active` (a row shows a queued
+ * action), between navigations and revalidations, so the row reaches its result on its own.
+ */
+export function useRevalidateWhile(active: boolean): void {
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const settled = revalidator.state === 'idle' && navigation.state === 'idle';
+  const revalidate = useEffectEvent(() => void revalidator.revalidate());
+  useEffect(() => {
+    if (!active || !settled) return undefined;
+    const timer = setTimeout(revalidate, PENDING_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [active, settled]);
 }
 
 export function ButtonSpinner({ className = 'border-current/30 border-t-current' }: { className?: string }) {
   return <span aria-hidden="true" className={`inline-block h-4 w-4 animate-spin rounded-full border-2 ${className}`} />;
 }
 
-export function RowActionCell({
-  row,
-  busy,
-  onRun,
-}: {
-  row: AdminOrderRow;
-  busy: boolean;
-  onRun: (row: AdminOrderRow, action: RunnableAction) => void;
-}) {
+/** The toast for each finished submission of this fetcher, once. */
+function useOutcomeToast(data: OrderActionOutcome | undefined, settled: boolean) {
+  const toasts = useToasts();
+  const shown = useRef<OrderActionOutcome | undefined>(undefined);
+  useEffect(() => {
+    if (!settled || !data || shown.current === data) return;
+    shown.current = data;
+    if (data.outcome === 'accepted')
+      toasts.show(data.action === 'reorder' ? ORDER_MESSAGES.reordered : data.message, 'success');
+    else if (data.outcome === 'refused') toasts.show(ORDER_MESSAGES.failed, 'error', data.message || undefined);
+    else if (data.outcome === 'exception') toasts.show(ORDER_MESSAGES.exception, 'error');
+  }, [data, settled, toasts]);
+}
+
+/**
+ * One order's action: a button while the server would accept it (spinner while the call runs),
+ * then the queued action's pending label until its result is on the row.
+ */
+export function RowActionCell({ row }: { row: ConsoleRow }) {
+  const fetcher = useFetcher<OrderActionOutcome>();
+  const busy = fetcher.state !== 'idle';
+  useOutcomeToast(fetcher.data, !busy);
   const action = rowAction(row);
+
   if (action === 'none') {
     return (
       <span
@@ -215,16 +185,37 @@ export function RowActionCell({
       </span>
     );
   }
-  const label = action === 'reorder' ? 'Reorder' : 'Apply service';
+  if (action === 'pending' && !busy) {
+    const pending = row.pendingAction ? ACTION_LABELS[row.pendingAction].pending : 'Working…';
+    return (
+      <span
+        data-testid="row-pending"
+        data-action={row.pendingAction ?? undefined}
+        title="Queued: the result shows here when the supplier has answered"
+        className="inline-flex items-center gap-2 text-xs font-semibold whitespace-nowrap text-brand-800"
+      >
+        <ButtonSpinner />
+        {pending}
+      </span>
+    );
+  }
+  // While the call runs the row keeps the button it was started from (disabled, with a spinner).
+  const shown: PendingAction = action === 'pending' ? (row.pendingAction ?? 'reorder') : action;
+  const { button: label } = ACTION_LABELS[shown];
   const style =
-    action === 'reorder'
+    shown === 'reorder'
       ? 'bg-brand-700 text-white hover:bg-brand-800 disabled:bg-gray-500'
       : 'border-2 border-amber-700 bg-white text-amber-900 hover:bg-amber-50 disabled:border-gray-500 disabled:text-gray-700';
+  const run = () => {
+    if (busy) return;
+    if (shown === 'apply-service' && row.needsReview && !window.confirm(APPLY_SERVICE_CONFIRM)) return;
+    void fetcher.submit({ action: shown, razorpay_order_id: row.razorPayOrderId }, { method: 'post' });
+  };
   return (
     <button
       type="button"
-      data-testid={action === 'reorder' ? 'row-reorder' : 'row-apply-service'}
-      onClick={() => onRun(row, action)}
+      data-testid={shown === 'reorder' ? 'row-reorder' : 'row-apply-service'}
+      onClick={run}
       disabled={busy}
       aria-busy={busy}
       aria-label={`${label} order ${row.orderId}`}

@@ -1,5 +1,5 @@
 /**
- * The admin's access token and the authenticated calls that carry it (spec section 6: the token
+ * The admin's access token and the API client that carries it (spec section 6: the token
  * lives in the browser's local storage and goes out as `Authorization: Bearer …`; logged-in
  * state is judged by its presence).
  *
@@ -8,16 +8,18 @@
  * () => null)`; a change in another tab (log-out, log-in) reaches them through the `storage`
  * event.
  *
- * A 401 from any admin call means the token is missing, expired or revoked: `adminFetch` clears
+ * A 401 from any admin call means the token is missing, expired or revoked: `adminApi` clears
  * it (with the server's message as the reason), and the admin layout, which follows the token,
  * sends the visitor to /login.
  */
+import { ApiError, createApiClient } from '../api/client.ts';
+
+export { NETWORK_ERROR_MESSAGE } from '../api/client.ts';
 
 export const TOKEN_KEY = 'boostly.admin.token';
 
 export const NO_TOKEN_MESSAGE = 'No access token found.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
-export const NETWORK_ERROR_MESSAGE = 'Could not reach the store. Please check your connection and try again.';
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -95,117 +97,26 @@ export function subscribeToken(listener: Listener): () => void {
   };
 }
 
-/** The reply envelope of the admin API; list calls add count, totalPages and currentPage. */
-export interface AdminEnvelope<T> {
-  isSuccessful: boolean;
-  message: string;
-  data?: T;
-  count?: number;
-  totalPages?: number;
-  currentPage?: number;
-  /** False when `count` is an estimate (a keyword with many matches). */
-  countExact?: boolean;
-}
+/**
+ * The admin API client: the store's one API client (app/api/client.ts) with the bearer token.
+ * A 401 to a call sent with a token clears that token (with the server's message as the
+ * reason), unless another tab has logged in since; without a token nothing is sent.
+ */
+export const adminApi = createApiClient({
+  cache: 'no-store',
+  bearer: {
+    token: getToken,
+    missingTokenMessage: NO_TOKEN_MESSAGE,
+    unauthorizedMessage: SESSION_EXPIRED_MESSAGE,
+    // No token at all leaves nothing to clear: clearing would erase the reason ("session
+    // expired") an earlier 401 left for the login page when a second request races the redirect.
+    onUnauthorized: (message, token) => {
+      if (getToken() === token) clearToken(message);
+    },
+  },
+});
 
-/** An admin reply with its HTTP status. */
-export type AdminReply<T> = AdminEnvelope<T> & { httpStatus: number };
-
-export class AdminApiError extends Error {
-  constructor(
-    message: string,
-    /** HTTP status; 0 when no answer arrived (offline, blocked). */
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'AdminApiError';
-  }
-}
-
-export function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
-
-/** True for the error `adminFetch` throws after a 401: the visitor is already on the way to /login. */
+/** True for a refused token: the token is gone and the admin layout is on its way to /login. */
 export function isUnauthorized(error: unknown): boolean {
-  return error instanceof AdminApiError && error.status === 401;
-}
-
-export function messageOf(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  return String(error);
-}
-
-/**
- * `fetch` with the bearer token. Answers the raw response (for downloads); a 401 clears the
- * token and throws. Without a token nothing is sent: that is a 401 already.
- */
-export async function adminFetchRaw(path: string, init: RequestInit = {}): Promise<Response> {
-  const token = getToken();
-  // No token: nothing to clear, and the guard already follows the token store to /login. Calling
-  // clearToken here would erase the reason ("session expired") an earlier 401 left for the login
-  // page when a second request races the redirect.
-  if (!token) throw new AdminApiError(NO_TOKEN_MESSAGE, 401);
-  const headers = new Headers(init.headers);
-  headers.set('authorization', `Bearer ${token}`);
-  if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
-
-  let response: Response;
-  try {
-    response = await fetch(path, { ...init, headers, cache: 'no-store' });
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    console.error(`${init.method ?? 'GET'} ${path} failed`, error);
-    throw new AdminApiError(NETWORK_ERROR_MESSAGE, 0);
-  }
-  if (response.status === 401) {
-    let message = SESSION_EXPIRED_MESSAGE;
-    try {
-      const body = (await response.json()) as Partial<AdminEnvelope<unknown>>;
-      if (typeof body.message === 'string' && body.message) message = body.message;
-    } catch {
-      // Keep the default message.
-    }
-    // Only clear what this call was sent with: a fresh log-in in another tab stays.
-    if (getToken() === token) clearToken(message);
-    throw new AdminApiError(message, 401);
-  }
-  return response;
-}
-
-/**
- * An authenticated JSON call. Answers the envelope whatever `isSuccessful` says (callers word
- * their own failures, e.g. the reorder toasts); throws on 401 (after clearing the token), on a
- * network failure and on a reply that is not an envelope.
- */
-export async function adminFetch<T = unknown>(path: string, init: RequestInit = {}): Promise<AdminReply<T>> {
-  const headers = new Headers(init.headers);
-  if (!headers.has('accept')) headers.set('accept', 'application/json');
-  const response = await adminFetchRaw(path, { ...init, headers });
-  let body: AdminEnvelope<T> | null = null;
-  try {
-    body = (await response.json()) as AdminEnvelope<T>;
-  } catch (error) {
-    if (isAbort(error)) throw error;
-  }
-  if (!body || typeof body !== 'object' || typeof body.isSuccessful !== 'boolean') {
-    throw new AdminApiError(
-      `The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`,
-      response.status,
-    );
-  }
-  if (!response.ok && body.isSuccessful) body.isSuccessful = false;
-  return { ...body, message: typeof body.message === 'string' ? body.message : '', httpStatus: response.status };
-}
-
-/** Like `adminFetch`, but an unsuccessful reply throws with the server's message. */
-export async function adminData<T>(path: string, init: RequestInit = {}): Promise<AdminReply<T>> {
-  const reply = await adminFetch<T>(path, init);
-  if (!reply.isSuccessful)
-    throw new AdminApiError(reply.message || `Request failed (HTTP ${reply.httpStatus})`, reply.httpStatus);
-  return reply;
-}
-
-/** A JSON POST body for `adminFetch`. */
-export function jsonPost(payload: unknown): RequestInit {
-  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
+  return error instanceof ApiError && error.status === 401;
 }

@@ -1,12 +1,13 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useFetcher } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
+import { HistoryCodePayload, HistoryLookupPayload, type HistoryRow } from '../../core/orders/contracts.ts';
 import { publicOrderId } from '../../core/orders/types.ts';
-import { isEmail } from '../../core/orders/validation.ts';
-import type { OrderHistoryRow } from '../../core/orders/history.ts';
 import type { Route } from './+types/client';
+import { ApiError, type FieldError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
-import { ApiError, type Envelope, NETWORK_ERROR_MESSAGE, isAbort, messageOf } from '../components/order/api.ts';
 import { StatusTag } from '../components/StatusTag.tsx';
 import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
 
@@ -15,6 +16,11 @@ import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } fro
  * Anyone can type anyone's e-mail, so the page first asks for a 6-digit code sent to that
  * address (core/orders/history.ts) and only then shows the orders. The rows exist only in this
  * browser's memory after a successful lookup: nothing personal is server-rendered or cached.
+ *
+ * Both steps post to this route's `clientAction` (in the browser) through a fetcher, so pending
+ * and error states come from the router; the forms validate with the API's own payload schemas
+ * (conform), and the server's refusals come back per field or, when not about a field, as the
+ * red banner.
  */
 
 export const meta: Route.MetaFunction = () => [
@@ -25,10 +31,6 @@ export const meta: Route.MetaFunction = () => [
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
 const CLIENT_MESSAGES = {
-  emailRequired: 'Email is required',
-  emailInvalid: 'Invalid email',
-  codeRequired: 'Code is required',
-  codeFormat: 'The code has 6 digits',
   loading: 'Loading orders...',
   empty: 'You have no orders yet.',
 } as const;
@@ -57,91 +59,111 @@ function formatHistoryDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString('en-GB');
 }
 
-/** PATCH and POST with the envelope kept whole (the screens show the server's own messages). */
-async function send<T>(
-  method: 'POST' | 'PATCH',
-  path: string,
-  payload: unknown,
-  signal?: AbortSignal,
-): Promise<Envelope<T>> {
-  let response: Response;
+const INTENT = { requestCode: 'request-code', lookUp: 'look-up' } as const;
+
+type ActionData =
+  | {
+      intent: typeof INTENT.requestCode;
+      result: SubmissionResult;
+      /** Set when a code was sent: to whom, the server's notice, and when (epoch ms; the resend countdown starts then). */
+      sent?: { to: string; notice: string; at: number };
+    }
+  | { intent: typeof INTENT.lookUp; result: SubmissionResult; rows?: HistoryRow[] };
+
+/** The server's refusal as conform reads it: under its fields, or (no field) as the form's banner. */
+function refusal(error: unknown): { formErrors: string[]; fieldErrors: Record<string, string[]> } {
+  const fieldErrors: readonly FieldError[] = error instanceof ApiError ? error.fieldErrors : [];
+  const named = fieldErrors.filter((fieldError) => fieldError.field !== '');
+  if (named.length === 0) return { formErrors: [messageOf(error)], fieldErrors: {} };
+  return {
+    formErrors: [],
+    fieldErrors: Object.fromEntries(named.map(({ field, message }) => [field, [message]])),
+  };
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionData> {
+  const formData = await request.formData();
+  if (formData.get('intent') === INTENT.lookUp) {
+    const submission = parseWithZod(formData, { schema: HistoryLookupPayload });
+    if (submission.status !== 'success') return { intent: INTENT.lookUp, result: submission.reply() };
+    try {
+      const rows = await api.patch<HistoryRow[], HistoryLookupPayload>('/api/order/order-history', submission.value, {
+        signal: request.signal,
+      });
+      return { intent: INTENT.lookUp, result: submission.reply(), rows: rows ?? [] };
+    } catch (error) {
+      return { intent: INTENT.lookUp, result: submission.reply(refusal(error)) };
+    }
+  }
+
+  const submission = parseWithZod(formData, { schema: HistoryCodePayload });
+  if (submission.status !== 'success') return { intent: INTENT.requestCode, result: submission.reply() };
+  const email = submission.value.email.toLowerCase();
   try {
-    response = await fetch(path, {
-      method,
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
-      signal: signal ?? null,
+    const reply = await api.send<{ message: string }, HistoryCodePayload>('POST', '/api/order/order-history/code', {
+      body: { email },
+      signal: request.signal,
     });
+    return {
+      intent: INTENT.requestCode,
+      result: submission.reply(),
+      sent: { to: email, notice: reply.message, at: Date.now() },
+    };
   } catch (error) {
-    if (isAbort(error)) throw error;
-    console.error(`${method} ${path} failed`, error);
-    throw new ApiError(NETWORK_ERROR_MESSAGE, 0);
+    return { intent: INTENT.requestCode, result: submission.reply(refusal(error)) };
   }
-  let body: Envelope<T> | null = null;
-  try {
-    body = (await response.json()) as Envelope<T>;
-  } catch (error) {
-    if (isAbort(error)) throw error;
-  }
-  if (!body || typeof body !== 'object') {
-    throw new ApiError(
-      `The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`,
-      response.status,
-    );
-  }
-  if (!response.ok || !body.isSuccessful)
-    throw new ApiError(body.message || `Request failed (HTTP ${response.status})`, response.status);
-  return body;
 }
 
 type Step = 'email' | 'code' | 'orders';
 
-function validateEmail(value: string): string | null {
-  const email = value.trim();
-  if (!email) return CLIENT_MESSAGES.emailRequired;
-  if (!isEmail(email)) return CLIENT_MESSAGES.emailInvalid;
-  return null;
-}
-
-function validateCode(value: string): string | null {
-  const code = value.trim();
-  if (!code) return CLIENT_MESSAGES.codeRequired;
-  if (!/^\d{6}$/.test(code)) return CLIENT_MESSAGES.codeFormat;
-  return null;
-}
-
 export default function ClientPage() {
   const ids = useId();
   const emailId = `${ids}-email`;
-  const emailErrorId = `${ids}-email-error`;
   const codeId = `${ids}-code`;
-  const codeErrorId = `${ids}-code-error`;
   const codeHintId = `${ids}-code-hint`;
   const resultsHeadingId = `${ids}-results`;
 
+  const fetcher = useFetcher<ActionData>();
   const [step, setStep] = useState<Step>('email');
-  const [email, setEmail] = useState('');
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const [banner, setBanner] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const [rows, setRows] = useState<OrderHistoryRow[]>([]);
-  /** The e-mail the code was sent to (what the lookup uses, whatever the field says). */
+  /** The e-mail the code was sent to (what the lookup uses, whatever the field said). */
   const [sentTo, setSentTo] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [rows, setRows] = useState<HistoryRow[]>([]);
   const [cooldownUntil, setCooldownUntil] = useState(0);
   const [clock, setClock] = useState(0);
+  /** The replies already acted on, and which one each form shows (a new step starts clean). */
+  const [handled, setHandled] = useState<ActionData | undefined>(undefined);
+  const [shownResult, setShownResult] = useState<ActionData | undefined>(undefined);
+  /** Bumped to start a step's form afresh (a new code, another e-mail). */
+  const [attempt, setAttempt] = useState(0);
+
+  // A reply moves the page on; done while rendering, once per reply, so no frame shows the old step.
+  const reply = fetcher.data;
+  if (reply && reply !== handled) {
+    setHandled(reply);
+    setShownResult(reply);
+    if (reply.intent === INTENT.requestCode && reply.sent) {
+      setSentTo(reply.sent.to);
+      setNotice(reply.sent.notice);
+      setClock(reply.sent.at);
+      setCooldownUntil(reply.sent.at + RESEND_COOLDOWN_MS);
+      setStep('code');
+      setAttempt((count) => count + 1);
+    } else if (reply.intent === INTENT.lookUp && reply.rows) {
+      setRows(reply.rows);
+      setStep('orders');
+    }
+  }
+
+  const pendingIntent = fetcher.state === 'idle' ? null : fetcher.formData?.get('intent');
+  const sending = pendingIntent === INTENT.requestCode;
+  const loading = pendingIntent === INTENT.lookUp;
 
   const emailInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
-  const pending = useRef<AbortController | null>(null);
 
-  useEffect(() => () => pending.current?.abort(), []);
-
-  // The resend countdown ticks once a second while it runs (`requestCode` sets `clock` as it starts one).
+  // The resend countdown ticks once a second while it runs.
   useEffect(() => {
     if (cooldownUntil <= Date.now()) return undefined;
     const timer = setInterval(() => {
@@ -153,106 +175,53 @@ export default function ClientPage() {
   }, [cooldownUntil]);
   const cooldownSeconds = Math.max(0, Math.ceil((cooldownUntil - clock) / 1000));
 
-  // Each step puts the keyboard where the customer continues.
+  // Only refusals are shown on a form: a success has already moved the page on.
+  const refused = shownResult?.result.status === 'error' ? shownResult : undefined;
+  const emailResult = refused?.intent === INTENT.requestCode && step === 'email' ? refused.result : null;
+  const [emailForm, emailFields] = useForm({
+    id: `${ids}-email-form-${attempt}`,
+    lastResult: emailResult,
+    defaultValue: { email: sentTo },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: HistoryCodePayload }),
+  });
+
+  const codeResult = step === 'code' ? (refused?.result ?? null) : null;
+  const [codeForm, codeFields] = useForm({
+    id: `${ids}-code-form-${attempt}`,
+    lastResult: codeResult,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: HistoryLookupPayload }),
+  });
+
+  // Each step puts the keyboard where the customer continues (again when a new code starts the
+  // code form afresh, which remounts its field).
+  const codeFieldKey = codeFields.code.key;
   useEffect(() => {
     if (step === 'code') codeInput.current?.focus();
     else if (step === 'orders') resultsHeading.current?.focus();
-  }, [step]);
+  }, [step, attempt, codeFieldKey]);
 
-  const startRequest = () => {
-    pending.current?.abort();
-    const controller = new AbortController();
-    pending.current = controller;
-    return controller;
-  };
-
-  const requestCode = async (address: string) => {
-    const controller = startRequest();
-    setSending(true);
-    setBanner(null);
-    try {
-      const reply = await send<never>('POST', '/api/order/order-history/code', { email: address }, controller.signal);
-      if (controller.signal.aborted) return false;
-      setSentTo(address);
-      setNotice(reply.message);
-      const now = Date.now();
-      setClock(now);
-      setCooldownUntil(now + RESEND_COOLDOWN_MS);
-      return true;
-    } catch (error) {
-      if (!controller.signal.aborted && !isAbort(error)) setBanner(messageOf(error));
-      return false;
-    } finally {
-      if (!controller.signal.aborted) setSending(false);
-    }
-  };
-
-  const submitEmail = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const problem = validateEmail(email);
-    setEmailError(problem);
-    if (problem) {
-      setBanner(null);
-      emailInput.current?.focus();
-      return;
-    }
-    if (await requestCode(email.trim().toLowerCase())) {
-      setCode('');
-      setCodeError(null);
-      setStep('code');
-    }
-  };
-
-  const resend = async () => {
-    setCode('');
-    setCodeError(null);
-    if (await requestCode(sentTo)) codeInput.current?.focus();
-  };
-
-  const submitCode = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const problem = validateCode(code);
-    setCodeError(problem);
-    if (problem) {
-      setBanner(null);
-      codeInput.current?.focus();
-      return;
-    }
-    const controller = startRequest();
-    setLoading(true);
-    setBanner(null);
-    try {
-      const reply = await send<OrderHistoryRow[]>(
-        'PATCH',
-        '/api/order/order-history',
-        { email: sentTo, code: code.trim() },
-        controller.signal,
-      );
-      if (controller.signal.aborted) return;
-      setRows(reply.data ?? []);
-      setStep('orders');
-    } catch (error) {
-      if (controller.signal.aborted || isAbort(error)) return;
-      setBanner(messageOf(error));
-      codeInput.current?.focus();
-    } finally {
-      if (!controller.signal.aborted) setLoading(false);
-    }
+  const resend = () => {
+    void fetcher.submit({ intent: INTENT.requestCode, email: sentTo }, { method: 'post' });
   };
 
   const startOver = () => {
-    pending.current?.abort();
-    setSending(false);
-    setLoading(false);
     setStep('email');
-    setCode('');
-    setCodeError(null);
-    setBanner(null);
     setNotice(null);
     setRows([]);
+    setShownResult(undefined);
+    setAttempt((count) => count + 1);
     // Let the field render before focusing it.
     requestAnimationFrame(() => emailInput.current?.focus());
   };
+
+  const emailError = emailFields.email.errors?.[0];
+  const codeError = codeFields.code.errors?.[0];
+  const emailBanner = emailForm.errors?.[0];
+  const codeBanner = codeForm.errors?.[0];
 
   return (
     <section aria-labelledby={`${ids}-title`} className="mx-auto max-w-5xl px-4 py-12">
@@ -265,7 +234,14 @@ export default function ClientPage() {
           <p className="text-gray-700">
             Enter the e-mail address you ordered with. We will e-mail you a 6-digit code to show your orders.
           </p>
-          <form noValidate onSubmit={(event) => void submitEmail(event)} className="mt-6 space-y-4">
+          <fetcher.Form
+            method="post"
+            id={emailForm.id}
+            noValidate
+            onSubmit={emailForm.onSubmit}
+            className="mt-6 space-y-4"
+          >
+            <input type="hidden" name="intent" value={INTENT.requestCode} />
             <div>
               <label htmlFor={emailId} className="mb-1.5 block font-semibold text-gray-900">
                 Email
@@ -273,32 +249,33 @@ export default function ClientPage() {
               <input
                 id={emailId}
                 ref={emailInput}
-                name="email"
+                key={emailFields.email.key}
+                name={emailFields.email.name}
+                defaultValue={emailFields.email.initialValue}
                 type="email"
                 inputMode="email"
                 autoComplete="email"
                 placeholder="you@example.com"
-                value={email}
-                onChange={(event) => {
-                  setEmail(event.target.value);
-                  if (emailError) setEmailError(null);
-                }}
                 aria-invalid={!!emailError}
-                aria-describedby={emailError ? emailErrorId : undefined}
+                aria-describedby={emailError ? emailFields.email.errorId : undefined}
                 className={inputClass(!!emailError)}
               />
               {emailError ? (
-                <p id={emailErrorId} data-testid="email-error" className="mt-1.5 text-sm font-medium text-red-800">
+                <p
+                  id={emailFields.email.errorId}
+                  data-testid="email-error"
+                  className="mt-1.5 text-sm font-medium text-red-800"
+                >
                   {emailError}
                 </p>
               ) : null}
             </div>
-            {banner ? <ErrorBanner message={banner} testId="history-error" /> : null}
+            {emailBanner ? <ErrorBanner message={emailBanner} testId="history-error" /> : null}
             <button type="submit" disabled={sending} className={primaryButton}>
               {sending ? <ButtonSpinner /> : null}
               Send code
             </button>
-          </form>
+          </fetcher.Form>
         </div>
       ) : null}
 
@@ -313,7 +290,15 @@ export default function ClientPage() {
               {notice}
             </p>
           ) : null}
-          <form noValidate onSubmit={(event) => void submitCode(event)} className="mt-6 space-y-4">
+          <fetcher.Form
+            method="post"
+            id={codeForm.id}
+            noValidate
+            onSubmit={codeForm.onSubmit}
+            className="mt-6 space-y-4"
+          >
+            <input type="hidden" name="intent" value={INTENT.lookUp} />
+            <input type="hidden" name="email" value={sentTo} />
             <div>
               <label htmlFor={codeId} className="mb-1.5 block font-semibold text-gray-900">
                 6-digit code
@@ -321,24 +306,25 @@ export default function ClientPage() {
               <input
                 id={codeId}
                 ref={codeInput}
-                name="code"
+                key={codeFields.code.key}
+                name={codeFields.code.name}
+                defaultValue={codeFields.code.initialValue}
                 type="text"
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 pattern="[0-9]*"
                 maxLength={6}
                 placeholder="123456"
-                value={code}
-                onChange={(event) => {
-                  setCode(event.target.value.replace(/\s+/g, ''));
-                  if (codeError) setCodeError(null);
-                }}
                 aria-invalid={!!codeError}
-                aria-describedby={codeError ? `${codeErrorId} ${codeHintId}` : codeHintId}
+                aria-describedby={codeError ? `${codeFields.code.errorId} ${codeHintId}` : codeHintId}
                 className={`${inputClass(!!codeError)} font-mono text-lg tracking-[0.4em]`}
               />
               {codeError ? (
-                <p id={codeErrorId} data-testid="code-error" className="mt-1.5 text-sm font-medium text-red-800">
+                <p
+                  id={codeFields.code.errorId}
+                  data-testid="code-error"
+                  className="mt-1.5 text-sm font-medium text-red-800"
+                >
                   {codeError}
                 </p>
               ) : null}
@@ -350,7 +336,7 @@ export default function ClientPage() {
                 . Check your spam folder if it does not arrive.
               </p>
             </div>
-            {banner ? <ErrorBanner message={banner} testId="history-error" /> : null}
+            {codeBanner ? <ErrorBanner message={codeBanner} testId="history-error" /> : null}
             <button type="submit" disabled={loading || sending} className={primaryButton}>
               {loading ? <ButtonSpinner /> : null}
               Show my orders
@@ -360,11 +346,11 @@ export default function ClientPage() {
                 {CLIENT_MESSAGES.loading}
               </p>
             ) : null}
-          </form>
+          </fetcher.Form>
           <div className="mt-6 flex flex-wrap items-center justify-between gap-3 text-sm">
             <button
               type="button"
-              onClick={() => void resend()}
+              onClick={resend}
               disabled={sending || loading || cooldownSeconds > 0}
               className={linkButton}
             >
@@ -419,7 +405,7 @@ export default function ClientPage() {
   );
 }
 
-function OrdersTable({ rows, labelledBy }: { rows: OrderHistoryRow[]; labelledBy: string }) {
+function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: string }) {
   return (
     // Focusable so keyboard users can scroll a table wider than a phone screen.
     <div

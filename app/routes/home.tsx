@@ -4,6 +4,7 @@ import { orderPath } from '../../core/catalog/order-path.ts';
 import { formatHomePrice } from '../../core/catalog/pricing.ts';
 import type { GroupDetailView } from '../../core/catalog/types.ts';
 import type { Route } from './+types/home';
+import { api, isAbort, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
 import { Accordion } from '../components/Accordion.tsx';
 import { NotFound } from '../components/NotFound.tsx';
@@ -41,11 +42,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 type LoadState =
   { status: 'ready'; detail: GroupDetailView } | { status: 'loading' } | { status: 'failed'; message: string };
 
-async function fetchGroup(slug: string): Promise<GroupDetailView> {
-  const response = await fetch(`/api/services/${encodeURIComponent(slug)}`);
-  const body = (await response.json()) as { isSuccessful: boolean; message: string; data?: GroupDetailView };
-  if (!response.ok || !body.isSuccessful || !body.data) throw new Error(body.message || 'Could not load services');
-  return body.data;
+/** Another category's services: the catalogue API, through the one API client. */
+function fetchGroup(slug: string, signal: AbortSignal): Promise<GroupDetailView> {
+  return api.get<GroupDetailView>(`/api/services/${encodeURIComponent(slug)}`, { signal });
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -74,8 +73,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (!loading) return undefined;
     let cancelled = false;
+    const controller = new AbortController();
     const timer = setTimeout(() => {
-      fetchGroup(category).then(
+      fetchGroup(category, controller.signal).then(
         (detail) => {
           if (cancelled) return;
           loaded.current.set(category, detail);
@@ -83,13 +83,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           setSelection(selectServiceIn(detail.services));
         },
         (error: unknown) => {
-          if (!cancelled)
-            setLoad({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
+          if (!cancelled && !isAbort(error)) setLoad({ status: 'failed', message: messageOf(error) });
         },
       );
     }, SERVICE_LOAD_DELAY_MS);
     return () => {
       cancelled = true;
+      controller.abort();
       clearTimeout(timer);
     };
   }, [category, loading]);

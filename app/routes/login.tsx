@@ -1,8 +1,17 @@
-import { type FormEvent, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { replace, useFetcher, useLocation, useNavigate } from 'react-router';
+import {
+  AdminLoginPayload,
+  type AdminLoginReply,
+  AdminOtpPayload,
+  AdminResendOtpPayload,
+} from '../../core/auth/contracts.ts';
 import type { Route } from './+types/login';
+import { getClearReason, getToken, setToken, subscribeToken } from '../admin/token.ts';
+import { ApiError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
-import { NETWORK_ERROR_MESSAGE, getClearReason, getToken, setToken, subscribeToken } from '../admin/token.ts';
 import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
 import { StrokeIcon } from '../components/StrokeIcon.tsx';
 import { useHydrated } from '../hydrated.ts';
@@ -13,6 +22,11 @@ import { useHydrated } from '../hydrated.ts';
  * e-mail (409 / isVerified false) gets a 6-digit code by e-mail: the OTP step verifies it, then
  * logs in again with the credentials kept in memory. A token → /admin (or the admin page that
  * sent the visitor here). A visitor who already has a token goes straight to /admin.
+ *
+ * The forms validate with the API's payload schemas (core/auth/contracts.ts, conform); the
+ * calls run in this route's `clientAction` through a fetcher, so pending and error states come
+ * from the router. Payloads go as JSON in memory: the password never sits in a form field the
+ * action would read back.
  */
 
 export const meta: Route.MetaFunction = () => [
@@ -22,74 +36,77 @@ export const meta: Route.MetaFunction = () => [
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
-const LOGIN_MESSAGES = {
-  emailRequired: 'Email is required',
-  passwordRequired: 'Password is required',
-  codeRequired: 'Code is required',
-  codeFormat: 'The code has 6 digits',
-  unexpected: 'Login failed. Please try again.',
-} as const;
+const UNEXPECTED_MESSAGE = 'Login failed. Please try again.';
 
-/** `POST /api/auth/login` (spec section 3, "Login payload"). */
-interface LoginReply {
-  isSuccessful?: boolean;
-  access_token?: string;
-  isVerified?: boolean;
-  status?: number | string;
-  message?: string;
+type LoginRequest =
+  | { intent: 'login'; email: string; password: string; destination: string }
+  | { intent: 'verify'; email: string; otp: string; password: string; destination: string }
+  | { intent: 'resend'; email: string };
+
+/** What the page shows after a call: the code step, a notice, or a refusal (banner and field errors). */
+type LoginActionData =
+  | { intent: 'login' | 'verify' | 'resend'; kind: 'refused'; message: string; fieldErrors: Record<string, string[]> }
+  | { intent: 'login'; kind: 'verify'; email: string }
+  | { intent: 'resend'; kind: 'sent'; notice: string };
+
+function refused(intent: LoginRequest['intent'], error: unknown): LoginActionData {
+  const fieldErrors = error instanceof ApiError ? error.fieldErrors.filter((fieldError) => fieldError.field) : [];
+  return {
+    intent,
+    kind: 'refused',
+    // A refusal about fields shows under them; the banner is for the rest.
+    message: fieldErrors.length > 0 ? '' : messageOf(error),
+    fieldErrors: Object.fromEntries(fieldErrors.map(({ field, message }) => [field, [message]])),
+  };
 }
-
-interface PlainReply {
-  isSuccessful?: boolean;
-  message?: string;
-}
-
-interface Answer<T> {
-  httpStatus: number;
-  body: T;
-}
-
-class RequestFailed extends Error {}
-
-async function postJson<T>(path: string, payload: unknown): Promise<Answer<T>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
-      cache: 'no-store',
-    });
-  } catch (error) {
-    console.error(`POST ${path} failed`, error);
-    throw new RequestFailed(NETWORK_ERROR_MESSAGE);
-  }
-  let body: unknown = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
-  if (!body || typeof body !== 'object') {
-    throw new RequestFailed(`The store answered with an unexpected reply (HTTP ${response.status}). Please try again.`);
-  }
-  return { httpStatus: response.status, body: body as T };
-}
-
-type LoginOutcome =
-  { kind: 'token'; token: string } | { kind: 'verify'; message: string } | { kind: 'error'; message: string };
 
 /** Spec section 4: "if not verified (isVerified false or status 409) it switches to an OTP step". */
-async function logIn(email: string, password: string): Promise<LoginOutcome> {
-  const { httpStatus, body } = await postJson<LoginReply>('/api/auth/login', { email, password });
-  const ok = httpStatus >= 200 && httpStatus < 300;
-  if (ok && body.isSuccessful && typeof body.access_token === 'string' && body.access_token) {
-    return { kind: 'token', token: body.access_token };
+function needsCode(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return error.status === 409 || Number(error.reply?.status) === 409 || error.reply?.isVerified === false;
+}
+
+async function logIn(email: string, password: string): Promise<string | null> {
+  const reply = await api.send<AdminLoginReply, AdminLoginPayload>('POST', '/api/auth/login', {
+    body: { email, password },
+  });
+  if (reply.isVerified === false) throw new ApiError(reply.message, 409, [], reply);
+  return reply.access_token || null;
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const payload = (await request.json()) as LoginRequest;
+  try {
+    switch (payload.intent) {
+      case 'login': {
+        const body = AdminLoginPayload.parse(payload);
+        const token = await logIn(body.email, body.password);
+        if (!token) return refused('login', new Error(UNEXPECTED_MESSAGE));
+        setToken(token);
+        return replace(payload.destination);
+      }
+      case 'verify': {
+        const body = AdminOtpPayload.parse(payload);
+        await api.post<unknown, AdminOtpPayload>('/api/auth/verify-otp', body);
+        // Verified: log in again with the same credentials (spec section 4).
+        const token = await logIn(body.email, payload.password);
+        if (!token) return refused('verify', new Error(UNEXPECTED_MESSAGE));
+        setToken(token);
+        return replace(payload.destination);
+      }
+      case 'resend': {
+        const body = AdminResendOtpPayload.parse(payload);
+        const reply = await api.send<{ message: string }, AdminResendOtpPayload>('POST', '/api/auth/resend-otp', {
+          body,
+        });
+        return { intent: 'resend', kind: 'sent', notice: reply.message || 'A new code is on its way.' } as const;
+      }
+    }
+  } catch (error) {
+    if (payload.intent === 'login' && needsCode(error))
+      return { intent: 'login', kind: 'verify', email: payload.email.trim() } as const;
+    return refused(payload.intent, error);
   }
-  if (httpStatus === 409 || Number(body.status) === 409 || (ok && body.isVerified === false)) {
-    return { kind: 'verify', message: body.message ?? '' };
-  }
-  return { kind: 'error', message: body.message || LOGIN_MESSAGES.unexpected };
 }
 
 /** The notice another page sent along in the navigation state, if any. */
@@ -116,32 +133,53 @@ function EyeIcon({ crossed }: { crossed: boolean }) {
 
 type Step = 'login' | 'otp';
 
+/** A server refusal as conform's last result, so its field errors show under their fields. */
+function asResult(reply: LoginActionData | undefined): SubmissionResult | null {
+  return reply?.kind === 'refused' && Object.keys(reply.fieldErrors).length > 0
+    ? { status: 'error', error: reply.fieldErrors }
+    : null;
+}
+
 export default function LoginPage() {
   const ids = useId();
   const navigate = useNavigate();
   const location = useLocation();
   const hydrated = useHydrated();
+  const fetcher = useFetcher<LoginActionData>();
 
   const [step, setStep] = useState<Step>('login');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const [banner, setBanner] = useState<string | null>(null);
   /** The entry notice was dismissed (a new log-in attempt replaces it). */
   const [noticeDismissed, setNoticeDismissed] = useState(false);
-  const [resendNotice, setResendNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'login' | 'verify' | 'resend' | null>(null);
   const [otpEmail, setOtpEmail] = useState('');
-  /** The credentials the OTP step logs in with again (spec section 4). */
+  /** The reply already acted on, and the one the page shows (a new step starts clean). */
+  const [handled, setHandled] = useState<LoginActionData | undefined>(undefined);
+  const [shown, setShown] = useState<LoginActionData | undefined>(undefined);
+  /** Bumped to start the code form afresh. */
+  const [attempt, setAttempt] = useState(0);
+  /** The credentials the OTP step logs in with again (spec section 4); memory only. */
   const kept = useRef<{ email: string; password: string } | null>(null);
 
-  const emailInput = useRef<HTMLInputElement>(null);
-  const passwordInput = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+
+  // A reply moves the page on; done while rendering, once per reply.
+  const reply = fetcher.data;
+  if (reply && reply !== handled) {
+    setHandled(reply);
+    setShown(reply);
+    if (reply.kind === 'verify') {
+      setOtpEmail(reply.email);
+      setStep('otp');
+      setAttempt((count) => count + 1);
+    }
+  }
+
+  const pendingIntent =
+    fetcher.state === 'idle'
+      ? null
+      : ((fetcher.json as { intent?: LoginRequest['intent'] } | undefined)?.intent ?? null);
+  const busy = pendingIntent !== null;
 
   // "Your session has expired…" when an admin call answered 401: the admin layout passes the
   // reason along in the navigation state; a token cleared while no admin page was open leaves it
@@ -157,124 +195,73 @@ export default function LoginPage() {
     if (getToken()) void navigate('/admin', { replace: true });
   }, [navigate]);
 
+  const submit = (request: LoginRequest) => {
+    void fetcher.submit(request, { method: 'post', encType: 'application/json' });
+  };
+
+  const loginReply = step === 'login' ? shown : undefined;
+  const [loginForm, loginFields] = useForm({
+    id: `${ids}-login`,
+    lastResult: asResult(loginReply),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AdminLoginPayload }),
+    onSubmit: (event, { submission }) => {
+      event.preventDefault();
+      if (submission?.status !== 'success' || busy) return;
+      kept.current = submission.value;
+      setNoticeDismissed(true);
+      setShown(undefined);
+      submit({ intent: 'login', ...submission.value, destination: destination(location.state) });
+    },
+  });
+
+  const otpReply = step === 'otp' ? shown : undefined;
+  const [otpForm, otpFields] = useForm({
+    id: `${ids}-otp-${attempt}`,
+    lastResult: asResult(otpReply),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AdminOtpPayload }),
+    onSubmit: (event, { submission }) => {
+      event.preventDefault();
+      const credentials = kept.current;
+      if (submission?.status !== 'success' || busy || !credentials) return;
+      setShown(undefined);
+      submit({
+        intent: 'verify',
+        email: credentials.email,
+        otp: submission.value.otp,
+        password: credentials.password,
+        destination: destination(location.state),
+      });
+    },
+  });
+
+  // The code step puts the keyboard in its field (again when the form starts afresh and remounts it).
+  const otpFieldKey = otpFields.otp.key;
   useEffect(() => {
     if (step === 'otp') codeInput.current?.focus();
-  }, [step]);
+  }, [step, attempt, otpFieldKey]);
 
-  const finish = (token: string) => {
-    kept.current = null;
-    setPassword('');
-    setToken(token);
-    void navigate(destination(location.state), { replace: true });
-  };
-
-  const submitLogin = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const address = email.trim();
-    const emailProblem = address ? null : LOGIN_MESSAGES.emailRequired;
-    const passwordProblem = password ? null : LOGIN_MESSAGES.passwordRequired;
-    setEmailError(emailProblem);
-    setPasswordError(passwordProblem);
-    if (emailProblem || passwordProblem) {
-      setBanner(null);
-      (emailProblem ? emailInput : passwordInput).current?.focus();
-      return;
-    }
-    setBusy('login');
-    setBanner(null);
-    setNoticeDismissed(true);
-    try {
-      const outcome = await logIn(address, password);
-      if (outcome.kind === 'token') {
-        finish(outcome.token);
-        return;
-      }
-      if (outcome.kind === 'verify') {
-        kept.current = { email: address, password };
-        setOtpEmail(address);
-        setCode('');
-        setCodeError(null);
-        setResendNotice(null);
-        setStep('otp');
-        return;
-      }
-      setBanner(outcome.message);
-      passwordInput.current?.focus();
-    } catch (error) {
-      setBanner(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const submitCode = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const resend = () => {
     if (busy || !kept.current) return;
-    const otp = code.trim();
-    const problem = !otp ? LOGIN_MESSAGES.codeRequired : /^\d{6}$/.test(otp) ? null : LOGIN_MESSAGES.codeFormat;
-    setCodeError(problem);
-    if (problem) {
-      setBanner(null);
-      codeInput.current?.focus();
-      return;
-    }
-    const credentials = kept.current;
-    setBusy('verify');
-    setBanner(null);
-    setResendNotice(null);
-    try {
-      const verified = await postJson<PlainReply>('/api/auth/verify-otp', { email: credentials.email, otp });
-      if (!verified.body.isSuccessful || verified.httpStatus >= 400) {
-        setBanner(verified.body.message || 'The code could not be verified.');
-        codeInput.current?.focus();
-        return;
-      }
-      // Verified: log in again with the same credentials (spec section 4).
-      const outcome = await logIn(credentials.email, credentials.password);
-      if (outcome.kind === 'token') {
-        finish(outcome.token);
-        return;
-      }
-      setBanner(outcome.message || LOGIN_MESSAGES.unexpected);
-    } catch (error) {
-      setBanner(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const resend = async () => {
-    if (busy || !kept.current) return;
-    setBusy('resend');
-    setBanner(null);
-    setResendNotice(null);
-    try {
-      const reply = await postJson<PlainReply>('/api/auth/resend-otp', { email: kept.current.email });
-      if (reply.body.isSuccessful && reply.httpStatus < 400) {
-        setResendNotice(reply.body.message || 'A new code is on its way.');
-        setCode('');
-        setCodeError(null);
-        codeInput.current?.focus();
-      } else {
-        setBanner(reply.body.message || 'A new code could not be sent.');
-      }
-    } catch (error) {
-      setBanner(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(null);
-    }
+    setShown(undefined);
+    submit({ intent: 'resend', email: kept.current.email });
   };
 
   const backToLogin = () => {
     kept.current = null;
     setStep('login');
-    setCode('');
-    setCodeError(null);
-    setBanner(null);
-    setResendNotice(null);
+    setShown(undefined);
     requestAnimationFrame(() => passwordInput.current?.focus());
   };
+
+  const banner = shown?.kind === 'refused' && shown.message ? shown.message : null;
+  const resendNotice = step === 'otp' && shown?.kind === 'sent' ? shown.notice : null;
+  const emailError = loginFields.email.errors?.[0];
+  const passwordError = loginFields.password.errors?.[0];
+  const codeError = otpFields.otp.errors?.[0];
 
   const emailId = `${ids}-email`;
   const passwordId = `${ids}-password`;
@@ -304,14 +291,15 @@ export default function LoginPage() {
         {step === 'login' ? (
           // method="post" keeps the password out of the address bar should the form ever be
           // submitted without JavaScript (the button stays disabled until the page is live).
-          <form method="post" noValidate onSubmit={(event) => void submitLogin(event)} className="mt-6 space-y-5">
+          <form id={loginForm.id} method="post" noValidate onSubmit={loginForm.onSubmit} className="mt-6 space-y-5">
             <div>
               <label htmlFor={emailId} className="mb-1.5 block font-semibold text-gray-900">
                 Email
               </label>
               <input
                 id={emailId}
-                ref={emailInput}
+                key={loginFields.email.key}
+                defaultValue={loginFields.email.initialValue}
                 name="email"
                 type="email"
                 inputMode="email"
@@ -319,11 +307,6 @@ export default function LoginPage() {
                 autoCapitalize="none"
                 spellCheck={false}
                 required
-                value={email}
-                onChange={(event) => {
-                  setEmail(event.target.value);
-                  if (emailError) setEmailError(null);
-                }}
                 aria-invalid={!!emailError}
                 aria-describedby={emailError ? `${emailId}-error` : undefined}
                 className={inputClass(!!emailError)}
@@ -353,11 +336,8 @@ export default function LoginPage() {
                   autoCapitalize="none"
                   spellCheck={false}
                   required
-                  value={password}
-                  onChange={(event) => {
-                    setPassword(event.target.value);
-                    if (passwordError) setPasswordError(null);
-                  }}
+                  key={loginFields.password.key}
+                  defaultValue={loginFields.password.initialValue}
                   aria-invalid={!!passwordError}
                   aria-describedby={passwordError ? `${passwordId}-error` : undefined}
                   className={`${inputClass(!!passwordError)} pr-14`}
@@ -386,8 +366,8 @@ export default function LoginPage() {
 
             {banner ? <ErrorBanner message={banner} testId="login-error" /> : null}
 
-            <button type="submit" disabled={!hydrated || busy !== null} className={primaryButton}>
-              {busy === 'login' ? <ButtonSpinner /> : null}
+            <button type="submit" disabled={!hydrated || busy} className={primaryButton}>
+              {pendingIntent === 'login' ? <ButtonSpinner /> : null}
               Log in
             </button>
           </form>
@@ -405,7 +385,8 @@ export default function LoginPage() {
                 {resendNotice}
               </p>
             ) : null}
-            <form noValidate onSubmit={(event) => void submitCode(event)} className="mt-6 space-y-5">
+            <form id={otpForm.id} noValidate onSubmit={otpForm.onSubmit} className="mt-6 space-y-5">
+              <input type="hidden" name="email" value={otpEmail} />
               <div>
                 <label htmlFor={codeId} className="mb-1.5 block font-semibold text-gray-900">
                   6-digit code
@@ -421,11 +402,8 @@ export default function LoginPage() {
                   maxLength={6}
                   placeholder="123456"
                   required
-                  value={code}
-                  onChange={(event) => {
-                    setCode(event.target.value.replace(/\s+/g, ''));
-                    if (codeError) setCodeError(null);
-                  }}
+                  key={otpFields.otp.key}
+                  defaultValue={otpFields.otp.initialValue}
                   aria-invalid={!!codeError}
                   aria-describedby={codeError ? `${codeId}-error` : undefined}
                   className={`${inputClass(!!codeError)} font-mono text-lg tracking-[0.4em]`}
@@ -443,19 +421,19 @@ export default function LoginPage() {
 
               {banner ? <ErrorBanner message={banner} testId="login-error" /> : null}
 
-              <button type="submit" disabled={busy !== null} className={primaryButton}>
-                {busy === 'verify' ? <ButtonSpinner /> : null}
+              <button type="submit" disabled={busy} className={primaryButton}>
+                {pendingIntent === 'verify' ? <ButtonSpinner /> : null}
                 Verify
               </button>
             </form>
             <div className="mt-6 flex flex-wrap items-center justify-between gap-3 text-sm">
               <p className="text-gray-700">
                 No code?{' '}
-                <button type="button" onClick={() => void resend()} disabled={busy !== null} className={linkButton}>
+                <button type="button" onClick={resend} disabled={busy} className={linkButton}>
                   Resend
                 </button>
               </p>
-              <button type="button" onClick={backToLogin} disabled={busy === 'verify'} className={linkButton}>
+              <button type="button" onClick={backToLogin} disabled={pendingIntent === 'verify'} className={linkButton}>
                 Back to login
               </button>
             </div>

@@ -1,50 +1,38 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
 import type { OrderStatusView } from '../../core/orders/orders.ts';
 import type { Route } from './+types/order-confirm';
 import { CacheStrategy } from '../cache.ts';
-import { Spinner } from '../components/Spinner.tsx';
-import { getJson, isAbort, messageOf } from '../components/order/api.ts';
 import { StatusTag } from '../components/StatusTag.tsx';
+import { isRefusal, requestContext } from '../context.ts';
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Order confirmation | Boostly' },
   { name: 'robots', content: 'noindex' },
 ];
 
+/** Per order and changing (payment, delivery): never stored by any cache. */
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
-type LoadState =
-  { status: 'loading' } | { status: 'ready'; order: OrderStatusView } | { status: 'failed'; message: string };
-
-export default function OrderConfirmPage({ params }: Route.ComponentProps) {
-  // Another order is another page: its own state, starting from "loading".
-  return <OrderConfirmation key={params.orderId} orderId={params.orderId} />;
+/** The order's status, read on the server for every request (the e-mail is masked). */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  try {
+    return { order: await services.orderStatus(params.orderId), error: null };
+  } catch (error) {
+    // An unknown order is the buyer's message (spec section 8), not a broken page.
+    if (isRefusal(error)) return { order: null, error: error.message };
+    throw error;
+  }
 }
 
-function OrderConfirmation({ orderId }: { orderId: string }) {
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getJson<OrderStatusView>(`/api/order/order-status?orderId=${encodeURIComponent(orderId)}`, controller.signal).then(
-      (order) => {
-        if (!controller.signal.aborted) setState({ status: 'ready', order });
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted && !isAbort(error)) setState({ status: 'failed', message: messageOf(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [orderId]);
-
+export default function OrderConfirmPage({ loaderData }: Route.ComponentProps) {
+  const { order, error } = loaderData;
   return (
     <section aria-live="polite" className="mx-auto max-w-2xl px-4 py-12">
-      {state.status === 'loading' ? <Spinner label="Loading your order" className="py-24" /> : null}
-      {state.status === 'failed' ? (
+      {error !== null ? (
         <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 px-6 py-5 text-red-800">
-          <p className="font-semibold">Error: {state.message}</p>
+          <p className="font-semibold">Error: {error}</p>
           <p className="mt-2 text-sm">
             <Link to="/client" className="font-semibold underline">
               Look up your orders
@@ -56,14 +44,11 @@ function OrderConfirmation({ orderId }: { orderId: string }) {
             .
           </p>
         </div>
-      ) : null}
-      {state.status === 'ready' ? (
-        state.order.paymentStatus === 'fail' ? (
-          <OrderFailed order={state.order} />
-        ) : (
-          <OrderThanks order={state.order} />
-        )
-      ) : null}
+      ) : order.paymentStatus === 'fail' ? (
+        <OrderFailed order={order} />
+      ) : (
+        <OrderThanks order={order} />
+      )}
     </section>
   );
 }

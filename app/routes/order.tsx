@@ -1,85 +1,54 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useCallback, useState } from 'react';
+import { Link, useNavigation, useRevalidator } from 'react-router';
 import { parseOrderParam } from '../../core/catalog/order-path.ts';
-import { ORDER_PAGE_MESSAGES, type OrderFormDetail } from '../../core/orders/form-detail.ts';
+import { ORDER_PAGE_MESSAGES } from '../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../core/orders/orders.ts';
 import type { Route } from './+types/order';
 import { CacheStrategy } from '../cache.ts';
-import { Spinner } from '../components/Spinner.tsx';
-import { isAbort, messageOf, postJson } from '../components/order/api.ts';
 import { OrderForm } from '../components/order/OrderForm.tsx';
 import { LiveUsers, PressQuote, TrustList } from '../components/order/OrderExtras.tsx';
 import { OrderHeader } from '../components/order/OrderHeader.tsx';
 import { PaymentWindow } from '../components/order/PaymentWindow.tsx';
 import { QuantityDropdown } from '../components/order/QuantityDropdown.tsx';
+import { requestContext } from '../context.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Order | Boostly' }, { name: 'robots', content: 'noindex' }];
 
 /** The page itself holds nothing personal, but it is a checkout: never stored by any cache. */
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
-type DetailState =
-  | { status: 'loading'; detail: OrderFormDetail | null }
-  | { status: 'ready'; detail: OrderFormDetail }
-  | { status: 'failed'; message: string };
-
-/** What a reply answers: the package asked for, and how many reloads had been asked for. */
-interface DetailRequest {
-  slug: string;
-  qty: number;
-  type: string;
-  reloads: number;
-}
-
-/** The last reply, with the request it answers. */
-type SettledDetail = ({ status: 'ready'; detail: OrderFormDetail } | { status: 'failed'; message: string }) & {
-  request: DetailRequest;
-};
-
 /**
- * What the page shows for `request`: its reply once that has arrived. Until then it is loading,
- * and another quantity of the same plan keeps the form (and what the buyer typed) on screen.
+ * The package the address names (`/order/{slug}GOI{qty}?type=`), looked up on the server, so the
+ * form is in the first HTML and nothing moves once the page is live. A malformed address or an
+ * unknown package is the spec's message instead of the form.
  */
-function detailState(settled: SettledDetail | null, request: DetailRequest): DetailState {
-  if (!settled) return { status: 'loading', detail: null };
-  const { slug, qty, type, reloads } = settled.request;
-  if (slug === request.slug && qty === request.qty && type === request.type && reloads === request.reloads)
-    return settled;
-  const previous = settled.status === 'ready' ? settled.detail : null;
-  const samePlan =
-    previous && previous.serviceId === request.slug && previous.planType.toLowerCase() === request.type.toLowerCase();
-  return { status: 'loading', detail: samePlan ? previous : null };
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const parsed = parseOrderParam(params.param);
+  const type = new URL(request.url).searchParams.get('type')?.trim() ?? '';
+  if (!parsed || !type) return { detail: null, error: ORDER_PAGE_MESSAGES.invalidParams };
+  const { services } = context.get(requestContext);
+  const lookup = await services.orderForm({ slug: parsed.slug, qty: String(parsed.qty), type });
+  return lookup.ok ? { detail: lookup.detail, error: null } : { detail: null, error: lookup.message };
 }
 
-export default function OrderPage({ params }: Route.ComponentProps) {
-  const [searchParams] = useSearchParams();
-  const [settled, setSettled] = useState<SettledDetail | null>(null);
-  const [reloads, setReloads] = useState(0);
+/** The quantity of an order page address, or null for any other page. */
+function quantityOf(pathname: string): number | null {
+  const match = /^\/order\/([^/]+)$/.exec(pathname);
+  return match?.[1] ? (parseOrderParam(decodeURIComponent(match[1]))?.qty ?? null) : null;
+}
+
+export default function OrderPage({ loaderData }: Route.ComponentProps) {
+  const { detail, error } = loaderData;
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
   const [payment, setPayment] = useState<CreatedOrder | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const parsed = parseOrderParam(params.param);
-  const type = searchParams.get('type')?.trim() ?? '';
-  const slug = parsed?.slug ?? '';
-  const qty = parsed?.qty ?? 0;
-  const valid = !!parsed && type.length > 0;
-  const state = detailState(settled, { slug, qty, type, reloads });
-
-  useEffect(() => {
-    if (!valid) return undefined;
-    const controller = new AbortController();
-    const request = { slug, qty, type, reloads };
-    postJson<OrderFormDetail>('/api/order/form-detail', { slug, qty, type }, controller.signal).then(
-      (detail) => {
-        if (!controller.signal.aborted) setSettled({ request, status: 'ready', detail });
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted && !isAbort(error))
-          setSettled({ request, status: 'failed', message: messageOf(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [valid, slug, qty, type, reloads]);
+  // Another package of this page is on its way: its quantity shows as chosen at once, and the
+  // form (with what the buyer typed) stays while its price loads.
+  const pendingQty = navigation.location ? quantityOf(navigation.location.pathname) : null;
+  const refreshing = (navigation.state === 'loading' && pendingQty !== null) || revalidator.state === 'loading';
+  const qty = pendingQty ?? detail?.selected.qty ?? 0;
 
   const onCreated = useCallback((order: CreatedOrder) => {
     setNotice(null);
@@ -89,10 +58,7 @@ export default function OrderPage({ params }: Route.ComponentProps) {
     setPayment(null);
     setNotice(message ?? null);
   }, []);
-  const onPriceChanged = useCallback(() => setReloads((count) => count + 1), []);
-
-  const error = !valid ? ORDER_PAGE_MESSAGES.invalidParams : state.status === 'failed' ? state.message : null;
-  const detail = valid && state.status !== 'failed' ? state.detail : null;
+  const onPriceChanged = useCallback(() => void revalidator.revalidate(), [revalidator]);
 
   return (
     <div className="min-h-screen bg-gray-50">
@@ -134,15 +100,13 @@ export default function OrderPage({ params }: Route.ComponentProps) {
             </p>
           ) : null}
 
-          {!error && !detail ? <Spinner label="Loading the order form" className="py-16" /> : null}
-
           {!error && detail ? (
             <div className="mt-6 space-y-6">
               <QuantityDropdown
                 slug={detail.serviceId}
                 type={detail.planType}
                 options={detail.fields[2].list}
-                selectedQty={state.status === 'loading' ? qty : detail.selected.qty}
+                selectedQty={qty}
               />
               <OrderForm
                 key={`${detail.serviceId}|${detail.planType}`}
@@ -150,7 +114,7 @@ export default function OrderPage({ params }: Route.ComponentProps) {
                 slug={detail.serviceId}
                 type={detail.planType}
                 qty={qty}
-                refreshing={state.status === 'loading'}
+                refreshing={refreshing}
                 onCreated={onCreated}
                 onPriceChanged={onPriceChanged}
               />

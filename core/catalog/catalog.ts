@@ -4,7 +4,7 @@
  * request. Every write goes through `replaceCatalogue`, which sanitises HTML and drops the
  * snapshot.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, type Transaction, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { e4ToNumber, parseAmountE4 } from '../money/money.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
@@ -39,6 +39,11 @@ export interface Catalog {
   /** The supplier panel's service id that fulfils one price tier. */
   supplierServiceId(slug: string, planType: string, qty: number): Promise<string | null>;
   replaceCatalogue(input: CatalogueInput): Promise<void>;
+  /**
+   * Writes `input` only if there is no catalogue yet; true when it did. Safe when several
+   * instances boot at once on an empty database: exactly one of them seeds.
+   */
+  seedIfEmpty(input: CatalogueInput): Promise<boolean>;
   isEmpty(): Promise<boolean>;
   /** Changes whenever the catalogue changes. */
   version(): number;
@@ -77,9 +82,28 @@ export function createCatalog(db: Kysely<Database>): Catalog {
       return (await load()).supplierServices.get(`${slug}|${planType}|${qty}`) ?? null;
     },
     async replaceCatalogue(input) {
-      await writeCatalogue(db, input);
+      assertValidCatalogue(input);
+      await db.transaction().execute((trx) => writeCatalogue(trx, input));
       version += 1;
       snapshot = null;
+    },
+    async seedIfEmpty(input) {
+      assertValidCatalogue(input);
+      const seeded = await db.transaction().execute(async (trx) => {
+        // PostgreSQL: a second instance waits here until the first has committed its seed, then
+        // finds it. (SQLite is one process, and its driver runs one transaction at a time.)
+        if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+          await sql`lock table service_groups in exclusive mode`.execute(trx);
+        }
+        if (await trx.selectFrom('service_groups').select('id').limit(1).executeTakeFirst()) return false;
+        await writeCatalogue(trx, input);
+        return true;
+      });
+      if (seeded) {
+        version += 1;
+        snapshot = null;
+      }
+      return seeded;
     },
     async isEmpty() {
       const row = await db.selectFrom('service_groups').select('id').limit(1).executeTakeFirst();
@@ -158,69 +182,66 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
   return map;
 }
 
-/** Replaces the whole catalogue in one transaction, after checking every rule. */
-async function writeCatalogue(db: Kysely<Database>, input: CatalogueInput): Promise<void> {
-  assertValidCatalogue(input);
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('price_tiers').execute();
-    await trx.deleteFrom('plans').execute();
-    await trx.deleteFrom('services').execute();
-    await trx.deleteFrom('service_groups').execute();
+/** Replaces the whole catalogue within the caller's transaction (the input already checked). */
+async function writeCatalogue(trx: Transaction<Database>, input: CatalogueInput): Promise<void> {
+  await trx.deleteFrom('price_tiers').execute();
+  await trx.deleteFrom('plans').execute();
+  await trx.deleteFrom('services').execute();
+  await trx.deleteFrom('service_groups').execute();
 
-    for (const [groupPosition, group] of input.groups.entries()) {
-      const { id: groupId } = await trx
-        .insertInto('service_groups')
-        .values({ slug: group.slug, title: group.title, image: group.image, position: groupPosition })
+  for (const [groupPosition, group] of input.groups.entries()) {
+    const { id: groupId } = await trx
+      .insertInto('service_groups')
+      .values({ slug: group.slug, title: group.title, image: group.image, position: groupPosition })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const [servicePosition, service] of group.services.entries()) {
+      const { id: serviceId } = await trx
+        .insertInto('services')
+        .values({
+          group_id: groupId,
+          slug: service.slug,
+          name: service.name,
+          title_html: sanitizeRichText(service.titleHtml),
+          description: service.description,
+          image: service.image,
+          target_kind: service.targetKind,
+          comment_required: service.commentRequired ? 1 : 0,
+          position: servicePosition,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      for (const [servicePosition, service] of group.services.entries()) {
-        const { id: serviceId } = await trx
-          .insertInto('services')
+      for (const [planPosition, plan] of service.plans.entries()) {
+        const { id: planId } = await trx
+          .insertInto('plans')
           .values({
-            group_id: groupId,
-            slug: service.slug,
-            name: service.name,
-            title_html: sanitizeRichText(service.titleHtml),
-            description: service.description,
-            image: service.image,
-            target_kind: service.targetKind,
-            comment_required: service.commentRequired ? 1 : 0,
-            position: servicePosition,
+            service_id: serviceId,
+            type: plan.type,
+            title: plan.title,
+            icon: plan.icon,
+            currency: plan.currency,
+            options_json: JSON.stringify(plan.options),
+            position: planPosition,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        for (const [planPosition, plan] of service.plans.entries()) {
-          const { id: planId } = await trx
-            .insertInto('plans')
-            .values({
-              service_id: serviceId,
-              type: plan.type,
-              title: plan.title,
-              icon: plan.icon,
-              currency: plan.currency,
-              options_json: JSON.stringify(plan.options),
-              position: planPosition,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await trx
-            .insertInto('price_tiers')
-            .values(
-              plan.tiers.map((tier, tierPosition) => ({
-                plan_id: planId,
-                qty: tier.qty,
-                text: tier.text,
-                price_e4: parseAmountE4(tier.price),
-                discount_percent: tier.discount,
-                supplier_service_id: tier.supplierServiceId,
-                position: tierPosition,
-              })),
-            )
-            .execute();
-        }
+        await trx
+          .insertInto('price_tiers')
+          .values(
+            plan.tiers.map((tier, tierPosition) => ({
+              plan_id: planId,
+              qty: tier.qty,
+              text: tier.text,
+              price_e4: parseAmountE4(tier.price),
+              discount_percent: tier.discount,
+              supplier_service_id: tier.supplierServiceId,
+              position: tierPosition,
+            })),
+          )
+          .execute();
       }
     }
-  });
+  }
 }
 
 export class CatalogueError extends Error {}

@@ -1,8 +1,9 @@
 /**
  * Supplier panels spell order statuses loosely ("In progress", "In Progress", "Cancelled",
- * "CANCELED"): this maps them onto the store's ORDER_STATUSES.
+ * "CANCELED"): this maps them onto the store's ORDER_STATUSES. What a status means (final,
+ * e-mailed) is the order model's business: core/orders/status.ts.
  */
-import type { OrderStatus } from '../orders/types.ts';
+import type { OrderStatus } from '../orders/status.ts';
 
 // A Map, not an object: only these keys match (no inherited ones like "constructor").
 const SUPPLIER_STATUSES = new Map<string, OrderStatus>([
@@ -23,11 +24,4 @@ export function normalizeSupplierStatus(raw: unknown): OrderStatus | null {
     .toLowerCase()
     .replace(/[\s_-]+/g, '');
   return SUPPLIER_STATUSES.get(key) ?? null;
-}
-
-export const FINAL_STATUSES: readonly OrderStatus[] = ['Completed', 'Partial', 'Canceled'];
-
-/** The supplier has finished with the order: nothing more will be delivered. */
-export function isFinalStatus(status: OrderStatus | null | undefined): boolean {
-  return !!status && FINAL_STATUSES.includes(status);
 }

@@ -3,7 +3,7 @@
  * HTTP client (core/fulfilment/smm-panel-client.ts); the built-in simulated panel speaks the same
  * protocol and can be used in-process through the client with `simulatedPanelFetch`.
  */
-import type { OrderStatus } from '../orders/types.ts';
+import type { OrderStatus } from '../orders/status.ts';
 
 export interface SupplierService {
   /** The panel's service id, always a string. */

@@ -12,15 +12,21 @@
  *   (`status = 'running'`, `locked_by`, `attempts`): a worker whose lease was taken over can no
  *   longer change the job.
  *
+ * - Every kind is a `JobDefinition` (`defineJob`): its name, next to a zod schema of its payload.
+ *   `enqueueJob` takes a definition and a payload of its type (checked at compile time and against
+ *   the schema when enqueued); the worker parses the stored payload with the same schema before
+ *   the handler sees it (core/jobs/worker.ts `handleJob`).
+ *
  * Delivery is at-least-once: a handler may run again if its worker dies after the side effect
  * but before `completeJob`. Handlers must therefore be idempotent or tolerate a rare repeat.
  * Timestamps are ISO-8601 UTC text (`toISOString()`), which sorts correctly as text.
  */
 import { type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
+import type { z } from 'zod';
 import type { Database, JobsTable } from '../../db/schema.ts';
+import { JOB_STATUSES, type JobStatus } from './job-status.ts';
 
-export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
-export const JOB_STATUSES: readonly JobStatus[] = ['pending', 'running', 'done', 'failed'];
+export { JOB_STATUSES, type JobStatus };
 
 export type JobRow = Selectable<JobsTable>;
 /** The fields of a claimed job that identify the claim (what compare-and-set checks). */
@@ -32,37 +38,84 @@ export const BACKOFF_BASE_MS = 5_000;
 export const BACKOFF_CAP_MS = 60 * 60 * 1000;
 const MAX_ERROR_LENGTH = 2_000;
 
+/**
+ * One kind of job: its name and the zod schema of its payload. Define it next to the code that
+ * enqueues it (`defineJob({ kind: 'order.fulfil', payload: z.object({ orderId: z.number().int() }) })`).
+ */
+export interface JobDefinition<Kind extends string = string, Schema extends z.ZodType = z.ZodType> {
+  readonly kind: Kind;
+  readonly payload: Schema;
+  /** Attempts before the job fails for good; default DEFAULT_MAX_ATTEMPTS. */
+  readonly maxAttempts?: number | undefined;
+}
+
+/** What `enqueueJob` accepts for a definition (the schema's input type). */
+export type JobPayloadInput<D extends JobDefinition> = z.input<D['payload']>;
+/** What the handler receives for a definition (the schema's output type). */
+export type JobPayload<D extends JobDefinition> = z.output<D['payload']>;
+
+export function defineJob<const Kind extends string, Schema extends z.ZodType>(definition: {
+  kind: Kind;
+  payload: Schema;
+  maxAttempts?: number | undefined;
+}): JobDefinition<Kind, Schema> {
+  if (!definition.kind) throw new Error('defineJob: kind is required');
+  return Object.freeze({ ...definition });
+}
+
 export interface EnqueueOptions {
-  kind: string;
-  /** Anything JSON-serialisable. */
-  payload: unknown;
   /** A second job with the same key is silently dropped (e.g. `receipt:<orderId>`). */
-  dedupeKey?: string | null;
+  dedupeKey?: string | null | undefined;
   /** Not before this time; default now. */
-  runAt?: Date;
-  maxAttempts?: number;
+  runAt?: Date | undefined;
+  /** Overrides the definition's maxAttempts. */
+  maxAttempts?: number | undefined;
   /** Clock override for tests. */
-  now?: Date;
+  now?: Date | undefined;
 }
 
 export type EnqueueResult = { enqueued: true; id: number } | { enqueued: false };
 
 /**
- * Inserts a `pending` job. Pass the caller's transaction so the job commits (or rolls back)
- * together with the state change that causes it.
+ * The payload schema's complaints in one line. A message written as a predicate ('must be a
+ * string') follows its field as a sentence (`subject must be a string`); zod's own messages
+ * follow a colon (`orderId: Invalid input: expected number, received string`).
  */
-export async function enqueueJob(db: Db, options: EnqueueOptions): Promise<EnqueueResult> {
-  const { kind, payload, dedupeKey = null, maxAttempts = DEFAULT_MAX_ATTEMPTS } = options;
-  if (!kind) throw new Error('enqueueJob: kind is required');
+export function describePayloadIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.path.length === 0) return issue.message;
+      const field = issue.path.map(String).join('.');
+      return /^[a-z]/.test(issue.message) ? `${field} ${issue.message}` : `${field}: ${issue.message}`;
+    })
+    .join(', ');
+}
+
+/**
+ * Inserts a `pending` job of a defined kind. Pass the caller's transaction so the job commits (or
+ * rolls back) together with the state change that causes it. A payload its schema refuses is a
+ * programming error and throws here, before anything is stored.
+ */
+export async function enqueueJob<D extends JobDefinition>(
+  db: Db,
+  job: D,
+  payload: JobPayloadInput<D>,
+  options: EnqueueOptions = {},
+): Promise<EnqueueResult> {
+  const { dedupeKey = null } = options;
+  const maxAttempts = options.maxAttempts ?? job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
     throw new Error('enqueueJob: maxAttempts must be a positive integer');
+  const checked = job.payload.safeParse(payload);
+  if (!checked.success)
+    throw new Error(`enqueueJob: invalid ${job.kind} payload: ${describePayloadIssues(checked.error)}`);
   const payloadJson = JSON.stringify(payload);
   if (payloadJson === undefined) throw new Error('enqueueJob: payload must be JSON-serialisable');
   const now = (options.now ?? new Date()).toISOString();
   const row = await db
     .insertInto('jobs')
     .values({
-      kind,
+      kind: job.kind,
       payload_json: payloadJson,
       dedupe_key: dedupeKey,
       status: 'pending',
@@ -139,7 +192,7 @@ export async function claimJobs(db: Db, options: ClaimOptions): Promise<JobRow[]
       .execute();
 
     const set = (eb: ExpressionBuilder<Database, 'jobs'>) => ({
-      status: 'running',
+      status: 'running' as const,
       locked_by: workerId,
       locked_until: lockedUntil,
       attempts: eb('attempts', '+', 1),

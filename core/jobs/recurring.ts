@@ -7,24 +7,32 @@
  * slot nobody was up for is skipped rather than made up later.
  */
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import { enqueueJob } from './queue.ts';
+import { type JobDefinition, defineJob, enqueueJob } from './queue.ts';
+
+/** The payload of a recurring job: the slot it stands for. */
+export const RecurringPayload = z.object({ slot: z.number().int().nonnegative() });
+export type RecurringPayload = z.infer<typeof RecurringPayload>;
+
+export type RecurringJobDefinition<Kind extends string = string> = JobDefinition<Kind, typeof RecurringPayload>;
+
+/**
+ * A recurring kind: its payload is the slot. Retries within the slot are kept low (3): the next
+ * slot runs the same work anyway, so a failing run must not pile up retries behind it.
+ */
+export function defineRecurringJob<const Kind extends string>(
+  kind: Kind,
+  maxAttempts = 3,
+): RecurringJobDefinition<Kind> {
+  return defineJob({ kind, payload: RecurringPayload, maxAttempts });
+}
 
 export interface RecurringJob {
   /** The job kind; a handler for it must be registered with the worker. */
-  kind: string;
+  job: RecurringJobDefinition;
   /** Slot length: the job runs at most once per `everyMs`, counted from the Unix epoch. */
   everyMs: number;
-  /**
-   * Retries within the slot. Kept low: the next slot runs the same work anyway, so a failing run
-   * must not pile up retries behind it.
-   */
-  maxAttempts?: number | undefined;
-}
-
-/** The payload of a recurring job: the slot it stands for. */
-export interface RecurringPayload {
-  slot: number;
 }
 
 export function slotOf(now: Date, everyMs: number): number {
@@ -46,7 +54,7 @@ export async function offerRecurringJobs(
   now = new Date(),
 ): Promise<string[]> {
   const enqueued: string[] = [];
-  for (const job of jobs) {
+  for (const { job, everyMs } of jobs) {
     const open = await db
       .selectFrom('jobs')
       .select('id')
@@ -54,15 +62,8 @@ export async function offerRecurringJobs(
       .where('status', 'in', ['pending', 'running'])
       .executeTakeFirst();
     if (open) continue;
-    const slot = slotOf(now, job.everyMs);
-    const payload: RecurringPayload = { slot };
-    const result = await enqueueJob(db, {
-      kind: job.kind,
-      payload,
-      dedupeKey: recurringDedupeKey(job.kind, slot),
-      maxAttempts: job.maxAttempts ?? 3,
-      now,
-    });
+    const slot = slotOf(now, everyMs);
+    const result = await enqueueJob(db, job, { slot }, { dedupeKey: recurringDedupeKey(job.kind, slot), now });
     if (result.enqueued) enqueued.push(job.kind);
   }
   return enqueued;
@@ -74,17 +75,17 @@ export async function offerRecurringJobs(
  */
 export function createRecurringSchedule(jobs: readonly RecurringJob[]) {
   for (const job of jobs) {
-    if (!(job.everyMs > 0)) throw new Error(`recurring job ${job.kind}: everyMs must be positive`);
+    if (!(job.everyMs > 0)) throw new Error(`recurring job ${job.job.kind}: everyMs must be positive`);
   }
   const offeredSlot = new Map<string, number>();
   return {
     /** The jobs whose current slot this instance has not offered yet. */
     due(now: Date): RecurringJob[] {
-      return jobs.filter((job) => offeredSlot.get(job.kind) !== slotOf(now, job.everyMs));
+      return jobs.filter((job) => offeredSlot.get(job.job.kind) !== slotOf(now, job.everyMs));
     },
     /** Records that `due` jobs were offered for their current slot. */
     offered(offeredJobs: readonly RecurringJob[], now: Date): void {
-      for (const job of offeredJobs) offeredSlot.set(job.kind, slotOf(now, job.everyMs));
+      for (const job of offeredJobs) offeredSlot.set(job.job.kind, slotOf(now, job.everyMs));
     },
   };
 }

@@ -4,7 +4,8 @@
  *
  * - A handler that throws `PermanentJobError` fails the job for good; any other error retries
  *   it with exponential backoff until `max_attempts`.
- * - A job whose kind has no handler fails permanently with a clear `last_error`.
+ * - A job whose kind has no handler fails permanently with a clear `last_error`; so does one whose
+ *   stored payload its kind's schema refuses (`handleJob` parses it before the handler runs).
  * - While a handler runs its lease is renewed (heartbeat), so a slow but alive handler is not
  *   taken over by another worker.
  * - The loop never throws: errors (e.g. the database is down) are logged and polling goes on.
@@ -14,8 +15,19 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import { type JobRow, claimJobs, completeJob, describeError, failJob, releaseJob, renewLease } from './queue.ts';
+import {
+  type JobDefinition,
+  type JobRow,
+  claimJobs,
+  completeJob,
+  describeError,
+  describePayloadIssues,
+  failJob,
+  releaseJob,
+  renewLease,
+} from './queue.ts';
 import { type RecurringJob, createRecurringSchedule, offerRecurringJobs } from './recurring.ts';
 
 /** Thrown by a handler when retrying cannot help (bad payload, address rejected, …). */
@@ -27,13 +39,33 @@ export class PermanentJobError extends Error {
 }
 
 /**
- * Each handler declares its own payload type; the worker hands it the parsed `payload_json`.
- * Nothing can check a stored payload against its handler at compile time (the job's kind ties
- * them together), so the type is written as a method, whose parameters TypeScript compares
- * bivariantly: a handler of `{ orderId: number }` then fits `Record<string, JobHandler>`, while
- * a handler written inline without a payload type still sees `unknown`.
+ * A job kind's handler as the worker runs it: `run` parses the stored payload with the kind's
+ * schema and hands the typed result to the handler. Build one with `handleJob`.
  */
-export type JobHandler<P = unknown> = { handle(payload: P, job: JobRow): Promise<unknown> }['handle'];
+export interface JobRegistration {
+  readonly kind: string;
+  run(storedPayload: unknown, job: JobRow): Promise<unknown>;
+}
+
+/**
+ * Binds a handler to its job definition: the handler sees the payload as the schema's output
+ * type, and a stored payload the schema refuses fails the job permanently (retrying cannot fix
+ * it) with `invalid <kind> payload: <issues>` as its last error.
+ */
+export function handleJob<Schema extends z.ZodType>(
+  definition: JobDefinition<string, Schema>,
+  handler: (payload: z.output<Schema>, job: JobRow) => Promise<unknown>,
+): JobRegistration {
+  return {
+    kind: definition.kind,
+    async run(storedPayload, job) {
+      const parsed = definition.payload.safeParse(storedPayload);
+      if (!parsed.success)
+        throw new PermanentJobError(`invalid ${definition.kind} payload: ${describePayloadIssues(parsed.error)}`);
+      return handler(parsed.data, job);
+    },
+  };
+}
 
 /** The subset of pino's (and Fastify's) logger the worker uses. */
 export interface JobLogger {
@@ -44,7 +76,8 @@ export interface JobLogger {
 
 export interface JobWorkerOptions {
   db: Kysely<Database>;
-  handlers: Record<string, JobHandler>;
+  /** One per kind this worker runs (`handleJob(definition, handler)`). */
+  handlers: readonly JobRegistration[];
   /** Unique per worker instance; default `<hostname>:<pid>:<random>`. */
   workerId?: string;
   /** Idle poll interval. */
@@ -92,9 +125,15 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
   const recurring = options.recurring ?? [];
   const now = options.now ?? (() => new Date());
+  const registrations = new Map<string, JobRegistration>();
+  for (const registration of handlers) {
+    if (registrations.has(registration.kind))
+      throw new Error(`createJobWorker: two handlers for job kind ${registration.kind}`);
+    registrations.set(registration.kind, registration);
+  }
   for (const job of recurring) {
-    if (!Object.hasOwn(handlers, job.kind))
-      throw new Error(`createJobWorker: recurring job ${job.kind} has no handler`);
+    if (!registrations.has(job.job.kind))
+      throw new Error(`createJobWorker: recurring job ${job.job.kind} has no handler`);
   }
   const recurringSchedule = createRecurringSchedule(recurring);
 
@@ -104,12 +143,9 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   let inFlight: Promise<number> | null = null;
   let wakeRequested = false;
 
-  const handlerFor = (kind: string): JobHandler | undefined =>
-    Object.hasOwn(handlers, kind) ? handlers[kind] : undefined;
-
   async function runJob(job: JobRow): Promise<void> {
     const log = { jobId: job.id, kind: job.kind, attempt: job.attempts, workerId };
-    const handler = handlerFor(job.kind);
+    const handler = registrations.get(job.kind);
     let failure: unknown = null;
     let permanent = false;
     const startedAt = Date.now();
@@ -140,7 +176,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
         );
         heartbeat.unref();
         try {
-          await handler(payload, job);
+          await handler.run(payload, job);
         } catch (err) {
           failure = err ?? new Error('handler threw a nullish value');
           permanent = err instanceof PermanentJobError;
@@ -246,7 +282,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       if (started) return;
       started = true;
       stopping = false;
-      logger.info({ workerId, pollMs, leaseMs, batch, kinds: Object.keys(handlers) }, 'job worker started');
+      logger.info({ workerId, pollMs, leaseMs, batch, kinds: [...registrations.keys()] }, 'job worker started');
       schedule(0);
     },
     async stop() {

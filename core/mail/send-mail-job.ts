@@ -9,12 +9,26 @@
  * fix makes them succeed) are retried with backoff.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import { type EnqueueResult, enqueueJob } from '../jobs/queue.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import { type EnqueueResult, defineJob, enqueueJob } from '../jobs/queue.ts';
+import { type JobRegistration, PermanentJobError, handleJob } from '../jobs/worker.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 
 export const MAIL_JOB = 'mail.send';
+
+const mustBeString = { error: 'must be a string' };
+
+/** An e-mail as queued: rendered already (core/mail/templates), so a retry sends the same bytes. */
+export const OutgoingMailPayload = z.object({
+  to: z.string(mustBeString).trim().min(1, 'is empty'),
+  subject: z.string(mustBeString),
+  html: z.string(mustBeString),
+  text: z.string(mustBeString),
+  headers: z.record(z.string(), z.string(), { error: 'must be an object of strings' }).optional(),
+}) satisfies z.ZodType<OutgoingMail>;
+
+export const SEND_MAIL_JOB = defineJob({ kind: MAIL_JOB, payload: OutgoingMailPayload });
 
 /** SMTP reply codes that reject the recipient or the message for good. */
 const PERMANENT_SMTP_CODES = new Set([550, 551, 552, 553, 554, 555, 556]);
@@ -28,23 +42,12 @@ export function isPermanentMailError(error: unknown): boolean {
   return code === 'EENVELOPE';
 }
 
-function assertOutgoingMail(payload: unknown): asserts payload is OutgoingMail {
-  const mail = payload as Partial<OutgoingMail> | null;
-  const problems: string[] = [];
-  if (!mail || typeof mail !== 'object') throw new PermanentJobError('mail.send payload must be an object');
-  for (const field of ['to', 'subject', 'html', 'text'] as const) {
-    if (typeof mail[field] !== 'string') problems.push(`${field} must be a string`);
-  }
-  if (typeof mail.to === 'string' && !mail.to.trim()) problems.push('to is empty');
-  if (mail.headers !== undefined && (typeof mail.headers !== 'object' || mail.headers === null))
-    problems.push('headers must be an object');
-  if (problems.length) throw new PermanentJobError(`invalid mail.send payload: ${problems.join(', ')}`);
-}
-
-/** The handler for `MAIL_JOB`; register it as `{ [MAIL_JOB]: createSendMailHandler(mailer) }`. */
-export function createSendMailHandler(mailer: Mailer): (payload: OutgoingMail) => Promise<{ messageId: string }> {
-  return async (payload) => {
-    assertOutgoingMail(payload);
+/**
+ * The handler for `mail.send`; register it with the worker as `createSendMailHandler(mailer)`. A
+ * payload the schema refuses fails permanently before the server is contacted.
+ */
+export function createSendMailHandler(mailer: Mailer): JobRegistration {
+  return handleJob(SEND_MAIL_JOB, async (payload) => {
     try {
       return await mailer.send({
         to: payload.to,
@@ -66,14 +69,14 @@ export function createSendMailHandler(mailer: Mailer): (payload: OutgoingMail) =
       }
       throw err;
     }
-  };
+  });
 }
 
 export interface EnqueueMailOptions {
   /** E.g. `receipt:<orderId>`: the same e-mail is never queued twice. */
-  dedupeKey?: string;
-  runAt?: Date;
-  maxAttempts?: number;
+  dedupeKey?: string | undefined;
+  runAt?: Date | undefined;
+  maxAttempts?: number | undefined;
 }
 
 /** Queues an e-mail; pass the transaction of the state change the e-mail reports. */
@@ -82,5 +85,5 @@ export function enqueueMail(
   mail: OutgoingMail,
   options: EnqueueMailOptions = {},
 ): Promise<EnqueueResult> {
-  return enqueueJob(db, { kind: MAIL_JOB, payload: mail, ...options });
+  return enqueueJob(db, SEND_MAIL_JOB, mail, options);
 }

@@ -2,10 +2,12 @@
  * What the order page's form needs for one package (spec "Order page" and section 3, "Service
  * page data for ordering"), and the lookup rules shared with order creation.
  */
+import type { z } from 'zod';
 import type { Catalog } from '../catalog/catalog.ts';
 import { chargeAmountE4 } from '../catalog/pricing.ts';
 import type { PlanView, PriceTierView, ServiceView, TargetKind } from '../catalog/types.ts';
 import { e4ToNumber, numberToE4 } from '../money/money.ts';
+import type { OrderFormDetailSchema } from './contracts.ts';
 
 export const ORDER_PAGE_MESSAGES = {
   invalidParams: 'Invalid URL parameters!',
@@ -86,23 +88,8 @@ export async function findPackage(
   return { ok: true, choice: { service, plan, tier } };
 }
 
-export interface OrderFormDetail {
-  serviceId: string;
-  name: string;
-  targetKind: TargetKind;
-  commentRequired: boolean;
-  planType: string;
-  planTitle: string;
-  currency: string;
-  /** Spec order: target input, e-mail input, the package list, then the optional comment input. */
-  fields: [
-    TargetField,
-    { title: string; placeholder: string },
-    { list: { qty: number; text: string; price: number }[] },
-    ...TargetField[],
-  ];
-  selected: { qty: number; text: string; price: number; discount: number; charge: number };
-}
+/** What the order form needs for one package (the reply of `POST /api/order/form-detail`). */
+export type OrderFormDetail = z.infer<typeof OrderFormDetailSchema>;
 
 export function toFormDetail({ service, plan, tier }: PackageChoice): OrderFormDetail {
   return {
@@ -121,4 +108,19 @@ export function toFormDetail({ service, plan, tier }: PackageChoice): OrderFormD
     ],
     selected: { ...tier, charge: e4ToNumber(chargeAmountE4(numberToE4(tier.price))) },
   };
+}
+
+export type OrderFormLookup = { ok: true; detail: OrderFormDetail } | { ok: false; status: 400 | 404; message: string };
+
+/** The order page's form for the package an order URL names, or the spec's message why there is none. */
+export async function lookUpOrderForm(
+  catalog: Catalog,
+  params: {
+    slug?: string | null | undefined;
+    qty?: string | number | null | undefined;
+    type?: string | null | undefined;
+  },
+): Promise<OrderFormLookup> {
+  const lookup = await findPackage(catalog, params);
+  return lookup.ok ? { ok: true, detail: toFormDetail(lookup.choice) } : lookup;
 }

@@ -18,8 +18,8 @@ import { enqueueMail } from '../mail/send-mail-job.ts';
 import { renderOrderHistoryCode } from '../mail/templates/login-code.ts';
 import { e4ToNumber } from '../money/money.ts';
 import type { Database } from '../../db/schema.ts';
-import type { PaymentStatus } from './types.ts';
-import { isEmail } from './validation.ts';
+import { isEmail } from '../email.ts';
+import { HISTORY_FORM_MESSAGES, type HistoryRow } from './contracts.ts';
 
 /** What the code proves; also the codes table's `purpose`. */
 export const ORDER_HISTORY_PURPOSE = 'order-history';
@@ -34,9 +34,9 @@ export const ORDER_HISTORY_LIMIT = 200;
 const CODE_MAIL_MAX_ATTEMPTS = 6;
 
 export const ORDER_HISTORY_MESSAGES = {
-  emailRequired: 'Email is required',
-  emailInvalid: 'Invalid email',
-  codeRequired: 'Code is required',
+  emailRequired: HISTORY_FORM_MESSAGES.emailRequired,
+  emailInvalid: HISTORY_FORM_MESSAGES.emailInvalid,
+  codeRequired: HISTORY_FORM_MESSAGES.codeRequired,
   codeSent: 'If this e-mail has orders with us, a 6-digit code is on its way. It is valid for 10 minutes.',
   invalid: CODE_FAILURE_MESSAGES.invalid,
   expired: CODE_FAILURE_MESSAGES.expired,
@@ -57,26 +57,8 @@ export class HistoryError extends Error {
   }
 }
 
-/** One row of the spec's order history (section 3, "Order (history row)"). */
-export interface OrderHistoryRow {
-  /** The payment provider's order id, with its `order_` prefix. */
-  razorPayOrderId: string;
-  /** The service slug. */
-  serviceId: string;
-  /** The target: username or post/video URL. */
-  name: string;
-  serviceName: string;
-  quantity: number;
-  /** The amount charged (from `amount_e4`), in `currency`. */
-  price: number;
-  currency: string;
-  orderStatus: string;
-  paymentStatus: PaymentStatus;
-  /** ISO-8601 creation time. */
-  orderDate: string;
-  errorMessage: string | null;
-  email: string;
-}
+/** One row of the spec's order history (section 3, "Order (history row)"), as core/orders/contracts.ts declares it. */
+export type OrderHistoryRow = HistoryRow;
 
 export interface OrderHistoryOptions {
   db: Kysely<Database>;
@@ -156,7 +138,7 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
         price: e4ToNumber(row.amount_e4),
         currency: row.currency,
         orderStatus: row.order_status,
-        paymentStatus: row.payment_status as PaymentStatus,
+        paymentStatus: row.payment_status,
         orderDate: new Date(row.created_at).toISOString(),
         errorMessage: row.error_message,
         email: row.email,

@@ -4,17 +4,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { CreatedOrderSchema, OrderStatusViewSchema } from './contracts.ts';
 import type { Database } from '../../db/schema.ts';
+import { defineRecurringJob } from '../jobs/recurring.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { chargeAmountE4 } from '../catalog/pricing.ts';
 import type { TargetKind } from '../catalog/types.ts';
 import { e4ToCents, e4ToNumber, numberToE4 } from '../money/money.ts';
-import { type CheckoutInstructions, type PaymentProvider, PaymentProviderError } from '../payments/provider.ts';
-import { expireOrder, markPaid, markPaymentFailed, recordOrderEvent } from '../payments/transitions.ts';
+import { type PaymentProvider, PaymentProviderError } from '../payments/provider.ts';
+import { expireOrder, markPaid, markPaymentFailed } from './payment-transitions.ts';
+import { recordOrderEvent } from './timeline.ts';
 import { parseTarget, storedTargetOf } from '../verification/parse.ts';
 import { findPackage } from './form-detail.ts';
-import { ORDER_CURRENCY, type PaymentStatus, maskEmail, providerOrderIdFrom, publicOrderId } from './types.ts';
-import { validateOrderForm } from './validation.ts';
+import { ORDER_CURRENCY, maskEmail, providerOrderIdFrom, publicOrderId } from './types.ts';
+import { firstOrderFormError, validateOrderForm } from './validation.ts';
 
 export type TargetCheckResult =
   | { outcome: 'verified'; canonical: string }
@@ -31,6 +35,8 @@ export class OrderError extends Error {
   constructor(
     message: string,
     readonly statusCode: 400 | 404 | 409 | 502,
+    /** The payload field the refusal is about ('name', 'email', …): the form shows it there. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -49,28 +55,11 @@ export interface CreateOrderInput {
   comment?: string | undefined;
 }
 
-export interface CreatedOrder {
-  currency: string;
-  serviceName: string;
-  razorpay_order_id: string;
-  email: string;
-  amount: number;
-  checkout: CheckoutInstructions;
-}
+/** What `POST /api/order/create-order` answers with (core/orders/contracts.ts). */
+export type CreatedOrder = z.infer<typeof CreatedOrderSchema>;
 
-export interface OrderStatusView {
-  razorPayOrderId: string;
-  orderId: string;
-  email: string;
-  serviceName: string;
-  quantity: number;
-  target: string;
-  amount: number;
-  currency: string;
-  orderStatus: string;
-  paymentStatus: PaymentStatus;
-  createdAt: string;
-}
+/** What the confirmation page shows (core/orders/contracts.ts). */
+export type OrderStatusView = z.infer<typeof OrderStatusViewSchema>;
 
 export interface OrderServiceOptions {
   db: Kysely<Database>;
@@ -86,9 +75,8 @@ export const PAYMENT_MESSAGES = {
   orderNotFound: 'Order not found',
 } as const;
 
-/** Recurring: asks the payment provider about unpaid orders (every RECONCILE_EVERY_MS). */
-export const PAYMENT_RECONCILE_JOB = 'payments.reconcile';
-export const RECONCILE_EVERY_MS = 60_000;
+/** Recurring: asks the payment provider about unpaid orders (every PAYMENT_RECONCILE_SECONDS). */
+export const PAYMENT_RECONCILE_JOB = defineRecurringJob('payments.reconcile');
 
 /** Unpaid orders older than this are expired by the reconciler. */
 export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -98,7 +86,7 @@ export const RECONCILE_AFTER_MS = 2 * 60 * 1000;
 export function createOrderService(options: OrderServiceOptions) {
   const { db, catalog, provider } = options;
   const now = () => options.now?.() ?? new Date();
-  const context = { publicUrl: options.publicUrl, now };
+  const context = { now };
 
   async function findByProviderId(providerOrderId: string) {
     return db.selectFrom('orders').selectAll().where('provider_order_id', '=', providerOrderId).executeTakeFirst();
@@ -142,8 +130,8 @@ export function createOrderService(options: OrderServiceOptions) {
       const target = parsed ? storedTargetOf(parsed) : typed;
       const comment = input.comment?.trim() || null;
       const errors = validateOrderForm({ name: target, email, comment: comment ?? '' }, service);
-      const firstError = errors.name ?? errors.email ?? errors.comment;
-      if (firstError) throw new OrderError(firstError, 400);
+      const firstError = firstOrderFormError(errors);
+      if (firstError) throw new OrderError(firstError.message, 400, firstError.field);
       if (!/^\d{6}$/.test(input.order_id)) throw new OrderError('order_id must be 6 digits', 400);
       if (input.currency && input.currency.toUpperCase() !== ORDER_CURRENCY)
         throw new OrderError('Orders are paid in USD', 400);
@@ -171,7 +159,7 @@ export function createOrderService(options: OrderServiceOptions) {
       }
 
       const check = await options.checkTarget(service.targetKind, typed);
-      if (check.outcome === 'invalid') throw new OrderError(check.message, 400);
+      if (check.outcome === 'invalid') throw new OrderError(check.message, 400, 'name');
 
       let providerOrderId: string;
       try {
@@ -204,8 +192,8 @@ export function createOrderService(options: OrderServiceOptions) {
         price_e4: priceE4,
         amount_e4: amountE4,
         currency: ORDER_CURRENCY,
-        payment_status: 'created',
-        order_status: 'Pending',
+        payment_status: 'created' as const,
+        order_status: 'Pending' as const,
         payment_id: null,
         needs_review: check.outcome === 'unavailable' ? 1 : 0,
         review_reason: check.outcome === 'unavailable' ? `Target could not be verified: ${check.message}` : null,
@@ -292,7 +280,7 @@ export function createOrderService(options: OrderServiceOptions) {
         amount: e4ToNumber(order.amount_e4),
         currency: order.currency,
         orderStatus: order.order_status,
-        paymentStatus: order.payment_status as PaymentStatus,
+        paymentStatus: order.payment_status,
         createdAt: order.created_at,
       };
     },

@@ -1,18 +1,8 @@
-/** Order and payment states (spec section 4) and what an order row means to the rest of the store. */
+/** What an order row means to the rest of the store: its public id, currency, masked e-mail. */
 
-/** The spec's order statuses; a new, unpaid order is Pending. */
-export const ORDER_STATUSES = ['Completed', 'In Progress', 'Partial', 'Processing', 'Canceled', 'Pending'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-/**
- * created: waiting for the buyer to pay; paid: money taken (exactly once); fail: the buyer's
- * payment attempt failed (a later payment can still succeed); expired: abandoned, never paid.
- */
-export const PAYMENT_STATUSES = ['created', 'paid', 'fail', 'expired'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-/** Payment states from which a verified payment may still mark the order paid. */
-export const PAYABLE_STATUSES: PaymentStatus[] = ['created', 'fail', 'expired'];
+// The status unions and their rules live in status.ts; re-exported for the modules that
+// only need the names.
+export { ORDER_STATUSES, type OrderStatus, PAYMENT_STATUSES, type PaymentStatus, PAYABLE_STATUSES } from './status.ts';
 
 export const ORDER_CURRENCY = 'USD';
 

@@ -1,5 +1,11 @@
-/** Order form rules of spec section 5, shared by the browser form and order creation. */
+/**
+ * Order form rules of spec section 5: one zod schema, used by the browser form (conform) and by
+ * order creation after it has found the package (the rules depend on the service: a YouTube
+ * target has its own "required" message, and only some services take comments).
+ */
+import { z } from 'zod';
 import type { TargetKind } from '../catalog/types.ts';
+import { requiredEmail, requiredText } from '../form-fields.ts';
 
 export const ORDER_FORM_MESSAGES = {
   nameRequired: 'Name is required',
@@ -9,33 +15,51 @@ export const ORDER_FORM_MESSAGES = {
   commentRequired: 'Comments is required',
 } as const;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function isEmail(value: string): boolean {
-  return value.length <= 254 && EMAIL.test(value);
+export interface OrderFormRules {
+  targetKind: TargetKind;
+  commentRequired: boolean;
 }
 
+/** The buyer's part of the order payload, for one package's rules. */
+export function orderFormSchema(rules: OrderFormRules) {
+  return z.object({
+    name: requiredText(
+      rules.targetKind === 'youtube_video_url' ? ORDER_FORM_MESSAGES.youtubeRequired : ORDER_FORM_MESSAGES.nameRequired,
+    ),
+    email: requiredEmail({ required: ORDER_FORM_MESSAGES.emailRequired, invalid: ORDER_FORM_MESSAGES.emailInvalid }),
+    comment: rules.commentRequired ? requiredText(ORDER_FORM_MESSAGES.commentRequired) : z.string().optional(),
+  });
+}
+
+/** What the buyer typed (the comment only on services that take comments). */
 export interface OrderFormValues {
   name: string;
   email: string;
-  comment?: string;
+  comment?: string | undefined;
 }
+export type OrderFormField = keyof OrderFormValues;
+export type OrderFormErrors = Partial<Record<OrderFormField, string>>;
 
-export type OrderFormErrors = Partial<Record<keyof OrderFormValues, string>>;
+const ORDER_FORM_FIELDS: readonly OrderFormField[] = ['name', 'email', 'comment'];
+const isOrderFormField = (value: unknown): value is OrderFormField =>
+  ORDER_FORM_FIELDS.includes(value as OrderFormField);
 
 /** Every field's first error; empty when the form may be sent. */
-export function validateOrderForm(
-  values: OrderFormValues,
-  rules: { targetKind: TargetKind; commentRequired: boolean },
-): OrderFormErrors {
+export function validateOrderForm(values: OrderFormValues, rules: OrderFormRules): OrderFormErrors {
+  const result = orderFormSchema(rules).safeParse(values);
   const errors: OrderFormErrors = {};
-  if (!values.name.trim()) {
-    errors.name =
-      rules.targetKind === 'youtube_video_url' ? ORDER_FORM_MESSAGES.youtubeRequired : ORDER_FORM_MESSAGES.nameRequired;
+  for (const issue of result.error?.issues ?? []) {
+    const [field] = issue.path;
+    if (isOrderFormField(field)) errors[field] ??= issue.message;
   }
-  const email = values.email.trim();
-  if (!email) errors.email = ORDER_FORM_MESSAGES.emailRequired;
-  else if (!isEmail(email)) errors.email = ORDER_FORM_MESSAGES.emailInvalid;
-  if (rules.commentRequired && !values.comment?.trim()) errors.comment = ORDER_FORM_MESSAGES.commentRequired;
   return errors;
+}
+
+/** The first field at fault, in the form's order, with its message. */
+export function firstOrderFormError(errors: OrderFormErrors): { field: OrderFormField; message: string } | null {
+  for (const field of ORDER_FORM_FIELDS) {
+    const message = errors[field];
+    if (message) return { field, message };
+  }
+  return null;
 }

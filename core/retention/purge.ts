@@ -5,10 +5,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { defineRecurringJob } from '../jobs/recurring.ts';
+import { MAIL_JOB } from '../mail/send-mail-job.ts';
 
 export const RETENTION_DAYS = 730;
 /** Recurring: the purge runs once per day (UTC). */
-export const RETENTION_PURGE_JOB = 'retention.purge';
+export const RETENTION_PURGE_JOB = defineRecurringJob('retention.purge');
 export const PURGE_EVERY_MS = 86_400_000;
 const DAY_MS = 86_400_000;
 
@@ -45,7 +47,7 @@ export async function purgeExpiredData(
         .deleteFrom('jobs')
         .where('created_at', '<', cutoff)
         .where('status', 'in', ['done', 'failed'])
-        .where('kind', kind === 'mail' ? '=' : '!=', 'mail.send')
+        .where('kind', kind === 'mail' ? '=' : '!=', MAIL_JOB)
         .executeTakeFirstOrThrow();
     const recurringRuns =
       recurringKinds.length === 0

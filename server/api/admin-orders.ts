@@ -7,7 +7,17 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAX_KEYWORD_LENGTH, type OrdersConsole, normaliseStatus } from '../../core/admin/orders-console.ts';
+import {
+  OrderActionBodySchema,
+  OrderActionAcceptedSchema,
+  OrderDetailParamsSchema,
+  OrderDetailSchema,
+  OrdersFilterSchema,
+  OrdersListQuerySchema,
+  OrdersListReplySchema,
+} from '../../core/admin/contracts.ts';
+import type { OrdersConsole } from '../../core/admin/orders-console.ts';
+import { normaliseStatus } from '../../core/admin/orders-search.ts';
 import { type AuthenticateToken, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
@@ -18,56 +28,12 @@ export interface AdminOrdersApiOptions {
   now?: () => Date;
 }
 
-/** `?page=` (empty) means the default, as browsers send empty fields. */
-const optionalInt = (max: number) =>
-  z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(max).optional());
-
-const FilterQuery = z.object({
-  keyword: z.string().max(MAX_KEYWORD_LENGTH).optional(),
-  status: z.string().max(40).optional(),
-});
-const ListQuery = FilterQuery.extend({
-  page: optionalInt(10_000_000),
-  // Larger sizes are served as 100 (the console's maximum).
-  size: optionalInt(10_000),
-});
-const OrderIdBody = z.object({ razorpay_order_id: z.string().trim().min(1, 'razorpay_order_id is required').max(100) });
-
-const RowSchema = z.object({
-  razorPayOrderId: z.string(),
-  orderId: z.string(),
-  orderDate: z.string(),
-  email: z.string(),
-  serviceName: z.string(),
-  name: z.string(),
-  quantity: z.number(),
-  price: z.number(),
-  currency: z.string(),
-  paymentStatus: z.string(),
-  orderStatus: z.string(),
-  supplierOrderId: z.string().nullable(),
-  errorMessage: z.string().nullable(),
-  needsReview: z.boolean(),
-  reviewReason: z.string().nullable(),
-  fulfilmentState: z.string(),
-  canReorder: z.boolean(),
-  canApplyService: z.boolean(),
-});
-const ListReply = z.object({
-  isSuccessful: z.boolean(),
-  message: z.string(),
-  data: z.array(RowSchema),
-  count: z.number(),
-  totalPages: z.number(),
-  currentPage: z.number(),
-  /** False when `count` is an estimate (keyword searches with many matches). */
-  countExact: z.boolean(),
-});
-const ResubmitReply = envelopeOf(z.object({ supplierOrderId: z.string(), quantity: z.number() }));
-const errors = { 400: FailureSchema, 401: FailureSchema, 404: FailureSchema, 409: FailureSchema, 502: FailureSchema };
+/** 202: the action is queued; its result reaches the row and the timeline when its job has run. */
+const ActionAccepted = envelopeOf(OrderActionAcceptedSchema);
+const actionRefusals = { 400: FailureSchema, 401: FailureSchema, 404: FailureSchema, 409: FailureSchema };
 
 export const REORDER_MESSAGE = 'Successfully reordered !';
-export const APPLY_SERVICE_MESSAGE = 'The order was sent to the supplier';
+export const APPLY_SERVICE_MESSAGE = 'The order will be sent to the supplier';
 
 export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = async (app, options) => {
   const { console: orders } = options;
@@ -81,8 +47,8 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
         tags: ['admin'],
         summary:
           'All orders, newest first: status filter, keyword search (order id, e-mail, target, service name), pages',
-        querystring: ListQuery,
-        response: { 200: ListReply, 400: FailureSchema, 401: FailureSchema },
+        querystring: OrdersListQuerySchema,
+        response: { 200: OrdersListReplySchema, 400: FailureSchema, 401: FailureSchema },
       },
     },
     async (request) => {
@@ -105,7 +71,12 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       schema: {
         tags: ['admin'],
         summary: 'The filtered list as CSV (streamed; formula-injection safe)',
-        querystring: FilterQuery,
+        querystring: OrdersFilterSchema,
+        response: {
+          200: { description: 'CSV, one header line', content: { 'text/csv': { schema: z.string() } } },
+          400: FailureSchema,
+          401: FailureSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -114,7 +85,9 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       const date = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="orders-${date}.csv"`);
-      return reply.send(Readable.from(orders.exportCsv(request.query)));
+      const csv = Readable.from(orders.exportCsv(request.query));
+      // The reply is the documented CSV text, streamed in batches instead of built as one string.
+      return reply.send(csv as unknown as string);
     },
   );
 
@@ -124,8 +97,8 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       schema: {
         tags: ['admin'],
         summary: 'One order with its timeline and the e-mails sent for it',
-        params: z.object({ orderId: z.string().min(1).max(100) }),
-        response: { 200: envelopeOf(z.any()), 401: FailureSchema, 404: FailureSchema },
+        params: OrderDetailParamsSchema,
+        response: { 200: envelopeOf(OrderDetailSchema), 400: FailureSchema, 401: FailureSchema, 404: FailureSchema },
       },
     },
     async (request) => ok(await orders.detail(request.params.orderId)),
@@ -137,16 +110,14 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       schema: {
         tags: ['admin'],
         summary:
-          'Send a paid order to the supplier again (not for Completed or Canceled); a Partial order gets what remains',
-        body: OrderIdBody,
-        response: { 200: ResubmitReply, ...errors },
+          'Queue a new delivery of what is still undelivered (decision 012): a live supplier order is cancelled at the panel first; refused for finished or refunded orders',
+        body: OrderActionBodySchema,
+        response: { 202: ActionAccepted, ...actionRefusals },
       },
     },
-    async (request) => {
-      const { supplierOrderId, quantity } = await orders.reorder(request.body.razorpay_order_id, {
-        adminId: request.admin?.adminId,
-      });
-      return ok({ supplierOrderId, quantity }, REORDER_MESSAGE);
+    async (request, reply) => {
+      const accepted = await orders.reorder(request.body.razorpay_order_id, { adminId: request.admin?.adminId });
+      return reply.code(202).send(ok(accepted, REORDER_MESSAGE));
     },
   );
 
@@ -155,16 +126,14 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
     {
       schema: {
         tags: ['admin'],
-        summary: 'Send a paid order that is not at the supplier yet (or is flagged for review) now',
-        body: OrderIdBody,
-        response: { 200: ResubmitReply, ...errors },
+        summary: 'Queue sending a paid order that is not at the supplier yet (or is flagged for review) now',
+        body: OrderActionBodySchema,
+        response: { 202: ActionAccepted, ...actionRefusals },
       },
     },
-    async (request) => {
-      const { supplierOrderId, quantity } = await orders.applyService(request.body.razorpay_order_id, {
-        adminId: request.admin?.adminId,
-      });
-      return ok({ supplierOrderId, quantity }, APPLY_SERVICE_MESSAGE);
+    async (request, reply) => {
+      const accepted = await orders.applyService(request.body.razorpay_order_id, { adminId: request.admin?.adminId });
+      return reply.code(202).send(ok(accepted, APPLY_SERVICE_MESSAGE));
     },
   );
 };

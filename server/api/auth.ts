@@ -2,8 +2,16 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMIN_MESSAGES, AdminAuthError, type AdminAuth } from '../../core/auth/admins.ts';
+import {
+  AdminLoginPayload,
+  AdminLoginReply,
+  AdminOtpPayload,
+  AdminResendOtpPayload,
+  LOGIN_FORM_MESSAGES,
+} from '../../core/auth/contracts.ts';
 import { bearerToken, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
+import { specValidationErrors } from './spec-validation.ts';
 
 /**
  * Admin login (spec "Admin login", sections 3 and 4): `POST /api/auth/login` answers the spec's
@@ -11,32 +19,10 @@ import { FailureSchema, envelopeOf, ok } from './envelope.ts';
  * still needs its e-mailed code (`verify-otp`, `resend-otp`); the token then goes in
  * `Authorization: Bearer …` (`me`, `logout` and every admin call, see admin-guard.ts). The
  * login and code calls are rate-limited per client on top of the per-account lockout and the
- * codes' own limits; no reply of these routes may be stored by any cache.
+ * codes' own limits; no reply of these routes may be stored by any cache. The payloads are the
+ * login page's form schemas (core/auth/contracts.ts): a refused one answers the spec's message
+ * with each field's own in `errors`.
  */
-
-// Lenient on the wire: missing values get the domain's messages instead of a schema error.
-const EmailField = z.string().max(1000).default('');
-
-const LoginBody = z.object({ email: EmailField, password: z.string().max(4096).default('') });
-const VerifyOtpBody = z.object({
-  email: EmailField,
-  otp: z
-    .union([z.string().max(100), z.number()])
-    .transform(String)
-    .default(''),
-});
-const ResendOtpBody = z.object({ email: EmailField });
-
-/** One shape for every login reply, so the client reads `status` and `isVerified` alike. */
-const LoginReply = z.object({
-  isSuccessful: z.boolean(),
-  message: z.string(),
-  status: z.number().int().optional(),
-  isVerified: z.boolean().optional(),
-  access_token: z.string().optional(),
-  /** ISO-8601: when the token stops working (12 hours after the login). */
-  expiresAt: z.string().optional(),
-});
 
 const MessageReply = z.object({ isSuccessful: z.literal(true), message: z.string() });
 
@@ -56,42 +42,62 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');
   });
+  app.setErrorHandler(specValidationErrors());
 
-  app.post(
-    '/auth/login',
-    {
-      config: limit(10),
-      schema: {
-        tags: ['admin auth'],
-        summary:
-          'Admin login: 200 with a bearer token, 409 when the account still needs its e-mailed code, 401 bad e-mail or password, 429 locked out',
-        body: LoginBody,
-        response: { 200: LoginReply, 400: LoginReply, 401: LoginReply, 409: LoginReply, 429: LoginReply },
+  // The login answers in its own reply shape, a refused payload too: one message for both fields.
+  await app.register(async (scope: typeof app) => {
+    scope.setErrorHandler(
+      specValidationErrors({
+        body: (_message, errors) => ({
+          isSuccessful: false,
+          status: 400,
+          message: LOGIN_FORM_MESSAGES.loginRequired,
+          errors,
+        }),
+      }),
+    );
+    scope.post(
+      '/auth/login',
+      {
+        config: limit(10),
+        schema: {
+          tags: ['admin auth'],
+          summary:
+            'Admin login: 200 with a bearer token, 409 when the account still needs its e-mailed code, 401 bad e-mail or password, 429 locked out',
+          body: AdminLoginPayload,
+          response: {
+            200: AdminLoginReply,
+            400: AdminLoginReply,
+            401: AdminLoginReply,
+            409: AdminLoginReply,
+            429: AdminLoginReply,
+          },
+        },
       },
-    },
-    async (request, reply) => {
-      const result = await auth.login(request.body.email, request.body.password);
-      reply.status(result.status);
-      switch (result.status) {
-        case 200:
-          return {
-            isSuccessful: true,
-            status: 200,
-            isVerified: true,
-            access_token: result.access_token,
-            expiresAt: result.expiresAt.toISOString(),
-            message: result.message,
-          };
-        case 409:
-          return { isSuccessful: false, status: 409, isVerified: false, message: result.message };
-        case 429:
-          retryAfter(reply, result.retryAfterMs);
-          return { isSuccessful: false, status: 429, message: result.message };
-        default:
-          return { isSuccessful: false, status: result.status, message: result.message };
-      }
-    },
-  );
+      async (request, reply) => {
+        const result = await auth.login(request.body.email, request.body.password);
+        reply.status(result.status);
+        switch (result.status) {
+          case 200:
+            return {
+              isSuccessful: true,
+              status: 200,
+              isVerified: true,
+              access_token: result.access_token,
+              expiresAt: result.expiresAt.toISOString(),
+              message: result.message,
+            };
+          case 409:
+            return { isSuccessful: false, status: 409, isVerified: false, message: result.message };
+          case 429:
+            retryAfter(reply, result.retryAfterMs);
+            return { isSuccessful: false, status: 429, message: result.message };
+          default:
+            return { isSuccessful: false, status: result.status, message: result.message };
+        }
+      },
+    );
+  });
 
   app.post(
     '/auth/verify-otp',
@@ -100,7 +106,7 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
       schema: {
         tags: ['admin auth'],
         summary: 'Verify an admin account with the 6-digit code e-mailed at its first login; then log in again',
-        body: VerifyOtpBody,
+        body: AdminOtpPayload,
         response: { 200: MessageReply, 400: FailureSchema, 429: FailureSchema },
       },
     },
@@ -117,7 +123,7 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
       schema: {
         tags: ['admin auth'],
         summary: 'E-mail a new code to an unverified admin (the same reply for any address); 429 while throttled',
-        body: ResendOtpBody,
+        body: AdminResendOtpPayload,
         response: { 200: MessageReply, 400: FailureSchema, 429: FailureSchema },
       },
     },

@@ -61,7 +61,7 @@ export const catalogApi: FastifyPluginAsyncZod<{ catalog: Catalog }> = async (ap
         params: z.object({
           slug: z.string().max(80).regex(SLUG_PATTERN, 'must be a lowercase slug such as instagram-followers'),
         }),
-        response: { 200: envelopeOf(GroupDetailSchema), 404: FailureSchema },
+        response: { 200: envelopeOf(GroupDetailSchema), 400: FailureSchema, 404: FailureSchema },
       },
     },
     async (request, reply) => {

@@ -1,42 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { HistoryCodePayload, HistoryLookupPayload, HistoryRowSchema } from '../../core/orders/contracts.ts';
 import { ORDER_HISTORY_MESSAGES, type OrderHistory } from '../../core/orders/history.ts';
-import { PAYMENT_STATUSES } from '../../core/orders/types.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
+import { specValidationErrors } from './spec-validation.ts';
 
 /**
  * The customer's order history, behind an e-mailed one-time code (core/orders/history.ts).
  * Both calls are rate-limited per client on top of the codes' own limits (resend throttle,
- * 5 attempts per code), and neither reply may be stored by any cache.
+ * 5 attempts per code), and neither reply may be stored by any cache. The payloads are the
+ * client page's form schemas (core/orders/contracts.ts): their messages are the spec's, answered
+ * as they are, each with its field.
  */
-
-// Lenient on the wire: missing or oversized values get the spec's messages from the domain
-// ('Email is required', 'Invalid email') instead of a schema error.
-const EmailField = z.string().max(1000).default('');
-
-const CodeRequestBody = z.object({ email: EmailField });
-const LookupBody = z.object({
-  email: EmailField,
-  code: z
-    .union([z.string().max(100), z.number()])
-    .transform(String)
-    .default(''),
-});
-
-const HistoryRowSchema = z.object({
-  razorPayOrderId: z.string(),
-  serviceId: z.string(),
-  name: z.string(),
-  serviceName: z.string(),
-  quantity: z.number(),
-  price: z.number(),
-  currency: z.string(),
-  orderStatus: z.string(),
-  paymentStatus: z.enum(PAYMENT_STATUSES),
-  orderDate: z.string(),
-  errorMessage: z.string().nullable(),
-  email: z.string(),
-});
 
 export interface OrderHistoryApiOptions {
   history: OrderHistory;
@@ -45,6 +20,7 @@ export interface OrderHistoryApiOptions {
 const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
 
 export const orderHistoryApi: FastifyPluginAsyncZod<OrderHistoryApiOptions> = async (app, { history }) => {
+  app.setErrorHandler(specValidationErrors());
   // Every reply of these routes, errors and 429s included, is personal.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');
@@ -58,7 +34,7 @@ export const orderHistoryApi: FastifyPluginAsyncZod<OrderHistoryApiOptions> = as
         tags: ['order history'],
         summary:
           'E-mail a 6-digit code that unlocks the order history of an address (same reply whether or not it has orders)',
-        body: CodeRequestBody,
+        body: HistoryCodePayload,
         response: {
           200: z.object({ isSuccessful: z.literal(true), message: z.string() }),
           400: FailureSchema,
@@ -80,7 +56,7 @@ export const orderHistoryApi: FastifyPluginAsyncZod<OrderHistoryApiOptions> = as
         tags: ['order history'],
         summary:
           'The orders of an address, newest first (at most 200; abandoned checkouts left out), for its e-mailed code',
-        body: LookupBody,
+        body: HistoryLookupPayload,
         response: { 200: envelopeOf(z.array(HistoryRowSchema)), 400: FailureSchema, 429: FailureSchema },
       },
     },

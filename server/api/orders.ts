@@ -1,33 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Catalog } from '../../core/catalog/catalog.ts';
-import { findPackage, toFormDetail } from '../../core/orders/form-detail.ts';
+import {
+  CreateOrderPayload,
+  CreatedOrderSchema,
+  FormDetailPayload,
+  OrderFormDetailSchema,
+  OrderStatusQuery,
+  OrderStatusViewSchema,
+} from '../../core/orders/contracts.ts';
+import { lookUpOrderForm } from '../../core/orders/form-detail.ts';
 import { type OrderService, type RazorpayWebhookEvent, WebhookRejected } from '../../core/orders/orders.ts';
 import type { PaymentProvider } from '../../core/payments/provider.ts';
 import type { SandboxProvider } from '../../core/payments/sandbox.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
 const text = (max: number) => z.string().max(max);
-const lenientText = (max: number) => z.union([z.string().max(max), z.number()]).transform(String);
-
-const FormDetailBody = z.object({
-  slug: lenientText(100).optional(),
-  qty: lenientText(12).optional(),
-  type: lenientText(40).optional(),
-});
-
-const CreateOrderBody = z.object({
-  type: text(40),
-  slug: text(100),
-  qty: lenientText(12),
-  name: text(500).default(''),
-  email: text(254).default(''),
-  amount: z.number().nonnegative().optional(),
-  currency: text(8).optional(),
-  order_id: lenientText(12),
-  comment: text(5000).optional(),
-  comments: text(5000).optional(),
-});
 
 const PaymentResultBody = z.object({
   razorpay_order_id: text(100).min(1, 'razorpay_order_id is required'),
@@ -60,14 +48,14 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
       schema: {
         tags: ['checkout'],
         summary: 'What the order form needs for one package (target field, package list, comment field)',
-        body: FormDetailBody,
-        response: { 200: envelopeOf(z.any()), 400: FailureSchema, 404: FailureSchema },
+        body: FormDetailPayload,
+        response: { 200: envelopeOf(OrderFormDetailSchema), 400: FailureSchema, 404: FailureSchema },
       },
     },
     async (request, reply) => {
-      const lookup = await findPackage(catalog, request.body);
+      const lookup = await lookUpOrderForm(catalog, request.body);
       if (!lookup.ok) return reply.status(lookup.status).send(failure(lookup.message));
-      return ok(toFormDetail(lookup.choice));
+      return ok(lookup.detail);
     },
   );
 
@@ -78,9 +66,9 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
       schema: {
         tags: ['checkout'],
         summary: 'Create an order priced from the catalogue and open a payment with the provider',
-        body: CreateOrderBody,
+        body: CreateOrderPayload,
         response: {
-          200: envelopeOf(z.any()),
+          200: envelopeOf(CreatedOrderSchema),
           400: FailureSchema,
           404: FailureSchema,
           409: FailureSchema,
@@ -118,7 +106,7 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
         tags: ['checkout'],
         summary: 'Record a failed attempt reported by the payment window',
         body: PaymentFailedBody,
-        response: { 200: envelopeOf(z.object({ orderId: z.string() })), 404: FailureSchema },
+        response: { 200: envelopeOf(z.object({ orderId: z.string() })), 400: FailureSchema, 404: FailureSchema },
       },
     },
     async (request) => {
@@ -133,8 +121,8 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
       schema: {
         tags: ['checkout'],
         summary: 'Status of one order for its confirmation page (the e-mail is masked)',
-        querystring: z.object({ orderId: text(100).min(1, 'orderId is required') }),
-        response: { 200: envelopeOf(z.any()), 404: FailureSchema },
+        querystring: OrderStatusQuery,
+        response: { 200: envelopeOf(OrderStatusViewSchema), 400: FailureSchema, 404: FailureSchema },
       },
     },
     async (request, reply) => {
@@ -153,7 +141,13 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
     );
     hooks.post(
       '/payments/razorpay/webhook',
-      { schema: { tags: ['payments'], summary: 'Razorpay webhook (X-Razorpay-Signature over the raw body)' } },
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Razorpay webhook (X-Razorpay-Signature over the raw body)',
+          response: { 200: envelopeOf(z.object({ result: z.string() })), 400: FailureSchema },
+        },
+      },
       async (request, reply) => {
         const signature = String(request.headers['x-razorpay-signature'] ?? '');
         const raw = request.body;
@@ -192,7 +186,7 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
           tags: ['sandbox'],
           summary: 'Sandbox payment window: pay',
           body: OrderIdBody,
-          response: { 200: envelopeOf(PaymentResultBody), 404: FailureSchema, 409: FailureSchema },
+          response: { 200: envelopeOf(PaymentResultBody), 400: FailureSchema, 404: FailureSchema, 409: FailureSchema },
         },
       },
       async (request, reply) => {
@@ -211,6 +205,7 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
           body: OrderIdBody,
           response: {
             200: envelopeOf(z.object({ paymentId: z.string(), description: z.string() })),
+            400: FailureSchema,
             404: FailureSchema,
           },
         },

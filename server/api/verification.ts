@@ -10,11 +10,10 @@
  *
  * Body validation failures answer 400 with the spec's message ('YouTube URL is required', …),
  * without the `field: ` prefix the app's generic handler would add, because these messages are
- * shown to the buyer as they are.
+ * shown to the buyer as they are; `errors` names the field.
  */
 import type { RateLimitOptions } from '@fastify/rate-limit';
-import type { FastifyError } from 'fastify';
-import { type FastifyPluginAsyncZod, hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TargetKind } from '../../core/catalog/types.ts';
 import {
@@ -27,6 +26,7 @@ import {
 import { guessInstagramKind, guessTikTokKind } from '../../core/verification/parse.ts';
 import type { TargetVerifier, VerifyOutcome } from '../../core/verification/verifier.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
+import { specValidationErrors } from './spec-validation.ts';
 
 /** Per client; takes effect where the app registers @fastify/rate-limit (global: false). */
 const RATE_LIMIT: RateLimitOptions = { max: 30, timeWindow: '1 minute' };
@@ -98,24 +98,17 @@ function replyFor(outcome: VerifyOutcome): VerificationReply {
 }
 
 export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }> = async (app, { verifier }) => {
-  // Scoped to this plugin's routes. Validation errors carry the spec's message verbatim; a body
-  // that is missing or not an object gets the route's "is required" message.
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      const path = request.routeOptions.url ?? '';
-      const platform = (Object.keys(ROUTES) as (keyof typeof ROUTES)[]).find((key) => path.endsWith(ROUTES[key]));
-      const atRoot = !first?.instancePath || first.instancePath === '/';
-      const message =
-        atRoot && platform ? VERIFICATION_MESSAGES[platform].required : (first?.message ?? 'Invalid request');
-      return reply.status(400).send(failure(message));
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      // e.g. 429 from the rate limiter, 415, 413: same envelope as the rest of the API.
-      return reply.status(error.statusCode).send(failure(error.message));
-    }
-    throw error; // the app's handler logs it and answers 500
-  });
+  // Validation errors carry the spec's message verbatim, with the field; a body that is missing
+  // or not an object gets the route's "is required" message.
+  app.setErrorHandler(
+    specValidationErrors({
+      wholePayloadMessage: (request) => {
+        const path = request.routeOptions.url ?? '';
+        const platform = (Object.keys(ROUTES) as (keyof typeof ROUTES)[]).find((key) => path.endsWith(ROUTES[key]));
+        return platform ? VERIFICATION_MESSAGES[platform].required : undefined;
+      },
+    }),
+  );
 
   async function verify(kind: TargetKind, input: string, log: { warn(obj: object, msg: string): void }) {
     const outcome = await verifier.verify(kind, input);

@@ -85,6 +85,8 @@ export async function startFakeSmmPanel(options: { key: string }) {
   let mode: FakeSmmMode = 'normal';
   let nextId = 23_501;
   let nextAddError: string | null = null;
+  let cancelRefusal: string | null = null;
+  let cancelTakesEffect = true;
   const held: ServerResponse[] = [];
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -166,10 +168,11 @@ export async function startFakeSmmPanel(options: { key: string }) {
         return ids(form.orders).map((id) => {
           const order = orders.get(id);
           if (!order) return { order: Number(id), cancel: { error: 'Incorrect order ID' } };
+          if (cancelRefusal !== null) return { order: Number(id), cancel: { error: cancelRefusal } };
           if (order.status !== 'Pending' && order.status !== 'In progress') {
             return { order: Number(id), cancel: { error: 'Order cannot be canceled' } };
           }
-          order.status = 'Canceled';
+          if (cancelTakesEffect) order.status = 'Canceled';
           return { order: Number(id), cancel: 1 };
         });
       case 'balance':
@@ -223,6 +226,20 @@ export async function startFakeSmmPanel(options: { key: string }) {
     /** The next `add` answers `{ error }` (HTTP 200) without creating an order. */
     failNextAdd(error: string) {
       nextAddError = error;
+    },
+    /**
+     * Every `cancel` is refused with this reason (as panels do for services without cancel, or
+     * orders already being delivered) until called again with null.
+     */
+    refuseCancel(reason: string | null) {
+      cancelRefusal = reason;
+    },
+    /**
+     * With false, `cancel` is accepted but the order keeps its status until the test sets it (a
+     * panel that stops delivery later), as some panels do; true (the default) cancels at once.
+     */
+    cancelAtOnce(atOnce: boolean) {
+      cancelTakesEffect = atOnce;
     },
     /** Adds or updates an order as the panel would report it. */
     setOrder(id: string | number, fields: Partial<Omit<FakeSmmOrder, 'id'>>) {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminAuthError, hashToken } from '../../core/auth/admins.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
+import { createTestClock } from '../support/clock.ts';
 import { dialects } from '../support/databases.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -30,17 +31,15 @@ const freshEmail = (label: string) => `${label}.${Date.now().toString(36)}.${(ma
 describe.each(dialects)('admin auth on %s', (dialect) => {
   let t: TestApp;
   let smtp: SmtpSink;
-  /** Admin login's clock runs this far ahead of the real one; tests only ever move it forward. */
-  let skew = 0;
-  const advance = (ms: number) => {
-    skew += ms;
-  };
+  /** The store's clock; tests only ever move it forward. */
+  const clock = createTestClock();
+  const advance = (ms: number) => clock.advance(ms);
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
     t = await startTestApp(dialect, {
       env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://shop.example' },
-      overrides: { adminClock: () => new Date(Date.now() + skew) },
+      overrides: { clock: clock.now },
     });
   });
   afterAll(async () => {
@@ -141,8 +140,8 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
         expiresAt: expect.any(String),
         message: 'Logged in',
       });
-      expect(Date.parse(body.expiresAt) - (Date.now() + skew)).toBeGreaterThan(12 * HOUR - MINUTE);
-      expect(Date.parse(body.expiresAt) - (Date.now() + skew)).toBeLessThanOrEqual(12 * HOUR);
+      expect(Date.parse(body.expiresAt) - clock.now().getTime()).toBeGreaterThan(12 * HOUR - MINUTE);
+      expect(Date.parse(body.expiresAt) - clock.now().getTime()).toBeLessThanOrEqual(12 * HOUR);
 
       // Only the token's SHA-256 is stored.
       const tokens = await t.database.db
@@ -219,12 +218,8 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       const since = smtp.messages.length;
       await login(email, PASSWORD);
       const { code } = await codeMailFor(email, since);
-      await t.database.db
-        .updateTable('one_time_codes')
-        .set({ expires_at: new Date(Date.now() - 1_000).toISOString() })
-        .where('purpose', '=', 'admin-login')
-        .where('subject', '=', email)
-        .execute();
+      // The codes service reads the store's clock: ten minutes on, the code is dead.
+      advance(10 * MINUTE + 1_000);
       const response = await verifyOtp(email, code);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ isSuccessful: false, message: 'This code has expired. Ask for a new one.' });
@@ -246,13 +241,8 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       });
       expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
 
-      // A minute later (the codes service keeps its own time: move its row back instead).
-      await t.database.db
-        .updateTable('one_time_codes')
-        .set({ last_sent_at: new Date(Date.now() - 2 * MINUTE).toISOString() })
-        .where('purpose', '=', 'admin-login')
-        .where('subject', '=', email)
-        .execute();
+      // Two minutes later (on the store's clock) the throttle has passed.
+      advance(2 * MINUTE);
       since = smtp.messages.length;
       const resent = await resendOtp(email);
       expect(resent.statusCode, resent.body).toBe(200);
@@ -295,15 +285,15 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     });
 
     it.each([
-      ['/api/auth/verify-otp', { otp: '123456' }, 'Email is required'],
-      ['/api/auth/verify-otp', { email: 'nope', otp: '123456' }, 'Invalid email'],
-      ['/api/auth/verify-otp', { email: 'someone@example.com' }, 'Code is required'],
-      ['/api/auth/resend-otp', {}, 'Email is required'],
-      ['/api/auth/resend-otp', { email: 'a@b' }, 'Invalid email'],
-    ])('%s answers %j with 400 %s', async (url, body, message) => {
+      ['/api/auth/verify-otp', { otp: '123456' }, 'Email is required', 'email'],
+      ['/api/auth/verify-otp', { email: 'nope', otp: '123456' }, 'Invalid email', 'email'],
+      ['/api/auth/verify-otp', { email: 'someone@example.com' }, 'Code is required', 'otp'],
+      ['/api/auth/resend-otp', {}, 'Email is required', 'email'],
+      ['/api/auth/resend-otp', { email: 'a@b' }, 'Invalid email', 'email'],
+    ])('%s answers %j with 400 %s', async (url, body, message, field) => {
       const response = await post(url, body);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ isSuccessful: false, message });
+      expect(response.json()).toEqual({ isSuccessful: false, message, errors: [{ field, message }] });
     });
   });
 
@@ -319,15 +309,22 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(wrongPassword.headers['cache-control']).toBe('private, no-store');
     });
 
+    const EMAIL_REQUIRED = { field: 'email', message: 'Email is required' };
+    const PASSWORD_REQUIRED = { field: 'password', message: 'Password is required' };
     it.each([
-      [{}, 'nothing'],
-      [{ email: 'admin@example.com' }, 'no password'],
-      [{ password: PASSWORD }, 'no e-mail'],
-      [{ email: '  ', password: PASSWORD }, 'a blank e-mail'],
-    ])('answers %j (%s) with 400', async (body, _what) => {
+      [{}, 'nothing', [EMAIL_REQUIRED, PASSWORD_REQUIRED]],
+      [{ email: 'admin@example.com' }, 'no password', [PASSWORD_REQUIRED]],
+      [{ password: PASSWORD }, 'no e-mail', [EMAIL_REQUIRED]],
+      [{ email: '  ', password: PASSWORD }, 'a blank e-mail', [EMAIL_REQUIRED]],
+    ])('answers %j (%s) with 400, naming each missing field', async (body, _what, errors) => {
       const response = await post('/api/auth/login', body);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ isSuccessful: false, status: 400, message: 'Email and password are required' });
+      expect(response.json()).toEqual({
+        isSuccessful: false,
+        status: 400,
+        message: 'Email and password are required',
+        errors,
+      });
     });
 
     it('locks an account for 15 minutes after 5 failures, refusing even the right password, then lets it in', async () => {

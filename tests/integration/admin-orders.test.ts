@@ -7,7 +7,24 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSV_HEADER, createOrdersConsole, csvCell, csvLine } from '../../core/admin/orders-console.ts';
+import {
+  type ConsoleRow,
+  ConsoleRowSchema,
+  OrderActionAcceptedSchema,
+  OrderDetailSchema,
+  OrdersListReplySchema,
+} from '../../core/admin/contracts.ts';
+import { createOrdersConsole } from '../../core/admin/orders-console.ts';
+import { CSV_HEADER, csvCell, csvLine } from '../../core/admin/orders-csv.ts';
+import type { JobStatus } from '../../core/jobs/job-status.ts';
+import {
+  type FulfilmentState,
+  ORDER_ACTION_REFUSALS,
+  ORDER_STATUSES,
+  type OrderStatus,
+  PENDING_ACTIONS,
+  type PaymentStatus,
+} from '../../core/orders/status.ts';
 import { purgeExpiredData } from '../../core/retention/purge.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { BAD_TOKEN_MESSAGE, NO_TOKEN_MESSAGE } from '../../server/api/admin-guard.ts';
@@ -23,9 +40,9 @@ interface Spec {
   email: string;
   target: string;
   service?: 'Instagram Followers' | 'YouTube Views' | 'TikTok Followers';
-  orderStatus: string;
-  paymentStatus?: string;
-  fulfilmentState?: string;
+  orderStatus: OrderStatus;
+  paymentStatus?: PaymentStatus;
+  fulfilmentState?: FulfilmentState;
   supplierOrderId?: string | null;
   errorMessage?: string | null;
   needsReview?: boolean;
@@ -319,6 +336,21 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         .returning('id')
         .executeTakeFirstOrThrow();
       ids.set(spec.key, id);
+      // Every order at the supplier has its supplier order (decision 012), as submit writes it.
+      if (spec.supplierOrderId) {
+        await t.database.db
+          .insertInto('supplier_orders')
+          .values({
+            order_id: id,
+            supplier_order_id: spec.supplierOrderId,
+            quantity: spec.quantity ?? 1000,
+            status: spec.orderStatus === 'Pending' ? 'Processing' : spec.orderStatus,
+            remains: spec.remains ?? null,
+            final: ['Completed', 'Partial', 'Canceled'].includes(spec.orderStatus) ? 1 : 0,
+            created_at: at,
+          })
+          .execute();
+      }
     }
   });
   afterAll(async () => {
@@ -380,6 +412,7 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         needsReview: false,
         reviewReason: null,
         fulfilmentState: 'submitted',
+        pendingAction: null,
         canReorder: false,
         canApplyService: false,
       });
@@ -394,7 +427,8 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         F: [false, false],
         I: [false, false],
         J: [false, false],
-        D: [true, false],
+        // Partial: finished, and its undelivered share refunded (decision 012).
+        D: [false, false],
         G: [true, true],
         H: [true, true],
         N: [true, true],
@@ -538,6 +572,8 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       expect((await list({ status: 'Pending' })).count).toBe(before); // still Pending: paid, not yet at the supplier
       expect((await list()).count).toBe(SPECS.length + 1);
 
+      // The paid event's subscribers queue the receipt (one batch of the worker: that event's job).
+      await t.store.worker.runOnce();
       const detail = (await get(`/api/order/detail/${providerId.replace(/^order_/, '')}`)).json().data;
       expect(detail.timeline.map((e: { kind: string }) => e.kind)).toEqual(['order.created', 'payment.paid']);
       expect(detail.emails).toHaveLength(1);
@@ -548,20 +584,19 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         attempts: 0,
       });
       expect(detail.emails[0].subject).toEqual(expect.any(String));
-      // Out of the way of the remaining tests, which count the dataset alone.
+      // Out of the way of the remaining tests, which count the dataset alone (and its queued work).
       await t.database.db.deleteFrom('orders').where('provider_order_id', '=', providerId).execute();
+      await t.database.db.deleteFrom('jobs').where('status', '=', 'pending').execute();
     });
 
     it('gives the same answers when forced onto the walk paths, with exact or estimated counts', async () => {
-      const small = createOrdersConsole({ db: t.database.db, fulfilment: t.store.fulfilment });
+      const small = createOrdersConsole({ db: t.database.db });
       const walking = createOrdersConsole({
         db: t.database.db,
-        fulfilment: t.store.fulfilment,
         limits: { smallResult: 1, statusScanLimit: 1 },
       });
       const exactCounts = createOrdersConsole({
         db: t.database.db,
-        fulfilment: t.store.fulfilment,
         limits: { smallResult: 1, statusScanLimit: 1000 },
       });
       const queries = [
@@ -616,7 +651,7 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         .execute();
       const job = (
         dedupeKey: string,
-        status: string,
+        status: JobStatus,
         attempts: number,
         lastError: string | null,
         subject: string,
@@ -736,10 +771,9 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
     it('reads in keyset batches on every path and yields the list’s rows in the list’s order', async () => {
       const tiny = createOrdersConsole({
         db: t.database.db,
-        fulfilment: t.store.fulfilment,
         limits: { exportBatch: 2, smallResult: 1 },
       });
-      const reference = createOrdersConsole({ db: t.database.db, fulfilment: t.store.fulfilment });
+      const reference = createOrdersConsole({ db: t.database.db });
       for (const query of [
         {},
         { status: 'Pending' },
@@ -759,12 +793,30 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
   });
 
   describe('reorder and apply-service', () => {
-    it('refuses Completed, Canceled, unpaid and unknown orders', async () => {
+    /** Runs the jobs worker until nothing is left to claim (the admin actions' jobs among them). */
+    const drainJobs = async () => {
+      for (let round = 0; round < 20 && (await t.store.worker.runOnce()) > 0; round += 1);
+    };
+    const row = async (key: string): Promise<ConsoleRow> => {
+      const body = await list({ keyword: pid(SPECS.find((s) => s.key === key)!) });
+      expect(body.data, key).toHaveLength(1);
+      return ConsoleRowSchema.parse(body.data[0]);
+    };
+    const actionJobs = (key: string) =>
+      t.database.db
+        .selectFrom('jobs')
+        .select(['kind', 'dedupe_key', 'status'])
+        .where('dedupe_key', 'like', `admin.%:${ids.get(key)!}:%`)
+        .execute();
+
+    it('refuses finished, unpaid and unknown orders with the reason', async () => {
+      const before = addRequests().length;
       for (const [key, message] of [
-        ['A', 'This order cannot be reordered'],
-        ['F', 'This order cannot be reordered'],
-        ['I', 'This order has not been paid'],
-        ['J', 'This order has not been paid'],
+        ['A', ORDER_ACTION_REFUSALS.completed],
+        ['F', ORDER_ACTION_REFUSALS.canceled],
+        ['D', ORDER_ACTION_REFUSALS.partial],
+        ['I', ORDER_ACTION_REFUSALS.unpaid],
+        ['J', ORDER_ACTION_REFUSALS.unpaid],
       ] as const) {
         const response = await post('/api/order/reorder', {
           razorpay_order_id: pid(SPECS.find((s) => s.key === key)!),
@@ -775,96 +827,145 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const unknown = await post('/api/order/reorder', { razorpay_order_id: 'order_nope' });
       expect(unknown.statusCode).toBe(404);
       expect((await post('/api/order/reorder', {})).statusCode).toBe(400);
+      expect(addRequests()).toHaveLength(before);
     });
 
-    it('resubmits a failed order to the supplier once and records who asked', async () => {
+    it('queues a reorder: 202 at once, the row pending (one job however often it is asked), then sent once', async () => {
       const before = addRequests().length;
       const response = await post('/api/order/reorder', { razorpay_order_id: 'GolfG00007xy' });
-      expect(response.statusCode, response.body).toBe(200);
-      expect(response.json()).toMatchObject({
+      expect(response.statusCode, response.body).toBe(202);
+      expect(response.json()).toEqual({
         isSuccessful: true,
         message: 'Successfully reordered !',
-        data: { supplierOrderId: expect.stringMatching(/^\d+$/), quantity: 1000 },
+        data: { state: 'pending', action: 'reorder', attempt: 1 },
       });
+      // Nothing went to the supplier inside the request.
+      expect(addRequests()).toHaveLength(before);
+      expect(await row('G')).toMatchObject({ pendingAction: 'reorder', canReorder: false, canApplyService: false });
+      const detail = (await get('/api/order/detail/GolfG00007xy')).json().data;
+      expect(detail.order.pendingAction).toBe('reorder');
+
+      // A double click, and the other action meanwhile: the same attempt, no second job.
+      const again = await post('/api/order/reorder', { razorpay_order_id: 'order_GolfG00007xy' });
+      expect(again.statusCode, again.body).toBe(202);
+      expect(again.json().data).toEqual({ state: 'pending', action: 'reorder', attempt: 1 });
+      const other = await post('/api/order/apply-service', { razorpay_order_id: 'order_GolfG00007xy' });
+      expect(other.statusCode).toBe(409);
+      expect(other.json().message).toBe(ORDER_ACTION_REFUSALS.pending);
+      expect(await actionJobs('G')).toEqual([
+        { kind: 'admin.reorder', dedupe_key: `admin.reorder:${ids.get('G')}:1`, status: 'pending' },
+      ]);
+
+      await drainJobs();
       const sent = addRequests().slice(before);
       expect(sent).toHaveLength(1);
       expect(sent[0].form).toMatchObject({ service: '1', link: 'alex_failed', quantity: '1000' });
-      const row = await order('G');
-      expect(row).toMatchObject({
-        fulfilment_state: 'submitted',
-        order_status: 'Processing',
-        error_message: null,
-        supplier_order_id: response.json().data.supplierOrderId,
+      const after = await row('G');
+      expect(after).toMatchObject({
+        pendingAction: null,
+        fulfilmentState: 'submitted',
+        orderStatus: 'Processing',
+        errorMessage: null,
+        supplierOrderId: expect.stringMatching(/^\d+$/),
       });
       const timeline = await events('G');
-      expect(timeline.map((e) => e.kind)).toEqual(['admin.reorder', 'supplier.submitted']);
+      expect(timeline.map((e) => e.kind)).toEqual(
+        expect.arrayContaining(['admin.reorder', 'supplier.submitted', 'admin.action_done']),
+      );
+      expect(timeline[0].kind).toBe('admin.reorder');
       expect(JSON.parse(timeline[0].detail_json)).toMatchObject({
         adminId,
-        quantity: 1000,
+        attempt: 1,
         orderStatus: 'Pending',
         fulfilmentState: 'failed',
       });
     });
 
-    it('resubmits only what remains of a Partial order', async () => {
-      const before = addRequests().length;
-      const response = await post('/api/order/reorder', { razorpay_order_id: 'order_DeltaD0004xy' });
-      expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().data.quantity).toBe(400);
-      const sent = addRequests().slice(before);
-      expect(sent).toHaveLength(1);
-      expect(sent[0].form).toMatchObject({ link: 'spidey_official', quantity: '400' });
-      const row = await order('D');
-      expect(row).toMatchObject({ order_status: 'Processing', fulfilment_state: 'submitted' });
-      expect(row.supplier_order_id).not.toBe('9004');
-      expect(JSON.parse((await events('D'))[0].detail_json)).toMatchObject({
-        previousSupplierOrderId: '9004',
-        quantity: 400,
+    it('cancels a live supplier order before sending the undelivered rest: never two live ones', async () => {
+      // E is Processing at the supplier (9005), which has delivered 400 of 1000.
+      panel.setOrder('9005', { status: 'In progress', quantity: 1000, remains: '600', link: 'lisa.axb' });
+      const before = panel.requests.length;
+      const response = await post('/api/order/reorder', { razorpay_order_id: 'EchoE00005xy' });
+      expect(response.statusCode, response.body).toBe(202);
+      expect(await row('E')).toMatchObject({ pendingAction: 'reorder', canReorder: false });
+
+      await drainJobs();
+      const calls = panel.requests.slice(before).map((r) => `${r.form.action}:${r.form.orders ?? r.form.quantity}`);
+      const cancelAt = calls.indexOf('cancel:9005');
+      const addAt = calls.findIndex((c) => c.startsWith('add:'));
+      expect(cancelAt, calls.join(' ')).toBeGreaterThanOrEqual(0);
+      expect(addAt, calls.join(' ')).toBeGreaterThan(cancelAt);
+      expect(calls[addAt]).toBe('add:600');
+      const supplierOrders = await t.database.db
+        .selectFrom('supplier_orders')
+        .select(['supplier_order_id', 'final'])
+        .where('order_id', '=', ids.get('E')!)
+        .orderBy('id')
+        .execute();
+      expect(supplierOrders.filter((o) => o.final === 0)).toHaveLength(1);
+      expect(supplierOrders[0]).toEqual({ supplier_order_id: '9005', final: 1 });
+      expect(await row('E')).toMatchObject({
+        pendingAction: null,
+        supplierOrderId: supplierOrders[1].supplier_order_id,
       });
     });
 
-    it('answers a supplier refusal with 502 and its message', async () => {
+    it('ends the action with the supplier’s refusal on the row and the timeline', async () => {
       panel.failNextAdd('Link is private');
       const response = await post('/api/order/reorder', { razorpay_order_id: 'order_GolfTwo0008x' });
-      expect(response.statusCode).toBe(502);
-      expect(response.json()).toEqual({ isSuccessful: false, message: 'Link is private' });
-      expect(await order('G2')).toMatchObject({
-        fulfilment_state: 'failed',
-        error_message: 'Link is private',
-        supplier_order_id: null,
+      expect(response.statusCode, response.body).toBe(202);
+      await drainJobs();
+      expect(await row('G2')).toMatchObject({
+        pendingAction: null,
+        fulfilmentState: 'failed',
+        errorMessage: 'Link is private',
+        supplierOrderId: null,
+        canReorder: true,
       });
+      const last = (await events('G2')).at(-1)!;
+      expect(last.kind).toBe('admin.action_failed');
+      expect(JSON.parse(last.detail_json)).toMatchObject({ action: 'reorder', reason: 'Link is private' });
     });
 
     it('applies the service to an order flagged for review and to a paid order not yet sent', async () => {
       const before = addRequests().length;
       const reviewed = await post('/api/order/apply-service', { razorpay_order_id: 'order_HotelH0009xy' });
-      expect(reviewed.statusCode, reviewed.body).toBe(200);
-      expect(reviewed.json()).toMatchObject({ isSuccessful: true, data: { quantity: 1000 } });
+      expect(reviewed.statusCode, reviewed.body).toBe(202);
+      expect(reviewed.json()).toEqual({
+        isSuccessful: true,
+        message: 'The order will be sent to the supplier',
+        data: { state: 'pending', action: 'apply-service', attempt: 1 },
+      });
+      expect(await row('H')).toMatchObject({ pendingAction: 'apply-service', canApplyService: false });
+      const fresh = await post('/api/order/apply-service', { razorpay_order_id: 'NovemberN15x' });
+      expect(fresh.statusCode, fresh.body).toBe(202);
+
+      await drainJobs();
+      expect(addRequests().length - before).toBe(2);
       expect(await order('H')).toMatchObject({
         fulfilment_state: 'submitted',
         needs_review: 0,
         review_reason: null,
         order_status: 'Processing',
+        pending_action: null,
       });
       const timeline = await events('H');
-      expect(timeline.map((e) => e.kind)).toEqual(['admin.apply_service', 'supplier.submitted']);
+      expect(timeline[0].kind).toBe('admin.apply_service');
       expect(JSON.parse(timeline[0].detail_json)).toMatchObject({
         adminId,
         reviewReason: 'The supplier did not answer clearly',
       });
-
-      const fresh = await post('/api/order/apply-service', { razorpay_order_id: 'NovemberN15x' });
-      expect(fresh.statusCode, fresh.body).toBe(200);
-      expect(addRequests().length - before).toBe(2);
+      expect(await row('N')).toMatchObject({ pendingAction: null, fulfilmentState: 'submitted' });
     });
 
     it('refuses apply-service for orders already at the supplier, final or unpaid', async () => {
       for (const [key, message] of [
-        ['E', 'This order is already with the supplier'],
-        ['G', 'This order is already with the supplier'], // sent by the reorder above
-        ['B', 'This order is already with the supplier'],
-        ['I', 'This order has not been paid'],
+        ['E', ORDER_ACTION_REFUSALS.alreadyAtSupplier],
+        ['G', ORDER_ACTION_REFUSALS.alreadyAtSupplier], // sent by the reorder above
+        ['B', ORDER_ACTION_REFUSALS.alreadyAtSupplier],
+        ['I', ORDER_ACTION_REFUSALS.unpaid],
       ] as const) {
+        expect((await row(key)).canApplyService, key).toBe(false);
         const response = await post('/api/order/apply-service', {
           razorpay_order_id: pid(SPECS.find((s) => s.key === key)!),
         });
@@ -874,31 +975,37 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
     });
 
     it('never sends an order that is being sent right now', async () => {
-      const row = await order('E');
-      const console_ = createOrdersConsole({
-        db: t.database.db,
-        fulfilment: {
-          submit: () => Promise.reject(new Error('must not be called')),
-        },
-      });
+      const current = await order('E');
       await t.database.db
         .updateTable('orders')
         .set({ fulfilment_state: 'submitting' })
-        .where('id', '=', row.id)
+        .where('id', '=', current.id)
         .execute();
-      await expect(console_.reorder(row.provider_order_id)).rejects.toMatchObject({
+      await expect(t.store.ordersConsole.reorder(current.provider_order_id)).rejects.toMatchObject({
         statusCode: 409,
         message: expect.stringMatching(/being sent/),
       });
-      expect((await list({ keyword: row.provider_order_id })).data[0]).toMatchObject({
-        canReorder: false,
-        canApplyService: false,
-      });
+      expect(await row('E')).toMatchObject({ canReorder: false, canApplyService: false });
       await t.database.db
         .updateTable('orders')
-        .set({ fulfilment_state: row.fulfilment_state })
-        .where('id', '=', row.id)
+        .set({ fulfilment_state: current.fulfilment_state })
+        .where('id', '=', current.id)
         .execute();
+    });
+    it('offers on each row exactly the actions the server accepts', async () => {
+      const { data } = await list({ size: 100 });
+      expect(data.length).toBeGreaterThan(10);
+      for (const { razorPayOrderId } of data as ConsoleRow[]) {
+        for (const action of ['reorder', 'apply-service'] as const) {
+          // Read right before asking: an accepted action changes what the row allows.
+          const offered = (await list({ keyword: razorPayOrderId })).data[0] as ConsoleRow;
+          const response = await post(`/api/order/${action}`, { razorpay_order_id: razorPayOrderId });
+          const accepted = response.statusCode === 202 && offered.pendingAction === null;
+          expect(accepted, `${action} ${razorPayOrderId}: ${response.body}`).toBe(
+            action === 'reorder' ? offered.canReorder : offered.canApplyService,
+          );
+        }
+      }
     });
   });
 
@@ -976,6 +1083,32 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       ).toEqual(['order_NovemberN15x']);
       await db.deleteFrom('orders').where('id', '=', id).execute();
       expect((await list({ keyword: 'new_targ' })).count).toBe(0);
+    });
+
+    it('answers in its contracts, which are also what the OpenAPI document declares', async () => {
+      const listed = OrdersListReplySchema.parse(await list());
+      expect(listed.data.length).toBeGreaterThan(0);
+      const detail = await get(`/api/order/detail/${listed.data[0].orderId}`);
+      expect(OrderDetailSchema.parse(detail.json().data).order.razorPayOrderId).toBe(listed.data[0].razorPayOrderId);
+
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+      const jsonOf = (route: string, method: string, status: string) =>
+        doc.paths[route][method].responses[status].content['application/json'].schema;
+      const row = jsonOf('/api/order/all-orders', 'get', '200').properties.data.items;
+      expect(Object.keys(row.properties)).toEqual(Object.keys(ConsoleRowSchema.shape));
+      expect(row.properties.orderStatus.enum).toEqual([...ORDER_STATUSES]);
+      expect(row.properties.pendingAction.enum).toEqual([...PENDING_ACTIONS]);
+      const order = jsonOf('/api/order/detail/{orderId}', 'get', '200').properties.data.properties.order;
+      expect(Object.keys(order.properties)).toEqual(Object.keys(OrderDetailSchema.shape.order.shape));
+      for (const route of ['/api/order/reorder', '/api/order/apply-service']) {
+        expect(Object.keys(doc.paths[route].post.responses).sort(), route).toEqual(['202', '400', '401', '404', '409']);
+        expect(Object.keys(jsonOf(route, 'post', '202').properties.data.properties)).toEqual(
+          Object.keys(OrderActionAcceptedSchema.shape),
+        );
+        expect(doc.paths[route].post.requestBody.content['application/json'].schema.required).toEqual([
+          'razorpay_order_id',
+        ]);
+      }
     });
 
     it('answers 401 without a token on every route, before reading anything', async () => {

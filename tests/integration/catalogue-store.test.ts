@@ -98,4 +98,15 @@ describe.each(dialects)('catalogue store on %s', (dialect) => {
     expect((await catalog.getService('instagram-followers'))?.name).toBe('IG Followers');
     expect(await catalog.getGroupDetail('nothing')).toBeNull();
   });
+
+  it('seeds an empty catalogue once when several instances start at the same time', async () => {
+    // Three instances' catalogues on one database, seeding at once (decision 013).
+    const instances = [createCatalog(database.db), createCatalog(database.db), createCatalog(database.db)];
+    const seeded = await Promise.all(instances.map((catalog) => catalog.seedIfEmpty(catalogue())));
+    expect(seeded.filter(Boolean)).toHaveLength(1);
+    expect(await database.db.selectFrom('service_groups').select('slug').execute()).toEqual([{ slug: 'instagram' }]);
+    // A catalogue that exists is left alone.
+    expect(await instances[0].seedIfEmpty(catalogue({ name: 'Other' }))).toBe(false);
+    expect((await instances[1].getService('instagram-followers'))?.name).toBe('Instagram Followers');
+  });
 });

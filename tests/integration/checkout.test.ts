@@ -104,9 +104,19 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       .orderBy('id')
       .execute();
   };
-  const receiptJobs = async (providerOrderId: string) => {
+  const jobsByKey = async (providerOrderId: string, key: (id: number) => string) => {
     const order = await orderRow(providerOrderId);
-    return t.database.db.selectFrom('jobs').selectAll().where('dedupe_key', '=', `receipt:${order.id}`).execute();
+    return t.database.db.selectFrom('jobs').selectAll().where('dedupe_key', '=', key(order.id)).execute();
+  };
+  const receiptJobs = (providerOrderId: string) => jobsByKey(providerOrderId, (id) => `receipt:${id}`);
+  const fulfilJobs = (providerOrderId: string) => jobsByKey(providerOrderId, (id) => `fulfil:${id}`);
+  /** The outbox entry of the paid transition (core/orders/events.ts). */
+  const paidEvents = (providerOrderId: string) => jobsByKey(providerOrderId, (id) => `event:order.paid:${id}`);
+  /** Runs jobs until none is due: the paid event, then what its subscribers enqueued. */
+  const drainJobs = async () => {
+    while ((await t.store.worker.runOnce()) > 0) {
+      // keep going until nothing is due
+    }
   };
   const paidOrder = async () => {
     const created = (await createOrder()).json().data;
@@ -332,9 +342,12 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       const again = await post('/api/order/verify-payment', handlerResult);
       expect(again.statusCode).toBe(200);
       expect((await events(created.razorpay_order_id)).filter((e) => e.kind === 'payment.paid')).toHaveLength(1);
-      expect(await receiptJobs(created.razorpay_order_id)).toHaveLength(1);
+      // The payment only announced itself: one order.paid event, committed with the transition.
+      expect(await paidEvents(created.razorpay_order_id)).toHaveLength(1);
+      expect(await receiptJobs(created.razorpay_order_id)).toHaveLength(0);
 
-      await t.store.worker.runOnce();
+      await drainJobs();
+      expect(await receiptJobs(created.razorpay_order_id)).toHaveLength(1);
       const mail = await smtp.waitForMessage(
         (m) => m.to.includes('buyer@example.com') && m.subject.includes(orderId),
         5_000,
@@ -346,7 +359,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
 
       const status = (await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${orderId}` })).json()
         .data;
-      // The same worker run also submitted the paid order to the (simulated) supplier panel.
+      // The same worker runs also submitted the paid order to the (simulated) supplier panel.
       expect(status).toMatchObject({
         razorPayOrderId: created.razorpay_order_id,
         paymentStatus: 'paid',
@@ -355,6 +368,27 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       });
       expect((await orderRow(created.razorpay_order_id)).supplier_order_id).toMatch(/^\d+$/);
       expect(status.email).toMatch(/^b\*+r@example\.com$/);
+    });
+
+    it('a retried order.paid event enqueues no second receipt or submission', async () => {
+      const { created, handlerResult } = await paidOrder();
+      expect((await post('/api/order/verify-payment', handlerResult)).statusCode).toBe(200);
+      const [event] = await paidEvents(created.razorpay_order_id);
+      await drainJobs();
+      // The event job runs again (a worker died after its subscribers' commit but before `done`).
+      await t.database.db
+        .updateTable('jobs')
+        .set({ status: 'pending', run_at: new Date(0).toISOString(), locked_by: null, locked_until: null })
+        .where('id', '=', event.id)
+        .execute();
+      await drainJobs();
+      expect(await paidEvents(created.razorpay_order_id)).toMatchObject([{ status: 'done', attempts: 2 }]);
+      expect(await receiptJobs(created.razorpay_order_id)).toMatchObject([{ status: 'done' }]);
+      expect(await fulfilJobs(created.razorpay_order_id)).toMatchObject([{ status: 'done' }]);
+      const order = await orderRow(created.razorpay_order_id);
+      expect(
+        await t.database.db.selectFrom('supplier_orders').select('id').where('order_id', '=', order.id).execute(),
+      ).toHaveLength(1);
     });
 
     it('rejects a tampered signature or another order’s payment and leaves the order unchanged', async () => {
@@ -413,7 +447,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         const responses = await Promise.all(calls);
         expect(responses.map((r) => r.statusCode).every((s) => s === 200)).toBe(true);
         expect((await events(created.razorpay_order_id)).filter((e) => e.kind === 'payment.paid')).toHaveLength(1);
-        expect(await receiptJobs(created.razorpay_order_id)).toHaveLength(1);
+        expect(await paidEvents(created.razorpay_order_id)).toHaveLength(1);
         expect((await orderRow(created.razorpay_order_id)).payment_id).toBe(payment.id);
       }
     });
@@ -505,7 +539,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
       expect(result.expired).toBeGreaterThanOrEqual(1);
       expect((await orderRow(paid.created.razorpay_order_id)).payment_status).toBe('paid');
       expect((await orderRow(abandoned.razorpay_order_id)).payment_status).toBe('expired');
-      expect(await receiptJobs(paid.created.razorpay_order_id)).toHaveLength(1);
+      expect(await paidEvents(paid.created.razorpay_order_id)).toHaveLength(1);
       // Running it again finds nothing new to do for these two.
       await t.store.orders.reconcile();
       expect((await events(paid.created.razorpay_order_id)).filter((e) => e.kind === 'payment.paid')).toHaveLength(1);

@@ -4,13 +4,14 @@
  * supplier errors, sync statuses in batches, e-mail the customer, refund once.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { refundAmountE4 } from '../../core/fulfilment/fulfilment.ts';
+import { refundDueE4 } from '../../core/orders/progress.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
 import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
+import { placePaidOrder } from '../support/paid-order.ts';
 
 const keys = { keyId: 'rzp_test_fulfil', keySecret: 'fulfil-secret', webhookSecret: 'fulfil-webhook' };
 const followers = catalogueSeed.groups[0].services[0];
@@ -68,35 +69,14 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
   /** A paid order through the real API; returns its row id. */
   async function paidOrder(name = `buyer.${sequence}`): Promise<number> {
     sequence += 1;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/order',
-      remoteAddress: `10.9.${Math.floor(sequence / 250) % 250}.${sequence % 250}`,
-      payload: {
-        type: plan.type,
-        slug: followers.slug,
-        qty: tier.qty,
-        name,
-        email: `${name}@example.com`,
-        order_id: String(sequence).padStart(6, '0'),
-      },
+    return placePaidOrder(t, razorpay, {
+      sequence,
+      name,
+      type: plan.type,
+      slug: followers.slug,
+      qty: tier.qty,
+      subnet: 9,
     });
-    const { razorpay_order_id } = created.json().data;
-    const { handlerResult } = razorpay.pay(razorpay_order_id);
-    const verified = await t.app.inject({
-      method: 'POST',
-      url: '/api/order/verify-payment',
-      payload: handlerResult,
-      remoteAddress: '10.8.0.1',
-    });
-    expect(verified.statusCode).toBe(200);
-    return (
-      await db()
-        .selectFrom('orders')
-        .select('id')
-        .where('provider_order_id', '=', razorpay_order_id)
-        .executeTakeFirstOrThrow()
-    ).id;
   }
 
   /** Runs every due job now (mail, fulfilment, refunds). */
@@ -243,7 +223,7 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
     await t.store.fulfilment.refund(id); // a repeated job run (e.g. after a crash) changes nothing
     await drainJobs();
 
-    const expectedE4 = refundAmountE4(row, 'Partial', remains);
+    const expectedE4 = refundDueE4(row, remains);
     expect(expectedE4).toBe(Math.floor((Math.round(row.amount_e4 / 100) * remains) / tier.qty) * 100);
     const refunds = await db().selectFrom('refunds').selectAll().where('order_id', '=', id).execute();
     expect(refunds).toHaveLength(1);

@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   claimJobs,
   completeJob,
+  defineJob,
   enqueueJob,
   failJob,
   jobCounts,
@@ -10,12 +12,18 @@ import {
   releaseJob,
   renewLease,
 } from '../../core/jobs/queue.ts';
-import { type JobLogger, PermanentJobError, createJobWorker } from '../../core/jobs/worker.ts';
+import { type JobLogger, PermanentJobError, createJobWorker, handleJob } from '../../core/jobs/worker.ts';
 import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
+import { insertRawJob } from '../support/jobs.ts';
 
 const silentLogger: JobLogger = { info() {}, warn() {}, error() {} };
+
+/** A test kind taking any JSON payload: the queue's mechanics do not depend on it. */
+const anyJob = (kind: string) => defineJob({ kind, payload: z.unknown() });
+/** A test kind with a typed payload. */
+const indexedJob = (kind: string) => defineJob({ kind, payload: z.object({ i: z.number().int() }) });
 
 function captureLogger() {
   const lines: { level: string; msg: string | undefined; obj: object }[] = [];
@@ -53,22 +61,24 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
   });
 
   it('enqueues a pending job and ignores a second job with the same dedupe key', async () => {
-    const first = await enqueueJob(database.db, {
-      kind: 'mail.send',
-      payload: { to: 'a@example.com' },
-      dedupeKey: 'receipt:1',
-    });
+    const first = await enqueueJob(
+      database.db,
+      anyJob('mail.send'),
+      { to: 'a@example.com' },
+      { dedupeKey: 'receipt:1' },
+    );
     expect(first).toEqual({ enqueued: true, id: expect.any(Number) });
-    const again = await enqueueJob(database.db, {
-      kind: 'mail.send',
-      payload: { to: 'other@example.com' },
-      dedupeKey: 'receipt:1',
-    });
+    const again = await enqueueJob(
+      database.db,
+      anyJob('mail.send'),
+      { to: 'other@example.com' },
+      { dedupeKey: 'receipt:1' },
+    );
     expect(again).toEqual({ enqueued: false });
 
     // Without a key there is no de-duplication (NULLs are distinct in a UNIQUE column).
-    await enqueueJob(database.db, { kind: 'noop', payload: null });
-    await enqueueJob(database.db, { kind: 'noop', payload: null });
+    await enqueueJob(database.db, anyJob('noop'), null);
+    await enqueueJob(database.db, anyJob('noop'), null);
 
     const rows = await database.db.selectFrom('jobs').selectAll().orderBy('id').execute();
     expect(rows).toHaveLength(3);
@@ -93,14 +103,14 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
   it('commits a job with its transaction and leaves none after a rollback', async () => {
     await expect(
       database.db.transaction().execute(async (trx) => {
-        await enqueueJob(trx, { kind: 'mail.send', payload: { n: 1 }, dedupeKey: 'rolled-back' });
+        await enqueueJob(trx, anyJob('mail.send'), { n: 1 }, { dedupeKey: 'rolled-back' });
         throw new Error('the order update failed');
       }),
     ).rejects.toThrow('the order update failed');
     expect(await database.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
 
     await database.db.transaction().execute(async (trx) => {
-      await enqueueJob(trx, { kind: 'mail.send', payload: { n: 2 }, dedupeKey: 'rolled-back' });
+      await enqueueJob(trx, anyJob('mail.send'), { n: 2 }, { dedupeKey: 'rolled-back' });
     });
     const rows = await database.db.selectFrom('jobs').selectAll().execute();
     expect(rows.map((r) => JSON.parse(r.payload_json))).toEqual([{ n: 2 }]);
@@ -108,9 +118,9 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
   it('claims only due jobs and records the lease', async () => {
     const now = new Date('2030-01-01T00:00:00.000Z');
-    await enqueueJob(database.db, { kind: 'a', payload: 1, now });
-    await enqueueJob(database.db, { kind: 'a', payload: 2, now, runAt: at(now.toISOString(), 10_000) });
-    await enqueueJob(database.db, { kind: 'b', payload: 3, now });
+    await enqueueJob(database.db, anyJob('a'), 1, { now });
+    await enqueueJob(database.db, anyJob('a'), 2, { now, runAt: at(now.toISOString(), 10_000) });
+    await enqueueJob(database.db, anyJob('b'), 3, { now });
 
     const claimed = await claimJobs(database.db, { workerId: 'w1', limit: 10, leaseMs: 30_000, now, kinds: ['a'] });
     expect(claimed.map((j) => JSON.parse(j.payload_json))).toEqual([1]);
@@ -136,7 +146,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
   it('claims at most `limit` jobs, oldest run_at first', async () => {
     const base = '2030-01-01T00:00:00.000Z';
-    for (let i = 5; i >= 1; i--) await enqueueJob(database.db, { kind: 'a', payload: i, runAt: at(base, i * 1000) });
+    for (let i = 5; i >= 1; i--) await enqueueJob(database.db, anyJob('a'), i, { runAt: at(base, i * 1000) });
     const first = await claimJobs(database.db, { workerId: 'w', limit: 2, leaseMs: 1000, now: at(base, 10_000) });
     expect(first.map((j) => JSON.parse(j.payload_json))).toEqual([1, 2]);
   });
@@ -145,7 +155,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
     const second = await openSecondHandle(database, dialect);
     try {
       const total = 50;
-      for (let i = 0; i < total; i++) await enqueueJob(database.db, { kind: 'work', payload: { i } });
+      for (let i = 0; i < total; i++) await enqueueJob(database.db, anyJob('work'), { i });
 
       const claimers = [
         { db: database.db, workerId: 'instance-a' },
@@ -176,14 +186,14 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
   it('two workers on two instances run every job exactly once', async () => {
     const second = await openSecondHandle(database, dialect);
     try {
-      for (let i = 0; i < 30; i++) await enqueueJob(database.db, { kind: 'count', payload: { i } });
+      for (let i = 0; i < 30; i++) await enqueueJob(database.db, anyJob('count'), { i });
       const runs: number[] = [];
-      const handlers = {
-        count: async (payload: { i: number }) => {
+      const handlers = [
+        handleJob(indexedJob('count'), async (payload) => {
           await new Promise((r) => setTimeout(r, 1));
           runs.push(payload.i);
-        },
-      };
+        }),
+      ];
       const a = createJobWorker({ db: database.db, handlers, workerId: 'a', batch: 4, logger: silentLogger });
       const b = createJobWorker({ db: second.db, handlers, workerId: 'b', batch: 4, logger: silentLogger });
       const drain = async (w: typeof a) => {
@@ -199,7 +209,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
   it('reclaims a job whose lease expired (crashed worker)', async () => {
     const t0 = '2030-01-01T00:00:00.000Z';
-    await enqueueJob(database.db, { kind: 'a', payload: 1, now: new Date(t0) });
+    await enqueueJob(database.db, anyJob('a'), 1, { now: new Date(t0) });
     const [crashed] = await claimJobs(database.db, { workerId: 'A', limit: 1, leaseMs: 1000, now: new Date(t0) });
     expect(crashed.locked_by).toBe('A');
 
@@ -216,7 +226,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
   it('complete, fail, renew and release are compare-and-set on the claim', async () => {
     const t0 = '2030-01-01T00:00:00.000Z';
-    await enqueueJob(database.db, { kind: 'a', payload: 1, now: new Date(t0) });
+    await enqueueJob(database.db, anyJob('a'), 1, { now: new Date(t0) });
     const [jobA] = await claimJobs(database.db, { workerId: 'A', limit: 1, leaseMs: 1000, now: new Date(t0) });
     const [jobB] = await claimJobs(database.db, { workerId: 'B', limit: 1, leaseMs: 60_000, now: at(t0, 5000) });
 
@@ -242,7 +252,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
   });
 
   it('release gives an unstarted job back without using an attempt', async () => {
-    await enqueueJob(database.db, { kind: 'a', payload: 1 });
+    await enqueueJob(database.db, anyJob('a'), 1);
     const [job] = await claimJobs(database.db, { workerId: 'A', limit: 1, leaseMs: 60_000 });
     expect(await releaseJob(database.db, job, 'A')).toBe(true);
     expect(await getJob(job.id)).toMatchObject({ status: 'pending', attempts: 0, locked_by: null, locked_until: null });
@@ -250,7 +260,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
   it('retries with exponential backoff, then fails after max attempts', async () => {
     const t0 = Date.parse('2030-01-01T00:00:00.000Z');
-    const { id } = (await enqueueJob(database.db, { kind: 'a', payload: 1, maxAttempts: 3, now: new Date(t0) })) as {
+    const { id } = (await enqueueJob(database.db, anyJob('a'), 1, { maxAttempts: 3, now: new Date(t0) })) as {
       id: number;
     };
     let now = t0;
@@ -288,7 +298,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
   it('marks a job failed when its lease expires on the last attempt instead of looping', async () => {
     const t0 = '2030-01-01T00:00:00.000Z';
-    const { id } = (await enqueueJob(database.db, { kind: 'a', payload: 1, maxAttempts: 1, now: new Date(t0) })) as {
+    const { id } = (await enqueueJob(database.db, anyJob('a'), 1, { maxAttempts: 1, now: new Date(t0) })) as {
       id: number;
     };
     await claimJobs(database.db, { workerId: 'A', limit: 1, leaseMs: 1000, now: new Date(t0) });
@@ -305,14 +315,14 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
         db: database.db,
         workerId: 'w',
         logger: silentLogger,
-        handlers: {
-          greet: (payload, job) => {
+        handlers: [
+          handleJob(anyJob('greet'), (payload, job) => {
             seen.push({ payload, job });
             return Promise.resolve();
-          },
-        },
+          }),
+        ],
       });
-      const { id } = (await enqueueJob(database.db, { kind: 'greet', payload: { name: 'Ana' } })) as { id: number };
+      const { id } = (await enqueueJob(database.db, anyJob('greet'), { name: 'Ana' })) as { id: number };
       expect(await worker.runOnce()).toBe(1);
       expect(seen).toEqual([
         { payload: { name: 'Ana' }, job: expect.objectContaining({ id, attempts: 1, locked_by: 'w' }) },
@@ -326,14 +336,14 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       const worker = createJobWorker({
         db: database.db,
         logger: silentLogger,
-        handlers: {
-          flaky: () => {
+        handlers: [
+          handleJob(anyJob('flaky'), () => {
             calls++;
             return Promise.reject(new Error('supplier timed out'));
-          },
-        },
+          }),
+        ],
       });
-      const { id } = (await enqueueJob(database.db, { kind: 'flaky', payload: {}, maxAttempts: 3 })) as { id: number };
+      const { id } = (await enqueueJob(database.db, anyJob('flaky'), {}, { maxAttempts: 3 })) as { id: number };
       const before = Date.now();
       expect(await worker.runOnce()).toBe(1);
       let row = await getJob(id);
@@ -363,11 +373,9 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       const worker = createJobWorker({
         db: database.db,
         logger: silentLogger,
-        handlers: {
-          bad: () => Promise.reject(new PermanentJobError('the address is invalid')),
-        },
+        handlers: [handleJob(anyJob('bad'), () => Promise.reject(new PermanentJobError('the address is invalid')))],
       });
-      const { id } = (await enqueueJob(database.db, { kind: 'bad', payload: {} })) as { id: number };
+      const { id } = (await enqueueJob(database.db, anyJob('bad'), {})) as { id: number };
       await worker.runOnce();
       expect(await getJob(id)).toMatchObject({
         status: 'failed',
@@ -378,10 +386,14 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
     it('fails unknown kinds and unreadable payloads permanently with a clear error', async () => {
       const { lines, logger } = captureLogger();
-      const worker = createJobWorker({ db: database.db, logger, handlers: { known: async () => {} } });
-      const unknown = (await enqueueJob(database.db, { kind: 'no.such.kind', payload: {} })) as { id: number };
-      const proto = (await enqueueJob(database.db, { kind: 'toString', payload: {} })) as { id: number };
-      const { id: broken } = (await enqueueJob(database.db, { kind: 'known', payload: {} })) as { id: number };
+      const worker = createJobWorker({
+        db: database.db,
+        logger,
+        handlers: [handleJob(anyJob('known'), async () => {})],
+      });
+      const unknown = (await enqueueJob(database.db, anyJob('no.such.kind'), {})) as { id: number };
+      const proto = (await enqueueJob(database.db, anyJob('toString'), {})) as { id: number };
+      const { id: broken } = (await enqueueJob(database.db, anyJob('known'), {})) as { id: number };
       await database.db.updateTable('jobs').set({ payload_json: '{not json' }).where('id', '=', broken).execute();
 
       expect(await worker.runOnce()).toBe(3);
@@ -394,6 +406,66 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       expect(lines.filter((l) => l.level === 'error' && l.msg === 'job failed permanently')).toHaveLength(3);
     });
 
+    it('parses the stored payload with its kind’s schema: a bad one fails for good, the handler never sees it', async () => {
+      const fulfil = defineJob({ kind: 'order.fulfil.test', payload: z.object({ orderId: z.number().int() }) });
+      const seen: number[] = [];
+      const { lines, logger } = captureLogger();
+      const worker = createJobWorker({
+        db: database.db,
+        logger,
+        handlers: [
+          handleJob(fulfil, (payload) => {
+            seen.push(payload.orderId);
+            return Promise.resolve();
+          }),
+        ],
+      });
+      const good = (await enqueueJob(database.db, fulfil, { orderId: 7 })) as { id: number };
+      const stale = await insertRawJob(database.db, fulfil.kind, JSON.stringify({ orderId: 'seven' }));
+      const empty = await insertRawJob(database.db, fulfil.kind, 'null');
+      expect(await worker.runOnce()).toBe(3);
+      expect(seen).toEqual([7]);
+      expect(await getJob(good.id)).toMatchObject({ status: 'done' });
+      expect(await getJob(stale)).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        last_error: expect.stringMatching(/^PermanentJobError: invalid order\.fulfil\.test payload: orderId: .*number/),
+      });
+      expect(await getJob(empty)).toMatchObject({ status: 'failed', attempts: 1 });
+      expect((await getJob(empty)).last_error).toMatch(/^PermanentJobError: invalid order\.fulfil\.test payload/);
+      expect(lines.filter((l) => l.msg === 'job failed permanently')).toHaveLength(2);
+    });
+
+    it('enqueues only a payload of the definition’s type, checked again at run time', async () => {
+      const fulfil = defineJob({ kind: 'order.fulfil.test', payload: z.object({ orderId: z.number().int() }) });
+      await expect(
+        // @ts-expect-error -- the point of the test: the compiler refuses a payload of the wrong type
+        enqueueJob(database.db, fulfil, { orderId: '7' }),
+      ).rejects.toThrow(/invalid order\.fulfil\.test payload: orderId/);
+      await expect(
+        // @ts-expect-error -- a missing field is refused by the compiler too
+        enqueueJob(database.db, fulfil, {}),
+      ).rejects.toThrow(/invalid order\.fulfil\.test payload/);
+      expect(await jobCounts(database.db)).toEqual({ pending: 0, running: 0, done: 0, failed: 0 });
+      // A handler's payload is the schema's type: reading a field it does not have does not compile.
+      handleJob(fulfil, (payload) => {
+        // @ts-expect-error -- `missing` is not in the schema
+        void payload.missing;
+        return Promise.resolve(payload.orderId);
+      });
+    });
+
+    it('refuses two handlers for one kind', () => {
+      const job = anyJob('twice');
+      expect(() =>
+        createJobWorker({
+          db: database.db,
+          logger: silentLogger,
+          handlers: [handleJob(job, async () => {}), handleJob(job, async () => {})],
+        }),
+      ).toThrow(/two handlers for job kind twice/);
+    });
+
     it('runs handlers of a batch one after another', async () => {
       let active = 0;
       let maxActive = 0;
@@ -402,18 +474,18 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
         db: database.db,
         logger: silentLogger,
         batch: 5,
-        handlers: {
-          slow: async (payload: { i: number }) => {
+        handlers: [
+          handleJob(indexedJob('slow'), async (payload) => {
             active++;
             maxActive = Math.max(maxActive, active);
             await new Promise((r) => setTimeout(r, 5));
             order.push(payload.i);
             active--;
-          },
-        },
+          }),
+        ],
       });
       for (let i = 0; i < 7; i++)
-        await enqueueJob(database.db, { kind: 'slow', payload: { i }, runAt: new Date(Date.now() - 1000 + i) });
+        await enqueueJob(database.db, anyJob('slow'), { i }, { runAt: new Date(Date.now() - 1000 + i) });
       expect(await worker.runOnce()).toBe(5);
       expect(await worker.runOnce()).toBe(2);
       expect(maxActive).toBe(1);
@@ -433,17 +505,17 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
         logger,
         pollMs: 20,
         batch: 1,
-        handlers: {
-          wait: async (payload: { i: number }) => {
+        handlers: [
+          handleJob(indexedJob('wait'), async (payload) => {
             started.push(payload.i);
             await gate;
             finished.push(payload.i);
-          },
-        },
+          }),
+        ],
       });
       worker.start();
       worker.start(); // idempotent
-      await enqueueJob(database.db, { kind: 'wait', payload: { i: 1 } });
+      await enqueueJob(database.db, anyJob('wait'), { i: 1 });
       worker.wake();
       await expect.poll(() => started, { timeout: 5000 }).toEqual([1]);
 
@@ -460,14 +532,14 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       expect(await jobCounts(database.db)).toMatchObject({ done: 1 });
 
       // After stop nothing is polled any more.
-      await enqueueJob(database.db, { kind: 'wait', payload: { i: 2 } });
+      await enqueueJob(database.db, anyJob('wait'), { i: 2 });
       await new Promise((r) => setTimeout(r, 80));
       expect(started).toEqual([1]);
 
       // A poll that throws (here: the database is gone) is logged, not thrown.
       const broken = await openTestDatabase(dialect);
       await broken.dispose();
-      const orphan = createJobWorker({ db: broken.db, logger, pollMs: 10, handlers: {} });
+      const orphan = createJobWorker({ db: broken.db, logger, pollMs: 10, handlers: [] });
       orphan.start();
       await expect.poll(() => lines.some((l) => l.msg === 'job worker poll failed'), { timeout: 5000 }).toBe(true);
       await orphan.stop();
@@ -482,14 +554,14 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
         db: database.db,
         logger: silentLogger,
         batch: 3,
-        handlers: {
-          wait: async () => {
+        handlers: [
+          handleJob(anyJob('wait'), async () => {
             await gate;
-          },
-        },
+          }),
+        ],
       });
       for (let i = 0; i < 3; i++)
-        await enqueueJob(database.db, { kind: 'wait', payload: { i }, runAt: new Date(Date.now() - 1000 + i) });
+        await enqueueJob(database.db, anyJob('wait'), { i }, { runAt: new Date(Date.now() - 1000 + i) });
       const run = worker.runOnce();
       await expect.poll(async () => (await jobCounts(database.db)).running, { timeout: 5000 }).toBe(3);
       const stopping = worker.stop();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
+import { createTestClock } from '../support/clock.ts';
 import { dialects } from '../support/databases.ts';
 
 const followers = catalogueSeed.groups[0].services[0];
@@ -24,10 +25,15 @@ const freshEmail = (label: string) => `${label}.${Date.now().toString(36)}.${(ma
 describe.each(dialects)('order history on %s', (dialect) => {
   let t: TestApp;
   let smtp: SmtpSink;
+  /** The store's clock; tests only ever move it forward. */
+  const clock = createTestClock();
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
-    t = await startTestApp(dialect, { env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://shop.example' } });
+    t = await startTestApp(dialect, {
+      env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://shop.example' },
+      overrides: { clock: clock.now },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -155,7 +161,7 @@ describe.each(dialects)('order history on %s', (dialect) => {
     ])('answers %j with 400 %s', async (email, message) => {
       const response = await askCode(email);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ isSuccessful: false, message });
+      expect(response.json()).toEqual({ isSuccessful: false, message, errors: [{ field: 'email', message }] });
     });
   });
 
@@ -286,12 +292,8 @@ describe.each(dialects)('order history on %s', (dialect) => {
     it("refuses an expired code with 'This code has expired. Ask for a new one.'", async () => {
       const email = freshEmail('expired');
       const code = await codeFor(email);
-      await t.database.db
-        .updateTable('one_time_codes')
-        .set({ expires_at: new Date(Date.now() - 1_000).toISOString() })
-        .where('purpose', '=', 'order-history')
-        .where('subject', '=', email)
-        .execute();
+      // Ten minutes on, on the store's clock (which the codes service reads).
+      clock.advance(10 * 60_000 + 1_000);
       const response = await lookup(email, code);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ isSuccessful: false, message: 'This code has expired. Ask for a new one.' });
@@ -316,15 +318,15 @@ describe.each(dialects)('order history on %s', (dialect) => {
     });
 
     it.each([
-      [{ email: '', code: '123456' }, 'Email is required'],
-      [{ code: '123456' }, 'Email is required'],
-      [{ email: 'nope', code: '123456' }, 'Invalid email'],
-      [{ email: 'someone@example.com', code: '' }, 'Code is required'],
-      [{ email: 'someone@example.com' }, 'Code is required'],
-    ])('answers %j with 400 %s', async (body, message) => {
+      [{ email: '', code: '123456' }, 'Email is required', 'email'],
+      [{ code: '123456' }, 'Email is required', 'email'],
+      [{ email: 'nope', code: '123456' }, 'Invalid email', 'email'],
+      [{ email: 'someone@example.com', code: '' }, 'Code is required', 'code'],
+      [{ email: 'someone@example.com' }, 'Code is required', 'code'],
+    ])('answers %j with 400 %s', async (body, message, field) => {
       const response = await call('PATCH', '/api/order/order-history', body);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ isSuccessful: false, message });
+      expect(response.json()).toEqual({ isSuccessful: false, message, errors: [{ field, message }] });
     });
   });
 

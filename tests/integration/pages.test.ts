@@ -91,4 +91,103 @@ describe.each(dialects)('server-rendered pages on %s', (dialect) => {
       await t.store.catalog.replaceCatalogue(catalogueSeed);
     }
   });
+
+  describe('order and confirmation pages load their data on the server', () => {
+    const followers = catalogueSeed.groups[0].services[0];
+    const standard = followers.plans[0];
+    const tier = standard.tiers[0];
+    const orderUrl = `/order/${followers.slug}GOI${tier.qty}?type=${standard.type}`;
+
+    /** An order created through the API, as the order page does; answers its public id. */
+    async function placeOrder(): Promise<string> {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/order',
+        payload: {
+          type: standard.type,
+          slug: followers.slug,
+          qty: tier.qty,
+          name: 'pages.buyer',
+          email: 'pages.buyer@example.com',
+          order_id: String(Math.floor(Math.random() * 1e6)).padStart(6, '0'),
+        },
+      });
+      expect(created.statusCode).toBe(200);
+      return String(created.json().data.razorpay_order_id).replace(/^order_/, '');
+    }
+
+    /** Pays it in the sandbox and verifies the payment, as the sandbox window does. */
+    async function payOrder(orderId: string): Promise<void> {
+      const paid = await t.app.inject({
+        method: 'POST',
+        url: '/api/sandbox/pay',
+        payload: { razorpay_order_id: `order_${orderId}` },
+      });
+      const verified = await t.app.inject({
+        method: 'POST',
+        url: '/api/order/verify-payment',
+        payload: paid.json().data,
+      });
+      expect(verified.statusCode).toBe(200);
+    }
+
+    it('renders the order form in the first HTML (target field, packages, total, Continue), never cached', async () => {
+      const response = await t.app.inject({ method: 'GET', url: orderUrl });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      const html = response.body;
+      expect(html).toContain('Instagram Username');
+      expect(html).toContain('name="email"');
+      expect(html).toMatch(/data-testid="order-total"[^>]*>\$\d+\.\d{2}</);
+      expect(html.match(/data-testid="package-option"/g)).toHaveLength(standard.tiers.length);
+      expect(html).toContain(`${followers.name} · ${standard.title}`);
+      expect(html).toContain('Continue');
+      expect(html).not.toContain('Loading the order form');
+    });
+
+    it('answers the order page data request (client navigation) uncached, with the other quantity', async () => {
+      const other = standard.tiers[1];
+      const url = `/order/${followers.slug}GOI${other.qty}.data?type=${standard.type}`;
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      expect(response.body).toContain(other.text);
+    });
+
+    it.each([
+      ['/order/instagram-followers?type=Standard', 'Invalid URL parameters!'],
+      [`/order/${followers.slug}GOI${tier.qty}?type=`, 'Invalid URL parameters!'],
+      [`/order/no-such-serviceGOI${tier.qty}?type=Standard`, 'Package details not available'],
+      [`/order/${followers.slug}GOI123?type=Standard`, 'Selected package not found'],
+    ])('renders %s with the spec message "%s" and no form', async (url, message) => {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.body).toContain(message);
+      expect(response.body).not.toContain('name="email"');
+      expect(response.headers['cache-control']).toBe('private, no-store');
+    });
+
+    it('renders the confirmation from the order status, fresh on every request', async () => {
+      const orderId = await placeOrder();
+      const unpaid = await t.app.inject({ method: 'GET', url: `/order-confirm/${orderId}` });
+      expect(unpaid.statusCode).toBe(200);
+      expect(unpaid.headers['cache-control']).toBe('private, no-store');
+      expect(unpaid.body).toContain('Thank you');
+      expect(unpaid.body).toContain(orderId);
+      expect(unpaid.body).toMatch(/p\*+r@example\.com/);
+      expect(unpaid.body).not.toContain('pages.buyer@example.com');
+      expect(unpaid.body).toContain('as soon as your payment is confirmed');
+
+      // The same address after the payment: the page says so (no cached copy of the unpaid one).
+      await payOrder(orderId);
+      const paid = await t.app.inject({ method: 'GET', url: `/order-confirm/${orderId}` });
+      expect(paid.body).toContain('A receipt has been e-mailed to');
+      expect(paid.body).not.toContain('as soon as your payment is confirmed');
+    });
+
+    it('shows "Error: Order not found" for an unknown order', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/order-confirm/doesNotExist123' });
+      expect(response.body).toContain('Order not found');
+      expect(response.headers['cache-control']).toBe('private, no-store');
+    });
+  });
 });

@@ -1,11 +1,13 @@
 /** The real `npm start` entry point as an operator runs it: boot checks and graceful shutdown. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../support/app.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -37,16 +39,44 @@ function startServer(env: Record<string, string>) {
 }
 
 async function waitForReady(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i += 1) {
-    if (child.exitCode !== null) throw new Error('server exited early');
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not become ready');
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error('server exited early');
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/readyz`)).ok;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    { timeout: 20_000, interval: 100, message: 'the server to answer /readyz' },
+  );
+}
+
+/**
+ * A POST whose body is held back until `send` is called. The server's `100 Continue` (Node
+ * answers it once it has parsed the headers and begun the request) resolves `accepted`: from
+ * then on the request is provably in flight inside the server, with no guessing how long that takes.
+ */
+function heldRequest(port: number, path: string, body: string) {
+  const request = httpRequest({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+  });
+  const accepted = new Promise<void>((resolve) => request.once('continue', () => resolve()));
+  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.once('error', reject);
+    request.once('response', (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.once('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+  });
+  request.flushHeaders();
+  return { accepted, answered, send: () => request.end(body) };
 }
 
 describe('server process', () => {
@@ -64,10 +94,30 @@ describe('server process', () => {
     expect(services.data).toHaveLength(3);
 
     // A request in flight when SIGTERM arrives still gets its answer.
-    const inFlight = fetch(`http://127.0.0.1:${port}/service/instagram-followers`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const detail = (await (await fetch(`http://127.0.0.1:${port}/api/services/instagram-followers`)).json()) as {
+      data: { services: { slug: string; plans: { type: string; list: { qty: number }[] }[] }[] };
+    };
+    const plan = detail.data.services.find((service) => service.slug === 'instagram-followers')?.plans[0];
+    const lookup = { slug: 'instagram-followers', qty: plan?.list[0]?.qty, type: plan?.type };
+    const inFlight = heldRequest(port, '/api/order/form-detail', JSON.stringify(lookup));
+    await inFlight.accepted;
     server.child.kill('SIGTERM');
-    expect((await inFlight).status).toBe(200);
+    // Shutting down: the server takes no new request…
+    await waitFor(
+      async () => {
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 503;
+        } catch {
+          return true; // no longer listening
+        }
+      },
+      { timeout: 10_000, message: 'the server to refuse new requests' },
+    );
+    // …but the one it had begun is answered in full.
+    inFlight.send();
+    const answer = await inFlight.answered;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ isSuccessful: true });
     expect(await server.exited).toBe(0);
   });
 });

@@ -3,13 +3,20 @@
  * be) run each recurring job once per time slot, on both dialects.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RecurringJob, offerRecurringJobs, recurringDedupeKey, slotOf } from '../../core/jobs/recurring.ts';
-import { type JobWorker, createJobWorker } from '../../core/jobs/worker.ts';
+import {
+  type RecurringJob,
+  defineRecurringJob,
+  offerRecurringJobs,
+  recurringDedupeKey,
+  slotOf,
+} from '../../core/jobs/recurring.ts';
+import { type JobWorker, createJobWorker, handleJob } from '../../core/jobs/worker.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
 
 const silent = { info() {}, warn() {}, error() {} };
-const SYNC: RecurringJob = { kind: 'test.sync', everyMs: 60_000 };
+const SYNC_JOB = defineRecurringJob('test.sync');
+const SYNC: RecurringJob = { job: SYNC_JOB, everyMs: 60_000 };
 
 /** Polls until `check` holds (or fails after `timeoutMs`): tests wait for conditions, not clocks. */
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -39,19 +46,21 @@ describe.each(dialects)('recurring jobs on %s', (dialect) => {
   it('enqueues one job per slot however many instances offer it at once', async () => {
     const now = new Date('2026-06-01T12:00:30Z');
     const offers = await Promise.all(Array.from({ length: 6 }, () => offerRecurringJobs(database.db, [SYNC], now)));
-    expect(offers.flat()).toEqual([SYNC.kind]);
-    const rows = await jobsOf(SYNC.kind);
-    expect(rows).toEqual([{ dedupe_key: recurringDedupeKey(SYNC.kind, slotOf(now, SYNC.everyMs)), status: 'pending' }]);
+    expect(offers.flat()).toEqual([SYNC_JOB.kind]);
+    const rows = await jobsOf(SYNC_JOB.kind);
+    expect(rows).toEqual([
+      { dedupe_key: recurringDedupeKey(SYNC_JOB.kind, slotOf(now, SYNC.everyMs)), status: 'pending' },
+    ]);
   });
 
   it('does not stack a new run behind one that is still open', async () => {
     const first = new Date('2026-06-01T12:00:00Z');
-    expect(await offerRecurringJobs(database.db, [SYNC], first)).toEqual([SYNC.kind]);
+    expect(await offerRecurringJobs(database.db, [SYNC], first)).toEqual([SYNC_JOB.kind]);
     // The first run has not finished by the next slot: nothing new is enqueued.
     expect(await offerRecurringJobs(database.db, [SYNC], new Date(first.getTime() + SYNC.everyMs))).toEqual([]);
-    await database.db.updateTable('jobs').set({ status: 'done' }).where('kind', '=', SYNC.kind).execute();
+    await database.db.updateTable('jobs').set({ status: 'done' }).where('kind', '=', SYNC_JOB.kind).execute();
     expect(await offerRecurringJobs(database.db, [SYNC], new Date(first.getTime() + 2 * SYNC.everyMs))).toEqual([
-      SYNC.kind,
+      SYNC_JOB.kind,
     ]);
   });
 
@@ -65,12 +74,12 @@ describe.each(dialects)('recurring jobs on %s', (dialect) => {
         logger: silent,
         now: () => new Date(clock),
         recurring: [SYNC],
-        handlers: {
-          [SYNC.kind]: (payload: { slot: number }) => {
+        handlers: [
+          handleJob(SYNC_JOB, (payload) => {
             runs.push({ worker: index, slot: payload.slot });
             return Promise.resolve();
-          },
-        },
+          }),
+        ],
       }),
     );
     for (const worker of workers) worker.start();
@@ -84,13 +93,13 @@ describe.each(dialects)('recurring jobs on %s', (dialect) => {
       clock += SYNC.everyMs;
     }
     expect(runs.map((run) => run.slot)).toEqual([firstSlot, firstSlot + 1, firstSlot + 2, firstSlot + 3]);
-    const rows = await jobsOf(SYNC.kind);
+    const rows = await jobsOf(SYNC_JOB.kind);
     expect(rows).toHaveLength(4);
     expect(rows.every((row) => row.status === 'done')).toBe(true);
   });
 
   it('refuses a recurring job without a handler at construction', () => {
-    expect(() => createJobWorker({ db: database.db, handlers: {}, recurring: [SYNC], logger: silent })).toThrow(
+    expect(() => createJobWorker({ db: database.db, handlers: [], recurring: [SYNC], logger: silent })).toThrow(
       /test\.sync has no handler/,
     );
   });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JobStatus } from '../../core/jobs/job-status.ts';
 import { purgeExpiredData } from '../../core/retention/purge.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
@@ -64,7 +65,7 @@ describe.each(dialects)('data retention on %s', (dialect) => {
     return id;
   }
 
-  async function insertJob(createdAt: string, kind: string, status: string) {
+  async function insertJob(createdAt: string, kind: string, status: JobStatus) {
     await database.db
       .insertInto('jobs')
       .values({
@@ -88,6 +89,29 @@ describe.each(dialects)('data retention on %s', (dialect) => {
     const recent = at(2 * YEAR_MS - 86_400_000);
     const oldOrder = await insertOrder(old, 'order_old000001');
     const recentOrder = await insertOrder(recent, 'order_new000001');
+    // Every supplier order goes with its order.
+    for (const [orderId, createdAt] of [
+      [oldOrder, old],
+      [recentOrder, recent],
+    ] as const) {
+      await database.db
+        .insertInto('supplier_orders')
+        .values({
+          order_id: orderId,
+          supplier_order_id: `so-${orderId}`,
+          quantity: 100,
+          status: 'Completed',
+          remains: 0,
+          start_count: 0,
+          charge_e4: 1000,
+          final: 1,
+          cancel_requested_at: null,
+          error_message: null,
+          created_at: createdAt,
+          synced_at: createdAt,
+        })
+        .execute();
+    }
     await insertJob(old, 'mail.send', 'done');
     await insertJob(old, 'mail.send', 'pending'); // unfinished work is never dropped
     await insertJob(old, 'order.fulfil', 'failed');
@@ -132,6 +156,9 @@ describe.each(dialects)('data retention on %s', (dialect) => {
     expect(
       await database.db.selectFrom('refunds').select('id').where('order_id', '=', oldOrder).execute(),
     ).toHaveLength(0);
+    expect(
+      (await database.db.selectFrom('supplier_orders').select('order_id').execute()).map((row) => row.order_id),
+    ).toEqual([recentOrder]);
     expect(await database.db.selectFrom('jobs').select('status').execute()).toHaveLength(2);
     expect(await purgeExpiredData(database.db)).toEqual({
       orders: 0,

@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UNCHECKED_MESSAGE } from '../../core/verification/messages.ts';
 import { type TargetVerifier, createTargetVerifier } from '../../core/verification/verifier.ts';
+import { apiErrorHandler, rateLimitExceeded } from '../../server/api/errors.ts';
 import { verificationApi } from '../../server/api/verification.ts';
 import {
   EMBED_DISABLED_YOUTUBE_ID,
@@ -29,16 +30,10 @@ async function buildTestApp(
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // As server/app.ts sets them up: the app's error handler, and rate limits by route config.
+  app.setErrorHandler(apiErrorHandler);
   if (options.rateLimited) {
-    // As server/app.ts registers it: route config decides, replies use the envelope.
-    await app.register(rateLimit, {
-      global: false,
-      errorResponseBuilder: (_request, context) => ({
-        statusCode: 429,
-        isSuccessful: false,
-        message: `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
-      }),
-    });
+    await app.register(rateLimit, { global: false, errorResponseBuilder: rateLimitExceeded });
   }
   await app.register(verificationApi, { prefix: '/api', verifier });
   await app.ready();
@@ -200,7 +195,12 @@ describe('target verification API', () => {
       expect(asVideo.json().message).toBe('Invalid TikTok input');
       const badKind = await post(TT_PATH, { tiktokId: 'scout2015', kind: 'profile' });
       expect(badKind.statusCode).toBe(400);
-      expect(badKind.json()).toEqual({ isSuccessful: false, message: "kind must be 'username' or 'video'" });
+      const kindMessage = "kind must be 'username' or 'video'";
+      expect(badKind.json()).toEqual({
+        isSuccessful: false,
+        message: kindMessage,
+        errors: [{ field: 'kind', message: kindMessage }],
+      });
       expect(fake.requests).toEqual([]);
     });
 
@@ -277,12 +277,13 @@ describe('target verification API', () => {
         for (const [payload, message] of cases) {
           const response = await post(path, payload);
           expect(response.statusCode, JSON.stringify(payload)).toBe(400);
-          expect(response.json()).toEqual({ isSuccessful: false, message });
+          expect(response.json()).toEqual({ isSuccessful: false, message, errors: [{ field, message }] });
         }
         // No body at all, a JSON array, and broken JSON.
         const noBody = await app.inject({ method: 'POST', url: path });
         expect(noBody.statusCode).toBe(400);
-        expect(noBody.json()).toEqual({ isSuccessful: false, message: required });
+        // The payload as a whole is refused: no field to name, the spec's message still leads.
+        expect(noBody.json()).toMatchObject({ isSuccessful: false, message: required, errors: [{ field: '' }] });
         const array = await app.inject({
           method: 'POST',
           url: path,
@@ -290,7 +291,7 @@ describe('target verification API', () => {
           payload: '[]',
         });
         expect(array.statusCode).toBe(400);
-        expect(array.json()).toEqual({ isSuccessful: false, message: required });
+        expect(array.json()).toMatchObject({ isSuccessful: false, message: required, errors: [{ field: '' }] });
         const broken = await app.inject({
           method: 'POST',
           url: path,

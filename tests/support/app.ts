@@ -30,7 +30,13 @@ export async function loadServerBuild(): Promise<ServerBuild> {
 
 export async function startTestApp(
   dialect: DialectName,
-  options: { withPages?: boolean; env?: Record<string, string>; overrides?: StoreOverrides } = {},
+  options: {
+    withPages?: boolean;
+    env?: Record<string, string>;
+    overrides?: StoreOverrides;
+    /** Extra routes for a test, registered after the app's own and before it is ready. */
+    routes?: (app: FastifyInstance) => void | Promise<void>;
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(dialect);
   const config = loadConfig({
@@ -43,6 +49,7 @@ export async function startTestApp(
   // Without pages the app is API-only: it gets neither a server build nor client assets.
   const pages = options.withPages ? { build: await loadServerBuild(), clientDir: path.join(root, 'build/client') } : {};
   const app = await buildApp({ config, store, ...pages, logger: false });
+  await options.routes?.(app);
   await app.ready();
   return {
     app,

@@ -12,6 +12,10 @@ describe('loadConfig', () => {
       HOST: '127.0.0.1',
       PUBLIC_URL: 'http://localhost:3000',
       SUPPLIER_SYNC_SECONDS: 60,
+      PAYMENT_RECONCILE_SECONDS: 60,
+      DATABASE_POOL_SIZE: 10,
+      JOB_POLL_MS: 1000,
+      JOB_LEASE_SECONDS: 60,
     });
     expect(config.sqlitePath).toBe(path.resolve('./data/store.db'));
     expect(config.DATABASE_URL).toBeUndefined();
@@ -38,6 +42,11 @@ describe('loadConfig', () => {
     [{ RAZORPAY_KEY_ID: 'rzp_test_x' }, 'RAZORPAY_KEY_SECRET'],
     [{ SMM_PANEL_URL: 'https://panel.example/api/v2' }, 'SMM_PANEL_KEY'],
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+    [{ JOB_POLL_MS: '10' }, 'JOB_POLL_MS'],
+    // Shorter than the heartbeat that renews it every second: live jobs would be taken over.
+    [{ JOB_LEASE_SECONDS: '1' }, 'JOB_LEASE_SECONDS'],
+    [{ PAYMENT_RECONCILE_SECONDS: '0' }, 'PAYMENT_RECONCILE_SECONDS'],
   ])('rejects %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(variable));

@@ -8,6 +8,7 @@ import {
   parseCacheControl,
   pickEncoding,
 } from '../../server/page-cache.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const page = (
   body: string,
@@ -40,12 +41,17 @@ describe('PageCache', () => {
     let now = 0;
     let renders = 0;
     const cache = new PageCache({ maxSeconds: 60, now: () => now });
+    // The render stays pending until every request has asked, so all ten miss at once.
+    let finishRender = () => {};
+    const rendered = new Promise<void>((resolve) => (finishRender = resolve));
     const render = async () => {
       renders += 1;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await rendered;
       return page(`v${renders}`);
     };
-    const results = await Promise.all(Array.from({ length: 10 }, () => cache.get('/', render)));
+    const pending = Array.from({ length: 10 }, () => cache.get('/', render));
+    finishRender();
+    const results = await Promise.all(pending);
     expect(renders).toBe(1);
     expect(new Set(results.map((r) => r.body.toString()))).toEqual(new Set(['v1']));
     now = 59_000;
@@ -61,9 +67,10 @@ describe('PageCache', () => {
     await cache.get('/', render);
     now = 61_000;
     expect((await cache.get('/', render)).body.toString()).toBe('v1');
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await waitFor(async () => (await cache.get('/', render)).body.toString() === 'v2', {
+      message: 'the background refresh to replace the stale page',
+    });
     expect(renders).toBe(2);
-    expect((await cache.get('/', render)).body.toString()).toBe('v2');
   });
 
   it('renders again once past the stale window', async () => {

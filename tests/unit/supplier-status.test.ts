@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isFinalStatus, normalizeSupplierStatus } from '../../core/fulfilment/statuses.ts';
-import { ORDER_STATUSES } from '../../core/orders/types.ts';
+import { normalizeSupplierStatus } from '../../core/fulfilment/statuses.ts';
+import { ORDER_STATUSES, isFinalStatus } from '../../core/orders/status.ts';
 
 describe('normalizeSupplierStatus', () => {
   it.each([

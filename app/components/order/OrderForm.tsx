@@ -1,17 +1,14 @@
-import { useId, useRef, useState } from 'react';
+import { type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { orderPath } from '../../../core/catalog/order-path.ts';
 import { formatHomePrice } from '../../../core/catalog/pricing.ts';
+import type { CreateOrderPayload } from '../../../core/orders/contracts.ts';
 import type { OrderFormDetail } from '../../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../../core/orders/orders.ts';
-import {
-  ORDER_FORM_MESSAGES,
-  type OrderFormErrors,
-  type OrderFormValues,
-  validateOrderForm,
-} from '../../../core/orders/validation.ts';
-import { VERIFICATION_MESSAGES } from '../../../core/verification/messages.ts';
-import { ApiError, messageOf, postJson } from './api.ts';
+import { type OrderFormField, orderFormSchema } from '../../../core/orders/validation.ts';
+import { ApiError, api, messageOf } from '../../api/client.ts';
 import { INVALID_URL_MESSAGE, isTargetAccepted, useTargetVerification } from './target-verification.ts';
 
 /** The spec's random 6-digit, left-padded client order id (section 9). */
@@ -21,26 +18,13 @@ export function newClientOrderId(): string {
   return String(value % 1_000_000).padStart(6, '0');
 }
 
-type Field = keyof OrderFormValues;
-const FIELDS: Field[] = ['name', 'email', 'comment'];
-const EMPTY: OrderFormValues = { name: '', email: '', comment: '' };
-
-/** Which field an order API message belongs to, so it shows under that field. */
-function fieldOfMessage(message: string): Field | null {
-  if (message === ORDER_FORM_MESSAGES.nameRequired || message === ORDER_FORM_MESSAGES.youtubeRequired) return 'name';
-  if (message === ORDER_FORM_MESSAGES.emailRequired || message === ORDER_FORM_MESSAGES.emailInvalid) return 'email';
-  if (message === ORDER_FORM_MESSAGES.commentRequired || message === 'Comment is required') return 'comment';
-  for (const messages of Object.values(VERIFICATION_MESSAGES)) {
-    if (message === messages.invalid || message === messages.required) return 'name';
-  }
-  return null;
-}
+const FORM_FIELDS: readonly string[] = ['name', 'email', 'comment'] satisfies OrderFormField[];
 
 export interface OrderFormProps {
   detail: OrderFormDetail;
   slug: string;
   type: string;
-  /** The quantity in the address (highlighted at once, before the new detail arrives). */
+  /** The quantity being shown: the address's, highlighted at once while its detail loads. */
   qty: number;
   /** The detail is being reloaded for another package: sending waits for it. */
   refreshing: boolean;
@@ -49,94 +33,97 @@ export interface OrderFormProps {
   onPriceChanged: () => void;
 }
 
-/** The order form: target, e-mail, package list, optional comments, Continue. */
+/**
+ * The order form: target, e-mail, package list, optional comments, Continue. Its rules are the
+ * package's `orderFormSchema` (core/orders/validation.ts), the one order creation applies too:
+ * a field shows its message once it has been left (or the form was sent) and follows the typing
+ * from then on (conform). The server's refusals come back per field and land on that field.
+ */
 export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPriceChanged }: OrderFormProps) {
   const ids = useId();
   const [targetField, emailField, packages, commentField] = detail.fields;
   const commentShown = detail.commentRequired && !!commentField;
-  const rules = { targetKind: detail.targetKind, commentRequired: commentShown };
+  const schema = useMemo(
+    () => orderFormSchema({ targetKind: detail.targetKind, commentRequired: commentShown }),
+    [detail.targetKind, commentShown],
+  );
 
-  const [values, setValues] = useState<OrderFormValues>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
-  const [errors, setErrors] = useState<OrderFormErrors>({});
+  /** The server's answer to the last sending, as conform reads it (its field errors). */
+  const [serverResult, setServerResult] = useState<SubmissionResult | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const verification = useTargetVerification(targetField.title, detail.targetKind);
   /** One id per form: a double click or a retry names the same order; renewed after a creation. */
   const clientOrderId = useRef<string | null>(null);
   const sending = useRef(false);
-  const inputs = useRef<Partial<Record<Field, HTMLInputElement | HTMLTextAreaElement | null>>>({});
+  const targetInput = useRef<HTMLInputElement>(null);
 
-  const validate = (next: OrderFormValues) => validateOrderForm(next, rules);
+  const [form, fields] = useForm({
+    id: `${ids}-order`,
+    lastResult: serverResult,
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onSubmit: (event, { submission }) => {
+      event.preventDefault();
+      if (submission?.status === 'success') void send(submission.value, (options) => submission.reply(options));
+    },
+  });
 
-  const change = (field: Field, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    setFormError(null);
-    if (field === 'name') verification.reset();
-    // A field shows its rule's message once it has been left (or the form was sent); it updates as the buyer types.
-    if (touched[field]) setErrors((current) => ({ ...current, [field]: validate(next)[field] }));
-  };
-
-  const leave = (field: Field) => {
-    setTouched((current) => ({ ...current, [field]: true }));
-    setErrors((current) => ({ ...current, [field]: validate(values)[field] }));
-    if (field === 'name' && values.name.trim()) verification.verify(values.name);
-  };
+  const targetValue = typeof fields.name.value === 'string' ? fields.name.value : '';
+  const targetAccepted = isTargetAccepted(verification, targetValue);
+  const canContinue = targetAccepted && !submitting && !refreshing;
 
   const reset = () => {
-    setValues(EMPTY);
-    setTouched({});
-    setErrors({});
+    form.reset();
+    setServerResult(null);
     setFormError(null);
     verification.reset();
     clientOrderId.current = null;
   };
 
-  const targetAccepted = isTargetAccepted(verification, values.name);
-  const canContinue = targetAccepted && !submitting && !refreshing;
-
-  const submit = async (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const send = async (
+    values: { name: string; email: string; comment?: string | undefined },
+    reply: (options: { fieldErrors: Record<string, string[]> }) => SubmissionResult,
+  ) => {
     if (sending.current || !canContinue) return;
-    const found = validate(values);
-    setTouched({ name: true, email: true, comment: true });
-    setErrors(found);
-    const firstInvalid = FIELDS.find((field) => found[field]);
-    if (firstInvalid) {
-      inputs.current[firstInvalid]?.focus();
-      return;
-    }
-
     sending.current = true;
     setSubmitting(true);
     setFormError(null);
     clientOrderId.current ??= newClientOrderId();
+    const payload: CreateOrderPayload = {
+      type: detail.planType,
+      slug: detail.serviceId,
+      qty: detail.selected.qty,
+      name: values.name,
+      email: values.email,
+      amount: detail.selected.charge,
+      currency: 'USD',
+      order_id: clientOrderId.current,
+      ...(commentShown ? { comment: values.comment ?? '' } : {}),
+    };
     try {
-      const created = await postJson<CreatedOrder>('/api/order', {
-        type: detail.planType,
-        slug: detail.serviceId,
-        qty: detail.selected.qty,
-        name: values.name.trim(),
-        email: values.email.trim(),
-        amount: detail.selected.charge,
-        currency: 'USD',
-        order_id: clientOrderId.current,
-        ...(commentShown ? { comment: values.comment?.trim() ?? '' } : {}),
-      });
+      const created = await api.post<CreatedOrder, CreateOrderPayload>('/api/order', payload);
       reset();
       onCreated(created);
     } catch (error) {
-      const message = messageOf(error);
-      const field = error instanceof ApiError && error.status === 400 ? fieldOfMessage(message) : null;
-      if (field === 'name' && !Object.values(ORDER_FORM_MESSAGES).includes(message as never)) {
-        verification.fail(message);
-        inputs.current.name?.focus();
-      } else if (field) {
-        setErrors((current) => ({ ...current, [field]: message }));
-        inputs.current[field]?.focus();
-      } else {
-        setFormError(message);
+      const fieldErrors = error instanceof ApiError ? error.fieldErrors : [];
+      const target = fieldErrors.find((fieldError) => fieldError.field === 'name');
+      const others = fieldErrors.filter(
+        (fieldError) => FORM_FIELDS.includes(fieldError.field) && fieldError !== target,
+      );
+      if (target) {
+        // The store checked the target itself and refused it: the same state as a failed check.
+        verification.fail(target.message);
+        targetInput.current?.focus();
+      }
+      if (others.length > 0) {
+        setServerResult(
+          reply({ fieldErrors: Object.fromEntries(others.map(({ field, message }) => [field, [message]])) }),
+        );
+      }
+      if (!target && others.length === 0) {
+        setFormError(messageOf(error));
         if (error instanceof ApiError && error.status === 409) onPriceChanged();
       }
     } finally {
@@ -154,6 +141,11 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
   const formErrorId = `${ids}-form-error`;
   const continueHintId = `${ids}-continue-hint`;
 
+  const errors = {
+    name: fields.name.errors?.[0],
+    email: fields.email.errors?.[0],
+    comment: fields.comment.errors?.[0],
+  };
   const state = verification.state;
   const targetError = errors.name ?? (state.status === 'error' ? state.message : undefined);
   const targetInvalid = !!targetError;
@@ -162,8 +154,9 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
 
   return (
     <form
+      id={form.id}
       noValidate
-      onSubmit={(event) => void submit(event)}
+      onSubmit={form.onSubmit}
       aria-describedby={formError ? formErrorId : undefined}
       className="space-y-6"
     >
@@ -182,23 +175,27 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
           />
           <input
             id={targetId}
-            ref={(element) => {
-              inputs.current.name = element;
-            }}
-            name="name"
+            ref={targetInput}
+            key={fields.name.key}
+            name={fields.name.name}
+            defaultValue={fields.name.initialValue}
             type="text"
             autoComplete="off"
             autoCapitalize="off"
             spellCheck={false}
             placeholder={targetField.placeholder}
-            value={values.name}
-            onChange={(event) => change('name', event.target.value)}
-            onBlur={() => leave('name')}
+            onChange={() => {
+              // Another text is another target: its check starts over.
+              verification.reset();
+              setFormError(null);
+            }}
+            onBlur={(event) => verification.verify(event.currentTarget.value)}
             onKeyDown={(event) => {
               // Enter cannot send the form before the target is checked: check it instead.
               if (event.key === 'Enter' && !targetAccepted) {
                 event.preventDefault();
-                leave('name');
+                form.validate({ name: fields.name.name });
+                verification.verify(event.currentTarget.value);
               }
             }}
             aria-invalid={targetInvalid}
@@ -263,17 +260,14 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
         </label>
         <input
           id={emailId}
-          ref={(element) => {
-            inputs.current.email = element;
-          }}
-          name="email"
+          key={fields.email.key}
+          name={fields.email.name}
+          defaultValue={fields.email.initialValue}
           type="email"
           inputMode="email"
           autoComplete="email"
           placeholder={emailField.placeholder}
-          value={values.email}
-          onChange={(event) => change('email', event.target.value)}
-          onBlur={() => leave('email')}
+          onChange={() => setFormError(null)}
           aria-invalid={!!errors.email}
           aria-describedby={errors.email ? emailErrorId : undefined}
           className={`w-full rounded-xl border-2 bg-white px-4 py-3 text-gray-900 placeholder:text-gray-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
@@ -324,15 +318,12 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
           </label>
           <textarea
             id={commentId}
-            ref={(element) => {
-              inputs.current.comment = element;
-            }}
-            name="comment"
+            key={fields.comment.key}
+            name={fields.comment.name}
+            defaultValue={fields.comment.initialValue}
             rows={7}
             placeholder={commentField.placeholder}
-            value={values.comment}
-            onChange={(event) => change('comment', event.target.value)}
-            onBlur={() => leave('comment')}
+            onChange={() => setFormError(null)}
             aria-invalid={!!errors.comment}
             aria-describedby={errors.comment ? commentErrorId : undefined}
             className={`w-full rounded-xl border-2 bg-white px-4 py-3 text-gray-900 placeholder:text-gray-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${

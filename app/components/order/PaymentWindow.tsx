@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { CreatedOrder } from '../../../core/orders/orders.ts';
 import { Spinner } from '../Spinner.tsx';
-import { messageOf, postJson } from './api.ts';
+import { api, messageOf } from '../../api/client.ts';
 import { type RazorpaySuccess, loadRazorpay } from './razorpay.ts';
 import { SandboxCheckout } from './SandboxCheckout.tsx';
 
@@ -33,7 +33,7 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
     async (result: RazorpaySuccess) => {
       setPhase('verifying');
       try {
-        const { orderId } = await postJson<PaymentResult>('/api/order/verify-payment', {
+        const { orderId } = await api.post<PaymentResult>('/api/order/verify-payment', {
           razorpay_order_id: result.razorpay_order_id,
           razorpay_payment_id: result.razorpay_payment_id,
           razorpay_signature: result.razorpay_signature,
@@ -51,7 +51,7 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
   const finishFailed = useCallback(
     async (failure: { paymentId?: string | undefined; reason?: string | undefined }) => {
       setPhase('recording');
-      const { orderId } = await postJson<PaymentResult>('/api/order/payment-failed', {
+      const { orderId } = await api.post<PaymentResult>('/api/order/payment-failed', {
         razorpay_order_id: checkout.order_id,
         ...(failure.paymentId ? { razorpay_payment_id: failure.paymentId } : {}),
         ...(failure.reason ? { reason: failure.reason } : {}),
@@ -115,11 +115,11 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
         email={order.email}
         serviceName={order.serviceName}
         onPay={async () => {
-          const result = await postJson<RazorpaySuccess>('/api/sandbox/pay', { razorpay_order_id: checkout.order_id });
+          const result = await api.post<RazorpaySuccess>('/api/sandbox/pay', { razorpay_order_id: checkout.order_id });
           await finishPaid(result);
         }}
         onFail={async () => {
-          const failure = await postJson<{ paymentId: string; description: string }>('/api/sandbox/fail', {
+          const failure = await api.post<{ paymentId: string; description: string }>('/api/sandbox/fail', {
             razorpay_order_id: checkout.order_id,
           });
           await finishFailed({ paymentId: failure.paymentId, reason: failure.description });

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TargetKind } from '../../../core/catalog/types.ts';
 import { INVALID_URL_MESSAGE, type Platform, VERIFICATION_MESSAGES } from '../../../core/verification/messages.ts';
-import { ApiError, isAbort, postJson } from './api.ts';
+import { ApiError, api, isAbort } from '../../api/client.ts';
 
 export type VerificationState =
   | { status: 'idle' }
@@ -110,7 +110,7 @@ export function useTargetVerification(title: string, kind: TargetKind): TargetVe
       setState({ status: 'loading' });
       const messages = VERIFICATION_MESSAGES[platform];
       const { path, body } = requestFor(platform, kind, value);
-      postJson<VerificationReply>(path, body, controller.signal).then(
+      api.post<VerificationReply>(path, body, { signal: controller.signal }).then(
         (reply) => {
           if (controller.signal.aborted) return;
           inFlight.current = null;

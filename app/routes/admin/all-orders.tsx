@@ -1,27 +1,32 @@
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { Link, useLocation, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/all-orders';
+import { MAX_KEYWORD_LENGTH, type OrdersListReply } from '../../../core/admin/contracts.ts';
+import { ORDER_STATUSES } from '../../../core/orders/status.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
 import {
-  ADMIN_STATUS_FILTERS,
-  type AdminOrderRow,
   ButtonSpinner,
   PAYMENT_STYLES,
   RowActionCell,
   formatAdminDate,
   formatAdminPrice,
-  useOrderActions,
+  orderActionClientAction,
+  useRevalidateWhile,
 } from '../../admin/orders.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
-import { adminData, adminFetchRaw, isAbort, isUnauthorized, messageOf } from '../../admin/token.ts';
+import { adminApi, isUnauthorized } from '../../admin/token.ts';
+import { isAbort, messageOf } from '../../api/client.ts';
 import { StrokeIcon } from '../../components/StrokeIcon.tsx';
 
 /**
  * Admin all-orders (spec "Admin all-orders", sections 4, 8, 9): status filter, search (on Enter
- * or the magnifier; empty clears), the orders table with reorder, pagination and a CSV export.
- * Filter, search and page live in the query string, so a reload or a shared link keeps them.
- * Everything is fetched in the browser with the admin's token; nothing is server-rendered.
+ * or the magnifier; empty clears), the orders table with its row actions, pagination and a CSV
+ * export. Filter, search and page live in the query string, so a reload or a shared link keeps
+ * them; the route's clientLoader fetches the page for the address with the admin's token (the
+ * token is in local storage: nothing is server-rendered), and the router's navigation state says
+ * when a new page is on its way. A row with a queued action is asked for again every 2 s until
+ * its result is in.
  */
 
 export const meta: Route.MetaFunction = () => [
@@ -32,10 +37,8 @@ export const meta: Route.MetaFunction = () => [
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
 const PAGE_SIZE = 20;
-/** The API refuses longer keywords. */
-const MAX_KEYWORD_LENGTH = 200;
 
-const STATUS_VALUES = new Set<string>(ADMIN_STATUS_FILTERS);
+const STATUS_VALUES = new Set<string>(ORDER_STATUSES);
 
 interface Query {
   status: string;
@@ -61,42 +64,27 @@ function toParams(query: Query): URLSearchParams {
   return params;
 }
 
-function apiParams(query: Pick<Query, 'status' | 'keyword'>): URLSearchParams {
-  const params = new URLSearchParams();
-  params.set('keyword', query.keyword);
-  params.set('status', query.status);
-  return params;
+type ListLoad =
+  | { ok: true; reply: OrdersListReply }
+  /** `unauthorized`: the token was refused and the layout is on its way to /login. */
+  | { ok: false; message: string; unauthorized: boolean };
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<ListLoad> {
+  const { status, keyword, page } = readQuery(new URL(request.url).searchParams);
+  try {
+    const reply = await adminApi.send<OrdersListReply>('GET', '/api/order/all-orders', {
+      query: { keyword, status, page, size: PAGE_SIZE },
+      signal: request.signal,
+    });
+    return { ok: true, reply };
+  } catch (error) {
+    // A newer navigation replaced this one: the router drops its result.
+    if (isAbort(error)) throw error;
+    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
+  }
 }
 
-interface ListState {
-  status: 'loading' | 'ready' | 'failed';
-  rows: AdminOrderRow[];
-  count: number;
-  totalPages: number;
-  currentPage: number;
-  /** False when the server could only estimate the count (a keyword with many matches). */
-  exact: boolean;
-  message: string | null;
-}
-
-/** The last reply, and the request (address and reload) it answers. */
-interface SettledList extends ListState {
-  status: 'ready' | 'failed';
-  queryKey: string | null;
-  reloads: number;
-}
-
-const NOTHING_LOADED: SettledList = {
-  queryKey: null,
-  reloads: 0,
-  status: 'ready',
-  rows: [],
-  count: 0,
-  totalPages: 0,
-  currentPage: 1,
-  exact: true,
-  message: null,
-};
+export const clientAction = orderActionClientAction;
 
 /** "boostly-orders-2025-03-14.csv", unless the server names the file. */
 function downloadName(response: Response): string {
@@ -121,21 +109,52 @@ function MagnifierIcon() {
   );
 }
 
+function ListLoading() {
+  return (
+    <div
+      role="status"
+      data-testid="orders-loading"
+      className="mt-6 flex items-center gap-3 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700"
+    >
+      <span
+        aria-hidden="true"
+        className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
+      />
+      Loading orders...
+    </div>
+  );
+}
+
+/** Before the first page has arrived in the browser (and in the server's HTML). */
+export function HydrateFallback() {
+  return (
+    <section aria-labelledby="all-orders-title">
+      <h1 id="all-orders-title" className="text-3xl font-extrabold text-gray-900">
+        All orders
+      </h1>
+      <ListLoading />
+    </section>
+  );
+}
+
 const fieldClass =
   'rounded-xl border-2 border-gray-300 bg-white px-3 py-2 text-gray-900 focus:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500';
 const secondaryButton =
   'inline-flex items-center justify-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-4 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-gray-700 disabled:hover:border-gray-300';
 
-export default function AllOrdersPage() {
+export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps) {
   const ids = useId();
   const toasts = useToasts();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
   const [searchParams, setSearchParams] = useSearchParams();
-  const query = readQuery(searchParams);
+  // While a new address loads, the controls already show it; the table keeps the last page.
+  const navigating = navigation.state === 'loading' && navigation.location.pathname === location.pathname;
+  const query = readQuery(navigating ? new URLSearchParams(navigation.location.search) : searchParams);
   const queryKey = toParams(query).toString();
 
   const [keywordInput, setKeywordInput] = useState(query.keyword);
-  const [settled, setSettled] = useState<SettledList>(NOTHING_LOADED);
-  const [reloads, setReloads] = useState(0);
   const [exporting, setExporting] = useState(false);
   const tableRegion = useRef<HTMLDivElement>(null);
 
@@ -147,52 +166,11 @@ export default function AllOrdersPage() {
     setKeywordInput(query.keyword);
   }
 
-  // Until the reply for this address (and reload) arrives, the previous rows stay on screen,
-  // dimmed, with the list marked as loading.
-  const list: ListState =
-    settled.queryKey === queryKey && settled.reloads === reloads
-      ? settled
-      : { ...settled, status: 'loading', message: null };
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const { status, keyword, page } = readQuery(new URLSearchParams(queryKey));
-    const params = apiParams({ status, keyword });
-    params.set('page', String(page));
-    params.set('size', String(PAGE_SIZE));
-    adminData<AdminOrderRow[]>(`/api/order/all-orders?${params}`, { signal: controller.signal }).then(
-      (reply) => {
-        if (controller.signal.aborted) return;
-        const rows = Array.isArray(reply.data) ? reply.data : [];
-        setSettled({
-          queryKey,
-          reloads,
-          status: 'ready',
-          rows,
-          count: reply.count ?? rows.length,
-          totalPages: reply.totalPages ?? (rows.length ? 1 : 0),
-          currentPage: reply.currentPage ?? page,
-          exact: reply.countExact !== false,
-          message: null,
-        });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted || isAbort(error) || isUnauthorized(error)) return;
-        setSettled((current) => ({
-          ...current,
-          queryKey,
-          reloads,
-          status: 'failed',
-          rows: [],
-          message: messageOf(error),
-        }));
-      },
-    );
-    return () => controller.abort();
-  }, [queryKey, reloads]);
-
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
-  const { busy, run } = useOrderActions(reload);
+  const rows = list.ok ? list.reply.data : [];
+  // A new address, or "Try again" after a failure (background polling does not dim the table).
+  const loading = navigating || (!list.ok && revalidator.state === 'loading');
+  useRevalidateWhile(rows.some((row) => row.pendingAction !== null));
+  const reload = () => void revalidator.revalidate();
 
   const go = (next: Partial<Query>) => {
     setSearchParams(toParams({ ...query, ...next }));
@@ -214,8 +192,8 @@ export default function AllOrdersPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const response = await adminFetchRaw(`/api/order/all-orders.csv?${apiParams(query)}`, {
-        headers: { accept: 'text/csv' },
+      const response = await adminApi.raw('GET', '/api/order/all-orders.csv', {
+        query: { keyword: query.keyword, status: query.status },
       });
       if (!response.ok) {
         let message = `HTTP ${response.status}`;
@@ -246,10 +224,11 @@ export default function AllOrdersPage() {
   };
 
   const filtered = query.status !== '' || query.keyword !== '';
-  const { rows, count, totalPages, exact } = list;
-  const about = exact ? '' : 'about ';
-  const currentPage = list.status === 'ready' ? list.currentPage : query.page;
-  const pages = Math.max(totalPages, 1);
+  const count = list.ok ? list.reply.count : 0;
+  const about = list.ok && !list.reply.countExact ? 'about ' : '';
+  const currentPage = list.ok && !loading ? list.reply.currentPage : query.page;
+  const pages = Math.max(list.ok ? list.reply.totalPages : 0, 1);
+  const listState = loading ? 'loading' : list.ok ? 'ready' : list.unauthorized ? 'leaving' : 'failed';
   const detailState = { from: queryKey ? `?${queryKey}` : '' };
 
   return (
@@ -260,7 +239,7 @@ export default function AllOrdersPage() {
             All orders
           </h1>
           <p className="mt-1 text-sm text-gray-700" data-testid="orders-count" aria-live="polite">
-            {list.status === 'ready'
+            {listState === 'ready'
               ? `${about}${count.toLocaleString('en-US')} ${count === 1 ? 'order' : 'orders'}${filtered ? ' found' : ''}`
               : '\u00a0'}
           </p>
@@ -289,7 +268,7 @@ export default function AllOrdersPage() {
             className={`${fieldClass} min-w-44`}
           >
             <option value="">All</option>
-            {ADMIN_STATUS_FILTERS.map((status) => (
+            {ORDER_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {status}
               </option>
@@ -335,34 +314,22 @@ export default function AllOrdersPage() {
         ) : null}
       </div>
 
-      {list.status === 'failed' ? (
+      {listState === 'failed' ? (
         <div
           role="alert"
           data-testid="orders-error"
           className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
         >
-          <span>{list.message}</span>
+          <span>{list.ok ? null : list.message}</span>
           <button type="button" onClick={reload} className="font-semibold underline">
             Try again
           </button>
         </div>
       ) : null}
 
-      {list.status === 'loading' && rows.length === 0 ? (
-        <div
-          role="status"
-          data-testid="orders-loading"
-          className="mt-6 flex items-center gap-3 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700"
-        >
-          <span
-            aria-hidden="true"
-            className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
-          />
-          Loading orders...
-        </div>
-      ) : null}
+      {listState === 'loading' && rows.length === 0 ? <ListLoading /> : null}
 
-      {list.status === 'ready' && rows.length === 0 ? (
+      {listState === 'ready' && rows.length === 0 ? (
         <p
           data-testid="orders-empty"
           className="mt-6 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700"
@@ -376,10 +343,10 @@ export default function AllOrdersPage() {
           ref={tableRegion}
           role="region"
           aria-label="Orders table"
-          aria-busy={list.status === 'loading'}
+          aria-busy={listState === 'loading'}
           tabIndex={0}
           className={`mt-6 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700 ${
-            list.status === 'loading' ? 'opacity-60' : ''
+            listState === 'loading' ? 'opacity-60' : ''
           }`}
         >
           <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="orders-table">
@@ -487,11 +454,7 @@ export default function AllOrdersPage() {
                     {!row.needsReview && !row.errorMessage ? <span className="text-gray-700">—</span> : null}
                   </td>
                   <td className="px-3 py-3 whitespace-nowrap" data-testid="row-action">
-                    <RowActionCell
-                      row={row}
-                      busy={busy.has(row.razorPayOrderId)}
-                      onRun={(r, action) => void run(r, action)}
-                    />
+                    <RowActionCell row={row} />
                   </td>
                 </tr>
               ))}
@@ -500,7 +463,7 @@ export default function AllOrdersPage() {
         </div>
       ) : null}
 
-      {list.status !== 'failed' && count > 0 ? (
+      {listState !== 'failed' && count > 0 ? (
         <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3">
           <p className="text-sm text-gray-700" data-testid="orders-page">
             Page {currentPage} of {about}
@@ -510,7 +473,7 @@ export default function AllOrdersPage() {
             <button
               type="button"
               onClick={() => changePage(currentPage - 1)}
-              disabled={currentPage <= 1 || list.status === 'loading'}
+              disabled={currentPage <= 1 || listState === 'loading'}
               className={secondaryButton}
             >
               Previous
@@ -518,7 +481,7 @@ export default function AllOrdersPage() {
             <button
               type="button"
               onClick={() => changePage(currentPage + 1)}
-              disabled={currentPage >= pages || list.status === 'loading'}
+              disabled={currentPage >= pages || listState === 'loading'}
               className={secondaryButton}
             >
               Next

@@ -3,16 +3,8 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/layout';
 import { CacheStrategy } from '../../cache.ts';
 import { ToastProvider } from '../../admin/toasts.tsx';
-import {
-  adminData,
-  adminFetch,
-  clearToken,
-  getToken,
-  isAbort,
-  isUnauthorized,
-  subscribeToken,
-  takeClearReason,
-} from '../../admin/token.ts';
+import { adminApi, clearToken, getToken, isUnauthorized, subscribeToken, takeClearReason } from '../../admin/token.ts';
+import { isAbort } from '../../api/client.ts';
 import { StrokeIcon } from '../../components/StrokeIcon.tsx';
 import { useHydrated } from '../../hydrated.ts';
 
@@ -105,9 +97,9 @@ export default function AdminLayout() {
   useEffect(() => {
     if (!token) return undefined;
     const controller = new AbortController();
-    adminData<{ email: string }>('/api/auth/me', { signal: controller.signal }).then(
-      (reply) => {
-        if (!controller.signal.aborted) setMe({ token, email: reply.data?.email ?? null });
+    adminApi.get<{ email: string } | undefined>('/api/auth/me', { signal: controller.signal }).then(
+      (admin) => {
+        if (!controller.signal.aborted) setMe({ token, email: admin?.email ?? null });
       },
       (error: unknown) => {
         if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error))
@@ -121,7 +113,7 @@ export default function AdminLayout() {
     setLoggingOut(true);
     try {
       // Revoke the token on the server; the admin is logged out here whatever it answers.
-      await adminFetch('/api/auth/logout', { method: 'GET', signal: AbortSignal.timeout(5000) });
+      await adminApi.send('GET', '/api/auth/logout', { signal: AbortSignal.timeout(5000) });
     } catch (error) {
       if (!isUnauthorized(error)) console.error('GET /api/auth/logout failed', error);
     } finally {

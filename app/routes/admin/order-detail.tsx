@@ -1,21 +1,25 @@
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import type { ReactNode } from 'react';
+import { Link, useLocation, useNavigation, useRevalidator } from 'react-router';
 import type { Route } from './+types/order-detail';
+import type { OrderDetail } from '../../../core/admin/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
 import {
-  type AdminOrderDetail,
   PAYMENT_STYLES,
   RowActionCell,
   formatAdminDate,
   formatAdminPrice,
-  useOrderActions,
+  orderActionClientAction,
+  useRevalidateWhile,
 } from '../../admin/orders.tsx';
-import { adminData, isAbort, isUnauthorized, messageOf } from '../../admin/token.ts';
+import { adminApi, isUnauthorized } from '../../admin/token.ts';
+import { isAbort, messageOf } from '../../api/client.ts';
 
 /**
  * One order for the admin: its facts, its timeline (every recorded event: payment, supplier,
- * status changes) and the e-mails sent about it. Fetched in the browser with the admin's token.
+ * status changes, admin actions) and the e-mails sent about it. The route's clientLoader fetches
+ * it with the admin's token (browser only); while an action on it is queued, it is asked for
+ * again every 2 s until the result is in.
  */
 
 export const meta: Route.MetaFunction = ({ params }) => [
@@ -25,8 +29,45 @@ export const meta: Route.MetaFunction = ({ params }) => [
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
-type LoadState =
-  { status: 'loading' } | { status: 'ready'; detail: AdminOrderDetail } | { status: 'failed'; message: string };
+type DetailLoad =
+  | { ok: true; detail: OrderDetail }
+  /** `unauthorized`: the token was refused and the layout is on its way to /login. */
+  | { ok: false; message: string; unauthorized: boolean };
+
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<DetailLoad> {
+  try {
+    const detail = await adminApi.get<OrderDetail>(`/api/order/detail/${encodeURIComponent(params.orderId)}`, {
+      signal: request.signal,
+    });
+    return { ok: true, detail };
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
+  }
+}
+
+export const clientAction = orderActionClientAction;
+
+function DetailLoading() {
+  return (
+    <div role="status" className="mt-6 flex items-center gap-3 text-gray-700">
+      <span
+        aria-hidden="true"
+        className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
+      />
+      Loading order...
+    </div>
+  );
+}
+
+/** Before the order has arrived in the browser (and in the server's HTML). */
+export function HydrateFallback() {
+  return (
+    <section aria-busy="true">
+      <DetailLoading />
+    </section>
+  );
+}
 
 /** A value from a timeline entry's detail (parsed JSON) as text: strings as they are, the rest as JSON. */
 function jsonText(value: unknown): string {
@@ -67,37 +108,21 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
 
 const dash = <span className="text-gray-700">—</span>;
 
-export default function OrderDetailPage({ params }: Route.ComponentProps) {
+export default function OrderDetailPage({ params, loaderData: load }: Route.ComponentProps) {
   const { orderId } = params;
   const location = useLocation();
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
-  const [reloads, setReloads] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    adminData<AdminOrderDetail>(`/api/order/detail/${encodeURIComponent(orderId)}`, { signal: controller.signal }).then(
-      (reply) => {
-        if (controller.signal.aborted) return;
-        if (!reply.data?.order) setState({ status: 'failed', message: reply.message || 'Order not found.' });
-        else setState({ status: 'ready', detail: reply.data });
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error))
-          setState({ status: 'failed', message: messageOf(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [orderId, reloads]);
-
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
-  const { busy, run } = useOrderActions(reload);
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  useRevalidateWhile(load.ok && load.detail.order.pendingAction !== null);
+  // Another order's page on its way (a link from the timeline, back/forward).
+  const loading = navigation.state === 'loading' && navigation.location.pathname !== location.pathname;
 
   // Back to the list with the filter, search and page it was opened from.
   const from = (location.state as { from?: unknown } | null)?.from;
   const backTo = `/admin/all-orders${typeof from === 'string' && from.startsWith('?') ? from : ''}`;
 
   return (
-    <section aria-labelledby="order-detail-title" aria-busy={state.status === 'loading'}>
+    <section aria-labelledby="order-detail-title" aria-busy={loading || revalidator.state === 'loading'}>
       <Link
         to={backTo}
         className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline hover:text-brand-800"
@@ -108,46 +133,22 @@ export default function OrderDetailPage({ params }: Route.ComponentProps) {
         Order <span className="font-mono">{orderId}</span>
       </h1>
 
-      {state.status === 'loading' ? (
-        <div role="status" className="mt-6 flex items-center gap-3 text-gray-700">
-          <span
-            aria-hidden="true"
-            className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
-          />
-          Loading order...
-        </div>
-      ) : null}
-
-      {state.status === 'failed' ? (
+      {!load.ok && !load.unauthorized ? (
         <div
           role="alert"
           data-testid="order-detail-error"
           className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
         >
-          {state.message}
+          {load.message}
         </div>
       ) : null}
 
-      {state.status === 'ready' ? (
-        <OrderDetailView
-          detail={state.detail}
-          busy={busy.has(state.detail.order.razorPayOrderId)}
-          onRun={(row, action) => void run(row, action)}
-        />
-      ) : null}
+      {load.ok ? <OrderDetailView detail={load.detail} /> : null}
     </section>
   );
 }
 
-function OrderDetailView({
-  detail,
-  busy,
-  onRun,
-}: {
-  detail: AdminOrderDetail;
-  busy: boolean;
-  onRun: Parameters<typeof RowActionCell>[0]['onRun'];
-}) {
+function OrderDetailView({ detail }: { detail: OrderDetail }) {
   const { order, timeline, emails } = detail;
   return (
     <>
@@ -164,7 +165,7 @@ function OrderDetailView({
               </span>
             ) : null}
           </div>
-          <RowActionCell row={order} busy={busy} onRun={onRun} />
+          <RowActionCell row={order} />
         </div>
         {order.needsReview && order.reviewReason ? (
           <p className="mt-4 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
@@ -202,10 +203,10 @@ function OrderDetailView({
             {formatAdminPrice(order.price, order.currency)}
           </Fact>
           <Fact label="Payment" testId="detail-payment">
-            <span className={`font-semibold ${PAYMENT_STYLES[order.paymentStatus] ?? ''}`}>{order.paymentStatus}</span>
+            <span className={`font-semibold ${PAYMENT_STYLES[order.paymentStatus]}`}>{order.paymentStatus}</span>
           </Fact>
           <Fact label="Fulfilment" testId="detail-fulfilment">
-            {order.fulfilmentState || dash}
+            {order.fulfilmentState}
           </Fact>
           <Fact label="Supplier order ID" testId="detail-supplier-id">
             {order.supplierOrderId ? <span className="font-mono">{order.supplierOrderId}</span> : dash}
@@ -216,16 +217,12 @@ function OrderDetailView({
               <span className="whitespace-pre-line">{order.comment}</span>
             </Fact>
           ) : null}
-          {order.paymentId !== undefined ? (
-            <Fact label="Payment ID">
-              {order.paymentId ? <span className="font-mono">{order.paymentId}</span> : dash}
-            </Fact>
-          ) : null}
-          {order.paidAt !== undefined ? (
-            <Fact label="Paid at">{order.paidAt ? formatAdminDate(order.paidAt) : dash}</Fact>
-          ) : null}
-          {order.startCount !== undefined ? <Fact label="Start count">{order.startCount ?? dash}</Fact> : null}
-          {order.remains !== undefined ? <Fact label="Remains">{order.remains ?? dash}</Fact> : null}
+          <Fact label="Payment ID">
+            {order.paymentId ? <span className="font-mono">{order.paymentId}</span> : dash}
+          </Fact>
+          <Fact label="Paid at">{order.paidAt ? formatAdminDate(order.paidAt) : dash}</Fact>
+          <Fact label="Start count">{order.startCount ?? dash}</Fact>
+          <Fact label="Remains">{order.remains ?? dash}</Fact>
           {order.refunded ? <Fact label="Refunded">{formatAdminPrice(order.refunded, order.currency)}</Fact> : null}
         </dl>
       </div>

@@ -1,18 +1,17 @@
 /**
  * The only code that changes an order's payment state. Each change is a compare-and-set in SQL
- * (`UPDATE … WHERE payment_status IN (…)`), so the checkout callback, webhooks and the
- * reconciler can race, retry and replay: exactly one of them wins, and only the winner writes
- * the timeline entry and enqueues the receipt and the supplier submission, in the same
- * transaction.
+ * (`UPDATE … WHERE payment_status IN (…)`, the moves of PAYMENT_TRANSITIONS), so the checkout
+ * callback, webhooks and the reconciler can race, retry and replay: exactly one of them wins, and
+ * only the winner writes the timeline entry and publishes `order.paid`, in the same transaction.
+ * What follows a payment (the receipt, the supplier submission) is the subscribers' business
+ * (core/orders/events.ts): this module knows nothing about mail or fulfilment.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { enqueueFulfilment } from '../fulfilment/jobs.ts';
-import { enqueueJob } from '../jobs/queue.ts';
-import { MAIL_JOB } from '../mail/send-mail-job.ts';
-import { renderReceipt } from '../mail/templates/receipt.ts';
-import { e4ToCents, formatAmountE4 } from '../money/money.ts';
-import { PAYABLE_STATUSES, publicOrderId } from '../orders/types.ts';
+import { e4ToCents } from '../money/money.ts';
+import { publishOrderEvent } from './events.ts';
+import { PAYABLE_STATUSES, PAYMENT_TRANSITIONS, type PaymentStatus } from './status.ts';
+import { recordOrderEvent } from './timeline.ts';
 
 export type PaymentSource = 'checkout' | 'webhook' | 'reconciler';
 
@@ -30,22 +29,13 @@ export type MarkPaidResult =
   | { outcome: 'already-paid'; orderId: number }
   | { outcome: 'rejected'; reason: string };
 
-export async function recordOrderEvent(
-  db: Kysely<Database> | Transaction<Database>,
-  orderId: number,
-  kind: string,
-  detail: Record<string, unknown>,
-  at = new Date().toISOString(),
-): Promise<void> {
-  await db
-    .insertInto('order_events')
-    .values({ order_id: orderId, at, kind, detail_json: JSON.stringify(detail) })
-    .execute();
+export interface MarkPaidContext {
+  now?: () => Date;
 }
 
-export interface MarkPaidContext {
-  publicUrl: string;
-  now?: () => Date;
+/** The payment states a move to `to` may start from (PAYMENT_TRANSITIONS read backwards). */
+function payableFrom(to: PaymentStatus): PaymentStatus[] {
+  return (Object.keys(PAYMENT_TRANSITIONS) as PaymentStatus[]).filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
 }
 
 export async function markPaid(
@@ -103,22 +93,7 @@ export async function markPaid(
   }
 
   await recordOrderEvent(trx, order.id, 'payment.paid', { paymentId: facts.paymentId, source: facts.source }, now);
-  const orderNumber = publicOrderId(order.provider_order_id);
-  const receipt = renderReceipt({
-    orderNumber,
-    serviceName: order.service_name,
-    target: order.target,
-    quantity: order.quantity,
-    amount: `$${formatAmountE4(order.amount_e4, 2)}`,
-    trackingUrl: new URL(`/order-confirm/${orderNumber}`, context.publicUrl).toString(),
-    email: order.email,
-  });
-  await enqueueJob(trx, {
-    kind: MAIL_JOB,
-    payload: { to: order.email, ...receipt },
-    dedupeKey: `receipt:${order.id}`,
-  });
-  await enqueueFulfilment(trx, order.id);
+  await publishOrderEvent(trx, { type: 'order.paid', orderId: order.id, paymentId: facts.paymentId }, new Date(now));
   return { outcome: 'paid', orderId: order.id };
 }
 
@@ -139,7 +114,7 @@ export async function markPaymentFailed(
     .updateTable('orders')
     .set({ payment_status: 'fail', error_message: facts.reason, updated_at: at })
     .where('id', '=', order.id)
-    .where('payment_status', '=', 'created')
+    .where('payment_status', 'in', payableFrom('fail'))
     .executeTakeFirst();
   const changed = Number(updated.numUpdatedRows) === 1;
   if (changed)
@@ -160,7 +135,7 @@ export async function expireOrder(trx: Transaction<Database>, orderId: number, n
     .updateTable('orders')
     .set({ payment_status: 'expired', updated_at: at })
     .where('id', '=', orderId)
-    .where('payment_status', 'in', ['created', 'fail'])
+    .where('payment_status', 'in', payableFrom('expired'))
     .executeTakeFirst();
   const changed = Number(updated.numUpdatedRows) === 1;
   if (changed) await recordOrderEvent(trx, orderId, 'payment.expired', {}, at);

@@ -1,0 +1,81 @@
+/**
+ * The all-orders row (its shape is ConsoleRowSchema in contracts.ts): which columns it is read
+ * from and how a database row becomes one, with the admin actions the server would accept
+ * (the rules are core/orders/status.ts's).
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OrdersTable } from '../../db/schema.ts';
+import { e4ToNumber } from '../money/money.ts';
+import { canApplyService, canReorder } from '../orders/status.ts';
+import { providerOrderIdFrom, publicOrderId } from '../orders/types.ts';
+import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';
+import type { ConsoleRow } from './contracts.ts';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+/** The columns a console row is built from. */
+export const LIST_COLUMNS = [
+  'id',
+  'provider_order_id',
+  'created_at',
+  'email',
+  'service_name',
+  'target',
+  'quantity',
+  'amount_e4',
+  'currency',
+  'payment_status',
+  'order_status',
+  'supplier_order_id',
+  'error_message',
+  'needs_review',
+  'review_reason',
+  'fulfilment_state',
+  'pending_action',
+  // The action rules (core/orders/status.ts) read it: a refunded order is not sent again.
+  'refunded_e4',
+] as const;
+export type ListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
+
+export function toRow(row: ListRow): ConsoleRow {
+  return {
+    razorPayOrderId: row.provider_order_id,
+    orderId: publicOrderId(row.provider_order_id),
+    orderDate: row.created_at,
+    email: row.email,
+    serviceName: row.service_name,
+    name: row.target,
+    quantity: row.quantity,
+    price: e4ToNumber(row.amount_e4),
+    currency: row.currency,
+    paymentStatus: row.payment_status,
+    orderStatus: row.order_status,
+    supplierOrderId: row.supplier_order_id,
+    errorMessage: row.error_message,
+    needsReview: row.needs_review === 1,
+    reviewReason: row.review_reason,
+    fulfilmentState: row.fulfilment_state,
+    pendingAction: row.pending_action,
+    canReorder: canReorder(row),
+    canApplyService: canApplyService(row),
+  };
+}
+
+/** The console rows of these order ids, in the ids' order (ids that vanished are skipped). */
+export async function rowsByIds(db: Kysely<Database>, ids: number[]): Promise<ConsoleRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('orders').select(LIST_COLUMNS).where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toRow(row)] : [];
+  });
+}
+
+/** The order with this provider or public id (with or without `order_`), or ConsoleError 404. */
+export async function findOrder(db: Kysely<Database>, providerOrderId: string): Promise<OrderRow> {
+  const id = providerOrderIdFrom(String(providerOrderId ?? '').trim());
+  const order = await db.selectFrom('orders').selectAll().where('provider_order_id', '=', id).executeTakeFirst();
+  if (!order) throw new ConsoleError(CONSOLE_MESSAGES.notFound, 404);
+  return order;
+}

@@ -1,0 +1,168 @@
+/**
+ * The admin orders API's payloads and replies, once (spec "Admin all-orders", sections 4 and 7;
+ * design/api-contract.md for reorder and apply-service): the API routes declare them (so they
+ * validate requests, check replies and make the OpenAPI document), the console's TypeScript
+ * types are inferred from them, and the admin screens import those types.
+ *
+ * Browser-safe: no database or Node imports here (the admin screens bundle it).
+ */
+import { z } from 'zod';
+import { FULFILMENT_STATES, ORDER_STATUSES, PAYMENT_STATUSES, PENDING_ACTIONS } from '../orders/status.ts';
+
+export const MAX_KEYWORD_LENGTH = 200;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** `?page=` (empty) means the default, as browsers send empty fields. */
+const optionalPositiveInt = (max: number) =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(max).optional());
+
+/**
+ * The list's filter (also the CSV export's). `status` is matched case-insensitively against
+ * ORDER_STATUSES by the console ('in progress', 'In Progress', 'inprogress'); '' and 'all' mean
+ * every status; anything else is a 400 with the list of statuses.
+ */
+export const OrdersFilterSchema = z.object({
+  keyword: z.string().max(MAX_KEYWORD_LENGTH).optional(),
+  status: z.string().max(40).optional(),
+});
+export type OrdersFilter = z.infer<typeof OrdersFilterSchema>;
+
+/** `GET /api/order/all-orders`: the filter and the page. */
+export const OrdersListQuerySchema = OrdersFilterSchema.extend({
+  page: optionalPositiveInt(10_000_000),
+  // Larger sizes are served as 100 (the console's maximum).
+  size: optionalPositiveInt(10_000),
+});
+export type OrdersListQuery = z.infer<typeof OrdersListQuerySchema>;
+
+/** `POST /api/order/reorder` and `POST /api/order/apply-service` (the spec's field name). */
+export const OrderActionBodySchema = z.object({
+  razorpay_order_id: z.string().trim().min(1, 'razorpay_order_id is required').max(100),
+});
+export type OrderActionBody = z.input<typeof OrderActionBodySchema>;
+
+export const OrderDetailParamsSchema = z.object({ orderId: z.string().min(1).max(100) });
+
+// ---------------------------------------------------------------------------------------------
+// Rows and replies
+
+/** One row of the all-orders table (field names follow the spec's order row). */
+export const ConsoleRowSchema = z.object({
+  razorPayOrderId: z.string(),
+  /** The provider order id without its `order_` prefix. */
+  orderId: z.string(),
+  orderDate: z.string(),
+  email: z.string(),
+  serviceName: z.string(),
+  /** The target: username or post/video URL. */
+  name: z.string(),
+  quantity: z.number(),
+  /** What the customer was charged. */
+  price: z.number(),
+  currency: z.string(),
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  orderStatus: z.enum(ORDER_STATUSES),
+  supplierOrderId: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  needsReview: z.boolean(),
+  reviewReason: z.string().nullable(),
+  fulfilmentState: z.enum(FULFILMENT_STATES),
+  /**
+   * An admin action queued for the order and not finished yet: the console shows the row as
+   * pending (no action offered) until its result is on the timeline.
+   */
+  pendingAction: z.enum(PENDING_ACTIONS).nullable(),
+  /** The server would accept a reorder now: the console offers it only then. */
+  canReorder: z.boolean(),
+  /** The server would accept apply-service now: the console offers it only then. */
+  canApplyService: z.boolean(),
+});
+export type ConsoleRow = z.infer<typeof ConsoleRowSchema>;
+
+/** One page of the list, as the console answers it. */
+export const OrdersPageSchema = z.object({
+  rows: z.array(ConsoleRowSchema),
+  count: z.number().int(),
+  totalPages: z.number().int(),
+  currentPage: z.number().int(),
+  /** False when `count` is an estimate (a keyword with many matches). */
+  countExact: z.boolean(),
+});
+export type OrdersPage = z.infer<typeof OrdersPageSchema>;
+
+/**
+ * `GET /api/order/all-orders`: the spec's envelope with the rows as `data` and the page's
+ * figures beside it.
+ */
+export const OrdersListReplySchema = z
+  .object({ isSuccessful: z.boolean(), message: z.string(), data: OrdersPageSchema.shape.rows })
+  .extend(OrdersPageSchema.omit({ rows: true }).shape);
+export type OrdersListReply = z.infer<typeof OrdersListReplySchema>;
+
+/** The detail's order: the row plus the facts only the detail shows. */
+export const OrderFactsSchema = ConsoleRowSchema.extend({
+  id: z.number().int(),
+  provider: z.string(),
+  clientOrderId: z.string(),
+  serviceSlug: z.string(),
+  planType: z.string(),
+  targetKind: z.string(),
+  comment: z.string().nullable(),
+  supplierServiceId: z.string(),
+  listPrice: z.number(),
+  paymentId: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  updatedAt: z.string(),
+  fulfilmentAttempts: z.number().int(),
+  startCount: z.number().nullable(),
+  remains: z.number().nullable(),
+  supplierCharge: z.number().nullable(),
+  statusSyncedAt: z.string().nullable(),
+  refunded: z.number(),
+});
+export type OrderFacts = z.infer<typeof OrderFactsSchema>;
+
+/** One order_events entry; `detail` is the event's recorded JSON object. */
+export const TimelineEntrySchema = z.object({
+  at: z.string(),
+  kind: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
+
+/** A receipt or status e-mail queued for the order (a mail job). */
+export const OrderEmailSchema = z.object({
+  id: z.number().int(),
+  dedupeKey: z.string().nullable(),
+  to: z.string().nullable(),
+  subject: z.string().nullable(),
+  status: z.string(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type OrderEmail = z.infer<typeof OrderEmailSchema>;
+
+/** `GET /api/order/detail/:orderId`'s data. */
+export const OrderDetailSchema = z.object({
+  order: OrderFactsSchema,
+  /** Oldest first. */
+  timeline: z.array(TimelineEntrySchema),
+  emails: z.array(OrderEmailSchema),
+});
+export type OrderDetail = z.infer<typeof OrderDetailSchema>;
+
+/**
+ * The data of an accepted reorder or apply-service (HTTP 202): the action is queued as a job
+ * (decision 012) and the row shows it as `pendingAction` until its result is on the timeline.
+ */
+export const OrderActionAcceptedSchema = z.object({
+  state: z.literal('pending'),
+  action: z.enum(PENDING_ACTIONS),
+  /** The order's action attempt number (the job's dedupe key). */
+  attempt: z.number().int(),
+});
+export type OrderActionAccepted = z.infer<typeof OrderActionAcceptedSchema>;

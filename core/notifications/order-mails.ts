@@ -1,0 +1,69 @@
+/**
+ * The customer's e-mails about an order, as subscribers of the order events: the receipt when it
+ * is paid, and one e-mail per notified status (In Progress, Completed, Partial, Canceled). Each
+ * is rendered now and queued under a dedupe key (`receipt:<order>`,
+ * `status-mail:<order>:<status>`), so a retried event sends nothing twice.
+ */
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { enqueueMail } from '../mail/send-mail-job.ts';
+import { renderReceipt } from '../mail/templates/receipt.ts';
+import { renderStatusUpdate } from '../mail/templates/status-update.ts';
+import { formatAmountE4 } from '../money/money.ts';
+import type { OrderEventSubscriber } from '../orders/events.ts';
+import { refundDueE4 } from '../orders/progress.ts';
+import { isNotifiedStatus } from '../orders/status.ts';
+import { publicOrderId } from '../orders/types.ts';
+
+export interface OrderMailsOptions {
+  /** The store's public address, for the tracking link. */
+  publicUrl: string;
+}
+
+function loadOrder(trx: Transaction<Database>, orderId: number) {
+  return trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+}
+
+export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubscriber {
+  const trackingUrl = (providerOrderId: string) =>
+    new URL(`/order-confirm/${publicOrderId(providerOrderId)}`, options.publicUrl).toString();
+
+  return {
+    name: 'order-mails',
+
+    async onPaid(trx, event) {
+      const order = await loadOrder(trx, event.orderId);
+      const receipt = renderReceipt({
+        orderNumber: publicOrderId(order.provider_order_id),
+        serviceName: order.service_name,
+        target: order.target,
+        quantity: order.quantity,
+        amount: `$${formatAmountE4(order.amount_e4, 2)}`,
+        trackingUrl: trackingUrl(order.provider_order_id),
+        email: order.email,
+      });
+      await enqueueMail(trx, { to: order.email, ...receipt }, { dedupeKey: `receipt:${order.id}` });
+    },
+
+    async onStatusChanged(trx, event) {
+      const status = event.to;
+      if (!isNotifiedStatus(status)) return;
+      const order = await loadOrder(trx, event.orderId);
+      // The refund the status calls for (the refund job makes it); nothing refunded before counts here.
+      const refundE4 =
+        status === 'Partial' || status === 'Canceled' ? refundDueE4({ ...order, refunded_e4: 0 }, event.remains) : 0;
+      const mail = renderStatusUpdate({
+        orderNumber: publicOrderId(order.provider_order_id),
+        serviceName: order.service_name,
+        target: order.target,
+        quantity: order.quantity,
+        status,
+        remains: event.remains,
+        refund: refundE4 > 0 ? `$${formatAmountE4(refundE4, 2)}` : null,
+        trackingUrl: trackingUrl(order.provider_order_id),
+        email: order.email,
+      });
+      await enqueueMail(trx, { to: order.email, ...mail }, { dedupeKey: `status-mail:${order.id}:${status}` });
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The public order API's payloads and replies, once (spec section 3 and 7): the API routes
+ * declare them (so they validate requests and make the OpenAPI document), the browser forms
+ * validate with them, and the TypeScript types are inferred from them.
+ *
+ * Browser-safe: no database, mail or Node imports here (the order and client pages bundle it).
+ */
+import { z } from 'zod';
+import { TARGET_KINDS } from '../catalog/types.ts';
+import { PAYMENT_STATUSES } from './types.ts';
+import { oneTimeCodeField, requiredEmail } from '../form-fields.ts';
+
+const text = (max: number) => z.string().max(max);
+/** Order URLs carry numbers as text; both spellings are accepted. */
+const lenientText = (max: number) => z.union([z.string().max(max), z.number()]).transform(String);
+
+// ---------------------------------------------------------------------------------------------
+// The order page
+
+/** `POST /api/order/form-detail`: missing parts get the spec's order-page messages from the lookup. */
+export const FormDetailPayload = z.object({
+  slug: lenientText(100).optional(),
+  qty: lenientText(12).optional(),
+  type: lenientText(40).optional(),
+});
+export type FormDetailPayload = z.input<typeof FormDetailPayload>;
+
+export const TargetFieldSchema = z.object({ title: z.string(), placeholder: z.string(), icon: z.string() });
+
+export const OrderFormDetailSchema = z.object({
+  serviceId: z.string(),
+  name: z.string(),
+  targetKind: z.enum(TARGET_KINDS),
+  commentRequired: z.boolean(),
+  planType: z.string(),
+  planTitle: z.string(),
+  currency: z.string(),
+  /** Spec order: target input, e-mail input, the package list, then the optional comment input. */
+  fields: z.tuple(
+    [
+      TargetFieldSchema,
+      z.object({ title: z.string(), placeholder: z.string() }),
+      z.object({ list: z.array(z.object({ qty: z.number(), text: z.string(), price: z.number() })) }),
+    ],
+    TargetFieldSchema,
+  ),
+  selected: z.object({
+    qty: z.number(),
+    text: z.string(),
+    price: z.number(),
+    discount: z.number(),
+    /** What the buyer pays: the price, plus 1 when it is 1 or less (spec section 9). */
+    charge: z.number(),
+  }),
+});
+
+/**
+ * `POST /api/order`. The buyer's fields are only shaped here: their rules depend on the package
+ * (`orderFormSchema` in validation.ts, applied by order creation once it has found the package).
+ */
+export const CreateOrderPayload = z.object({
+  type: text(40),
+  slug: text(100),
+  qty: lenientText(12),
+  name: text(500).default(''),
+  email: text(254).default(''),
+  amount: z.number().nonnegative().optional(),
+  currency: text(8).optional(),
+  /** The browser's random 6-digit id; one per form, so a double click names the same order. */
+  order_id: lenientText(12),
+  comment: text(5000).optional(),
+  /** The spec's older spelling of `comment`. */
+  comments: text(5000).optional(),
+});
+/** What a client sends. */
+export type CreateOrderPayload = z.input<typeof CreateOrderPayload>;
+
+const CheckoutInstructionsSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('sandbox'), order_id: z.string(), amount: z.number(), currency: z.string() }),
+  z.object({
+    provider: z.literal('razorpay'),
+    key: z.string(),
+    order_id: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    name: z.string(),
+    description: z.string(),
+    prefill: z.object({ email: z.string() }),
+  }),
+]);
+
+export const CreatedOrderSchema = z.object({
+  currency: z.string(),
+  serviceName: z.string(),
+  razorpay_order_id: z.string(),
+  email: z.string(),
+  /** In cents. */
+  amount: z.number(),
+  checkout: CheckoutInstructionsSchema,
+});
+
+// ---------------------------------------------------------------------------------------------
+// The confirmation page
+
+/** `GET /api/order/order-status?orderId=`: the public id, with or without the provider's `order_` prefix. */
+export const OrderStatusQuery = z.object({ orderId: text(100).trim().min(1, 'orderId is required') });
+export type OrderStatusQuery = z.input<typeof OrderStatusQuery>;
+
+export const OrderStatusViewSchema = z.object({
+  razorPayOrderId: z.string(),
+  orderId: z.string(),
+  /** Masked: the confirmation page is open to anyone with its link. */
+  email: z.string(),
+  serviceName: z.string(),
+  quantity: z.number(),
+  target: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  orderStatus: z.string(),
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  createdAt: z.string(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The client page (order history behind an e-mailed code)
+
+export const HISTORY_FORM_MESSAGES = {
+  emailRequired: 'Email is required',
+  emailInvalid: 'Invalid email',
+  codeRequired: 'Code is required',
+  codeFormat: 'The code has 6 digits',
+} as const;
+
+const HistoryEmail = requiredEmail({
+  required: HISTORY_FORM_MESSAGES.emailRequired,
+  invalid: HISTORY_FORM_MESSAGES.emailInvalid,
+});
+
+/** `POST /api/order/order-history/code`. */
+export const HistoryCodePayload = z.object({ email: HistoryEmail });
+export type HistoryCodePayload = z.input<typeof HistoryCodePayload>;
+
+/** `PATCH /api/order/order-history`. */
+export const HistoryLookupPayload = z.object({
+  email: HistoryEmail,
+  code: oneTimeCodeField({ required: HISTORY_FORM_MESSAGES.codeRequired, format: HISTORY_FORM_MESSAGES.codeFormat }),
+});
+export type HistoryLookupPayload = z.input<typeof HistoryLookupPayload>;
+
+/** One row of the spec's order history (section 3, "Order (history row)"). */
+export const HistoryRowSchema = z.object({
+  /** The payment provider's order id, with its `order_` prefix. */
+  razorPayOrderId: z.string(),
+  /** The service slug. */
+  serviceId: z.string(),
+  /** The target: username or post/video URL. */
+  name: z.string(),
+  serviceName: z.string(),
+  quantity: z.number(),
+  /** The amount charged, in `currency`. */
+  price: z.number(),
+  currency: z.string(),
+  orderStatus: z.string(),
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  /** ISO-8601 creation time. */
+  orderDate: z.string(),
+  errorMessage: z.string().nullable(),
+  email: z.string(),
+});
+export type HistoryRow = z.infer<typeof HistoryRowSchema>;

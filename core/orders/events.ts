@@ -1,0 +1,76 @@
+/**
+ * What happened to an order, announced to whoever cares (the outbox). A state change publishes
+ * its event by enqueuing an `order.event` job in the same transaction, so the event exists if and
+ * only if the change was committed. The job runs every subscriber, in one transaction of its own;
+ * each subscriber enqueues its own work under a dedupe key (`receipt:<order>`, `fulfil:<order>`,
+ * `refund:<order>`, `status-mail:<order>:<status>`), so a retried event job adds nothing twice.
+ *
+ * Subscribers are registered at boot (server/store.ts), which keeps the order model free of
+ * mail, fulfilment and refunds: payment announces "paid" and knows nothing about what follows.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../db/schema.ts';
+import { type EnqueueResult, defineJob, enqueueJob } from '../jobs/queue.ts';
+import { type JobRegistration, handleJob } from '../jobs/worker.ts';
+import { ORDER_STATUSES } from './status.ts';
+
+export const OrderPaid = z.object({
+  type: z.literal('order.paid'),
+  orderId: z.number().int().positive(),
+  paymentId: z.string().min(1),
+});
+export type OrderPaid = z.infer<typeof OrderPaid>;
+
+export const OrderStatusChanged = z.object({
+  type: z.literal('order.status_changed'),
+  orderId: z.number().int().positive(),
+  from: z.enum(ORDER_STATUSES),
+  to: z.enum(ORDER_STATUSES),
+  /** The order's undelivered quantity after the change (all of its supplier orders together). */
+  remains: z.number().int().nonnegative().nullable(),
+  /** The timeline entry that recorded the change. */
+  timelineId: z.number().int().positive(),
+});
+export type OrderStatusChanged = z.infer<typeof OrderStatusChanged>;
+
+export const OrderEvent = z.discriminatedUnion('type', [OrderPaid, OrderStatusChanged]);
+export type OrderEvent = z.infer<typeof OrderEvent>;
+
+/** The outbox job: one per event. */
+export const ORDER_EVENT_JOB = defineJob({ kind: 'order.event', payload: OrderEvent });
+
+/** One event, once: the paid transition happens once per order, a status change has its timeline entry. */
+export function orderEventDedupeKey(event: OrderEvent): string {
+  return event.type === 'order.paid'
+    ? `event:order.paid:${event.orderId}`
+    : `event:order.status_changed:${event.orderId}:${event.timelineId}`;
+}
+
+/** Publishes an event; call it with the transaction of the change it announces. */
+export function publishOrderEvent(trx: Transaction<Database>, event: OrderEvent, now?: Date): Promise<EnqueueResult> {
+  return enqueueJob(trx, ORDER_EVENT_JOB, event, { dedupeKey: orderEventDedupeKey(event), now });
+}
+
+/** Reacts to order events; each method enqueues its work in `trx` with a dedupe key. */
+export interface OrderEventSubscriber {
+  /** For logs and errors. */
+  name: string;
+  onPaid?(trx: Transaction<Database>, event: OrderPaid): Promise<void>;
+  onStatusChanged?(trx: Transaction<Database>, event: OrderStatusChanged): Promise<void>;
+}
+
+/**
+ * The `order.event` handler: runs every subscriber in one transaction, so an event either
+ * produced all of its follow-up jobs or (after a failure) none, and the retry starts clean.
+ */
+export function handleOrderEvents(db: Kysely<Database>, subscribers: readonly OrderEventSubscriber[]): JobRegistration {
+  return handleJob(ORDER_EVENT_JOB, (event) =>
+    db.transaction().execute(async (trx) => {
+      for (const subscriber of subscribers) {
+        if (event.type === 'order.paid') await subscriber.onPaid?.(trx, event);
+        else await subscriber.onStatusChanged?.(trx, event);
+      }
+    }),
+  );
+}

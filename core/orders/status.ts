@@ -1,0 +1,144 @@
+/**
+ * The order model in one place (spec section 4): the states an order's payment, its status and
+ * its fulfilment can be in, which moves between them are allowed, and what each state means to
+ * the rest of the store (final, e-mailed to the customer, open to an admin reorder or
+ * apply-service). Plain values and functions of a row, no database: db/schema.ts types its
+ * columns with these unions, and every other module asks these predicates instead of keeping a
+ * list of its own.
+ */
+
+/** The spec's order statuses; a new, unpaid order is Pending. */
+export const ORDER_STATUSES = ['Completed', 'In Progress', 'Partial', 'Processing', 'Canceled', 'Pending'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * created: waiting for the buyer to pay; paid: money taken (exactly once); fail: the buyer's
+ * payment attempt failed (a later payment can still succeed); expired: abandoned, never paid.
+ */
+export const PAYMENT_STATUSES = ['created', 'paid', 'fail', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/**
+ * Where the latest submission to the supplier stands. none: not sent yet; submitting: `add` is
+ * in flight (found after a crash it means "unknown", never resent automatically); submitted: the
+ * supplier has it; retry: refused for now (balance, rate limit), the job tries again; needs_review:
+ * ambiguous, a person decides; failed: refused for good.
+ */
+export const FULFILMENT_STATES = ['none', 'submitting', 'submitted', 'retry', 'needs_review', 'failed'] as const;
+export type FulfilmentState = (typeof FULFILMENT_STATES)[number];
+
+/** An admin action queued for an order and not finished yet (decision 012). */
+export const PENDING_ACTIONS = ['reorder', 'apply-service'] as const;
+export type PendingAction = (typeof PENDING_ACTIONS)[number];
+
+/** Payment states from which a verified payment may still mark the order paid. */
+export const PAYABLE_STATUSES: readonly PaymentStatus[] = ['created', 'fail', 'expired'];
+
+/**
+ * Payment moves (compare-and-set in core/orders/payment-transitions.ts): a late authorisation of
+ * a failed or expired order is money taken, so it still becomes paid; paid is for good.
+ */
+export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
+  created: ['paid', 'fail', 'expired'],
+  fail: ['paid', 'expired'],
+  expired: ['paid'],
+  paid: [],
+};
+
+/** The supplier has finished with the order: nothing more will be delivered. */
+export const FINAL_STATUSES: readonly OrderStatus[] = ['Completed', 'Partial', 'Canceled'];
+
+export function isFinalStatus(status: OrderStatus | null | undefined): boolean {
+  return !!status && FINAL_STATUSES.includes(status);
+}
+
+/**
+ * Order status moves, as the supplier's progress drives them. A final status never changes. In
+ * Progress → Processing is an admin reorder: the undelivered rest went to a new supplier order.
+ */
+export const ORDER_STATUS_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  Pending: ['Processing', 'In Progress', 'Completed', 'Partial', 'Canceled'],
+  Processing: ['In Progress', 'Completed', 'Partial', 'Canceled'],
+  'In Progress': ['Processing', 'Completed', 'Partial', 'Canceled'],
+  Completed: [],
+  Partial: [],
+  Canceled: [],
+};
+
+export function canChangeOrderStatus(from: OrderStatus, to: OrderStatus): boolean {
+  return ORDER_STATUS_TRANSITIONS[from].includes(to);
+}
+
+/** Statuses the customer hears about by e-mail, once each. */
+export const NOTIFIED_STATUSES = ['In Progress', 'Completed', 'Partial', 'Canceled'] as const;
+export type NotifiedStatus = (typeof NOTIFIED_STATUSES)[number];
+
+export function isNotifiedStatus(status: OrderStatus): status is NotifiedStatus {
+  return (NOTIFIED_STATUSES as readonly OrderStatus[]).includes(status);
+}
+
+/** The columns the admin action rules read (an orders row has them all). */
+export interface ActionableOrder {
+  payment_status: PaymentStatus;
+  order_status: OrderStatus;
+  fulfilment_state: FulfilmentState;
+  supplier_order_id: string | null;
+  pending_action: PendingAction | null;
+  refunded_e4: number;
+}
+
+/** Why an admin action is refused; the API answers 409 with the message. */
+export const ORDER_ACTION_REFUSALS = {
+  unpaid: 'This order has not been paid',
+  pending: 'An action on this order is still running. Wait for its result on the timeline.',
+  submitting: 'This order is being sent to the supplier right now. Try again in a minute.',
+  completed: 'This order cannot be reordered: the supplier delivered it in full',
+  partial: 'This order cannot be reordered: the supplier finished it and the undelivered share was refunded',
+  canceled: 'This order cannot be reordered: the supplier canceled it and it was refunded',
+  refunded: 'This order cannot be reordered: it was refunded',
+  alreadyAtSupplier: 'This order is already with the supplier',
+} as const;
+
+/**
+ * Why reorder is refused for this order, or null when it is accepted (decision 012). Accepted:
+ * a paid order the supplier has not finished (its live supplier order is cancelled first and only
+ * the undelivered rest is sent again), or one that never reached the supplier. Refused: unpaid,
+ * being sent, an action still running, finished (Completed, Partial, Canceled: the undelivered
+ * share has been refunded, so delivering it would give it away), or refunded.
+ */
+export function reorderRefusal(order: ActionableOrder): string | null {
+  if (order.payment_status !== 'paid') return ORDER_ACTION_REFUSALS.unpaid;
+  if (order.pending_action !== null) return ORDER_ACTION_REFUSALS.pending;
+  if (order.fulfilment_state === 'submitting') return ORDER_ACTION_REFUSALS.submitting;
+  if (order.order_status === 'Completed') return ORDER_ACTION_REFUSALS.completed;
+  if (order.order_status === 'Partial') return ORDER_ACTION_REFUSALS.partial;
+  if (order.order_status === 'Canceled') return ORDER_ACTION_REFUSALS.canceled;
+  if (order.refunded_e4 > 0) return ORDER_ACTION_REFUSALS.refunded;
+  return null;
+}
+
+export function canReorder(order: ActionableOrder): boolean {
+  return reorderRefusal(order) === null;
+}
+
+/** Fulfilment states from which apply-service sends an order that is not at the supplier yet. */
+const APPLY_STATES: readonly FulfilmentState[] = ['none', 'retry', 'failed'];
+
+/**
+ * Why apply-service is refused, or null: it sends a paid, unfinished order that is not at the
+ * supplier yet (never sent, refused, waiting for a retry) or that is flagged for review (the
+ * admin checked the panel), now instead of waiting for the worker.
+ */
+export function applyServiceRefusal(order: ActionableOrder): string | null {
+  if (order.payment_status !== 'paid') return ORDER_ACTION_REFUSALS.unpaid;
+  if (order.pending_action !== null) return ORDER_ACTION_REFUSALS.pending;
+  if (order.fulfilment_state === 'submitting') return ORDER_ACTION_REFUSALS.submitting;
+  if (isFinalStatus(order.order_status) || order.refunded_e4 > 0) return ORDER_ACTION_REFUSALS.alreadyAtSupplier;
+  if (order.fulfilment_state === 'needs_review') return null;
+  if (APPLY_STATES.includes(order.fulfilment_state) && order.supplier_order_id === null) return null;
+  return ORDER_ACTION_REFUSALS.alreadyAtSupplier;
+}
+
+export function canApplyService(order: ActionableOrder): boolean {
+  return applyServiceRefusal(order) === null;
+}
