@@ -133,3 +133,26 @@ test.describe('layout rules (spec section 2)', () => {
     await expectOpen(1);
   });
 });
+
+test.describe('no layout shift on the order page (issue 9: its form is in the first HTML)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('cumulative layout shift from the first paint through hydration stays below 0.02', async ({ page }) => {
+    // Counted from the very first paint, as Lighthouse does; shifts right after input do not count.
+    await page.addInitScript(() => {
+      const store = window as unknown as { __shift: number };
+      store.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) store.__shift += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await gotoHydrated(page, '/order/instagram-followersGOI100?type=Standard');
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    await expect(page.getByLabel('Email', { exact: true })).toBeVisible();
+    const shift = await page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+    expect(shift).toBeLessThan(0.02);
+  });
+});
