@@ -524,8 +524,9 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       void stopping.then(() => {
         stopped = true;
       });
+      // A grace period for a negative check: stop() must not resolve while the handler is blocked.
       await new Promise((r) => setTimeout(r, 50));
-      expect(stopped).toBe(false); // still waiting for the handler
+      expect(stopped).toBe(false);
       release();
       await stopping;
       expect(finished).toEqual([1]);
@@ -533,6 +534,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
 
       // After stop nothing is polled any more.
       await enqueueJob(database.db, anyJob('wait'), { i: 2 });
+      // Four poll periods (pollMs 20) as a grace period for a negative check: nothing may start.
       await new Promise((r) => setTimeout(r, 80));
       expect(started).toEqual([1]);
 

@@ -13,19 +13,11 @@ import {
 import { type JobWorker, createJobWorker, handleJob } from '../../core/jobs/worker.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const silent = { info() {}, warn() {}, error() {} };
 const SYNC_JOB = defineRecurringJob('test.sync');
 const SYNC: RecurringJob = { job: SYNC_JOB, everyMs: 60_000 };
-
-/** Polls until `check` holds (or fails after `timeoutMs`): tests wait for conditions, not clocks. */
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe.each(dialects)('recurring jobs on %s', (dialect) => {
   let database: TestDatabase;
@@ -86,9 +78,12 @@ describe.each(dialects)('recurring jobs on %s', (dialect) => {
 
     const firstSlot = slotOf(new Date(clock), SYNC.everyMs);
     for (let step = 0; step < 4; step += 1) {
-      await until(() => runs.length === step + 1);
-      // Give every worker several more polls within the same slot: none may run it again.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor(() => runs.length === step + 1, { timeout: 10_000, message: `run ${step + 1}` });
+      // Every instance offers the same slot again and runs a batch: none may run it a second time.
+      for (const worker of workers) {
+        await offerRecurringJobs(database.db, [SYNC], new Date(clock));
+        await worker.runOnce();
+      }
       expect(runs).toHaveLength(step + 1);
       clock += SYNC.everyMs;
     }

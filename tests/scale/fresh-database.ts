@@ -31,5 +31,21 @@ export async function createFreshDatabase(adminUrl: string, prefix: string): Pro
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return {
+    url: url.toString(),
+    async drop() {
+      // FORCE ends the sessions still open; an autovacuum worker that happens to be in the
+      // database belongs to no role, and ending it needs pg_signal_backend (.ci/run grants it).
+      // Without that right, the worker is gone within moments: try again before giving up.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          return;
+        } catch (error) {
+          if (attempt >= 10 || !/pg_signal_backend|being accessed by other users/.test(String(error))) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    },
+  };
 }
