@@ -18,6 +18,8 @@ export interface StoreServices {
    * meant for the buyer: an error with `statusCode` 404 and the spec's message (see `isRefusal`).
    */
   orderStatus: (orderId: string) => Promise<OrderStatusView>;
+  /** Payments go through the sandbox (no Razorpay keys): every page carries the test-mode notice. */
+  paymentsSimulated: boolean;
 }
 
 /** A domain refusal (OrderError and its kind): a status and a message written for the buyer. */

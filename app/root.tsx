@@ -14,6 +14,7 @@ import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { Footer } from './components/Footer.tsx';
 import { NotFound } from './components/NotFound.tsx';
+import { SandboxNotice } from './components/SandboxNotice.tsx';
 import { TopBar } from './components/TopBar.tsx';
 import { requestContext } from './context.ts';
 import { showsFooter, showsTopBar } from './layout-rules.ts';
@@ -29,6 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     groups: await services.catalog.listGroups(),
     flashSale: { endsAt: services.flashSaleEndsAt(), renderedAt: Date.now() },
+    paymentsSimulated: services.paymentsSimulated,
   };
 }
 
@@ -80,6 +82,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
+        {data?.paymentsSimulated ? (
+          <SandboxNotice forOperator={pathname === '/login' || pathname.startsWith('/admin')} />
+        ) : null}
         {data && showsTopBar(pathname) ? (
           <TopBar endsAt={data.flashSale.endsAt} renderedAt={data.flashSale.renderedAt} />
         ) : null}

@@ -15,6 +15,8 @@ export default [
     index('routes/admin/index.tsx'),
     route('all-orders', 'routes/admin/all-orders.tsx'),
     route('orders/:orderId', 'routes/admin/order-detail.tsx'),
+    route('security', 'routes/admin/security.tsx'),
+    route('mail', 'routes/admin/mail.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -1,22 +1,56 @@
 /**
  * Field schemas every form of the store shares (order form, order history, admin login), with
- * the caller's wording. They sit outside any domain folder so core/orders and core/auth can
- * both use them without importing each other. Browser-safe.
+ * the caller's wording, and the one rule for characters a text field may hold. They sit
+ * outside any domain folder so core/orders and core/auth can both use them without importing
+ * each other. Browser-safe.
  */
 import { z } from 'zod';
-import { isEmail } from './email.ts';
+import { isEmail, normaliseEmail } from './email.ts';
+
+/**
+ * Characters no text field takes: C0 controls (NUL breaks PostgreSQL text and SQLite's FTS5),
+ * DEL, C1 controls, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069) that make text read differently from what it is. Tab, line feed and carriage
+ * return are left to `SINGLE_LINE_BREAKS`: a textarea may hold them.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
+export const UNSAFE_TEXT_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+/** What a single-line field refuses on top of UNSAFE_TEXT_CHARACTERS. */
+const SINGLE_LINE_BREAKS = /[\t\n\r]/;
+
+export const UNSAFE_TEXT_MESSAGE = 'Contains control or text-direction characters';
+
+/** Whether a text holds a character no field takes; single-line fields refuse tabs and line breaks too. */
+export function hasUnsafeCharacters(value: string, options: { multiline?: boolean } = {}): boolean {
+  return UNSAFE_TEXT_CHARACTERS.test(value) || (!options.multiline && SINGLE_LINE_BREAKS.test(value));
+}
+
+/** Any text field of a payload: at most `max` characters, none of them unsafe (single-line unless said). */
+export function safeText(max: number, options: { multiline?: boolean } = {}) {
+  return z
+    .string()
+    .max(max)
+    .refine((value) => !hasUnsafeCharacters(value, options), { error: UNSAFE_TEXT_MESSAGE });
+}
 
 /**
  * A required text field: missing, not a string or blank all give `message`; later checks run
  * only on a non-blank value, so each field shows one message at a time.
  */
-export function requiredText(message: string) {
-  return z.string({ error: message }).trim().min(1, { error: message, abort: true });
+export function requiredText(message: string, options: { multiline?: boolean } = {}) {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message, abort: true })
+    .refine((value) => !hasUnsafeCharacters(value, options), { error: UNSAFE_TEXT_MESSAGE, abort: true });
 }
 
-/** A required e-mail address, with the caller's wording for "invalid" (the order form and the order history differ). */
+/**
+ * A required e-mail address in the store's one syntax (core/email.ts), with the caller's
+ * wording for "invalid" (the order form and the order history differ); its domain is lowercased.
+ */
 export function requiredEmail(messages: { required: string; invalid: string }) {
-  return requiredText(messages.required).refine(isEmail, { error: messages.invalid });
+  return requiredText(messages.required).refine(isEmail, { error: messages.invalid }).transform(normaliseEmail);
 }
 
 /** A 6-digit one-time code; a number is taken as its digits (leading zeros are then lost, and refused). */

@@ -8,6 +8,8 @@ import * as refunds from './migrations/005-refunds.ts';
 import * as admins from './migrations/006-admins.ts';
 import * as orderSearch from './migrations/007-order-search.ts';
 import * as supplierOrders from './migrations/008-supplier-orders.ts';
+import * as adminLoginHardening from './migrations/010-admin-login-hardening.ts';
+import * as reconcileRotation from './migrations/009-reconcile-rotation.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '006-admins': admins,
   '007-order-search': orderSearch,
   '008-supplier-orders': supplierOrders,
+  '009-reconcile-rotation': reconcileRotation,
+  '010-admin-login-hardening': adminLoginHardening,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

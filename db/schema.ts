@@ -67,6 +67,9 @@ export interface Database {
   simulated_panel_orders: SimulatedPanelOrdersTable;
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
+  admin_login_failures: AdminLoginFailuresTable;
+  admin_second_factors: AdminSecondFactorsTable;
+  admin_recovery_codes: AdminRecoveryCodesTable;
   supplier_orders: SupplierOrdersTable;
 }
 
@@ -117,6 +120,8 @@ export interface OrdersTable {
    * console's keyword search. Kept by database triggers (migration 007); writers leave it out.
    */
   search_text: Generated<string>;
+  /** When the payment reconciler last asked the provider about this unpaid order (migration 009); null: never. */
+  last_checked_at: Generated<string | null>;
 }
 
 export interface OrderEventsTable {
@@ -240,6 +245,41 @@ export interface AdminTokensTable {
   expires_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+}
+
+/** Failed admin logins per account and source address (migration 010, decision 016). */
+export interface AdminLoginFailuresTable {
+  id: Generated<number>;
+  /** The e-mail tried, normalised (admin or not). */
+  account: string;
+  /** The client address. */
+  source: string;
+  failures: number;
+  last_failed_at: string;
+  locked_until: string | null;
+}
+
+/** An admin's second factor state (migration 010, decision 016). */
+export interface AdminSecondFactorsTable {
+  admin_id: number;
+  /** AES-256-GCM ciphertext of the TOTP secret (core/auth/totp.ts); null: e-mailed codes. */
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  totp_enabled_at: string | null;
+  totp_last_step: number | null;
+  challenge_until: string | null;
+  passed_source: string | null;
+  passed_until: string | null;
+  updated_at: string;
+}
+
+/** Single-use recovery codes, hashed (migration 010, decision 016). */
+export interface AdminRecoveryCodesTable {
+  id: Generated<number>;
+  admin_id: number;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 /** Every supplier order of an order (migration 008, decision 012). */

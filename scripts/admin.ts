@@ -3,7 +3,8 @@
  *
  *   create --email you@example.com          a new admin (verified by an e-mailed code at first login)
  *   reset-password --email you@example.com  a new password; ends a lockout, logs out every session
- *   list                                    every admin, verified or not, locked or not
+ *   reset-2fa --email you@example.com       a lost authenticator: back to e-mailed codes, logs out every session
+ *   list                                    every admin, verified or not, locked or not, and its second factor
  *
  * The password comes from ADMIN_PASSWORD, or is asked for twice (hidden) in a terminal. It uses
  * the same configuration as the server (environment, then `.env`), migrating the database first.
@@ -21,10 +22,13 @@ import { ConfigError, loadConfig } from '../server/config.ts';
 const USAGE = `Usage:
   npm run admin -- create --email you@example.com
   npm run admin -- reset-password --email you@example.com
+  npm run admin -- reset-2fa --email you@example.com
   npm run admin -- list
 
 The password is read from ADMIN_PASSWORD, or asked for (twice, hidden) in a terminal.
-It must be at least 12 characters long.`;
+It must be at least 12 characters long. Every login asks for a second factor: a code
+e-mailed to the admin, or the authenticator app's once the admin turns it on (Security page);
+reset-2fa turns the app off for an admin who lost it.`;
 
 class UsageError extends Error {}
 
@@ -112,14 +116,14 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (command !== 'create' && command !== 'reset-password' && command !== 'list') {
+  if (command !== 'create' && command !== 'reset-password' && command !== 'reset-2fa' && command !== 'list') {
     console.error(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);
     return 2;
   }
 
   // Check the arguments and the password before touching the database.
   const adminEmail = command === 'list' ? '' : requireEmailArg(email);
-  const password = command === 'list' ? '' : await readPassword();
+  const password = command === 'list' || command === 'reset-2fa' ? '' : await readPassword();
 
   const config = loadConfig();
   const handle = openDatabase({ url: config.DATABASE_URL, sqlitePath: config.sqlitePath });
@@ -143,6 +147,10 @@ async function main(): Promise<number> {
       const result = await auth.resetPassword(adminEmail, password);
       const sessions = result.revokedTokens === 1 ? '1 session was' : `${result.revokedTokens} sessions were`;
       console.log(`Password changed for ${result.email}. ${sessions} logged out.`);
+    } else if (command === 'reset-2fa') {
+      const result = await auth.resetSecondFactor(adminEmail);
+      const sessions = result.revokedTokens === 1 ? '1 session was' : `${result.revokedTokens} sessions were`;
+      console.log(`${result.email} logs in with e-mailed codes again. ${sessions} logged out.`);
     } else {
       const admins = await auth.listAdmins();
       if (!admins.length) {
@@ -151,7 +159,8 @@ async function main(): Promise<number> {
         const width = Math.max(5, ...admins.map((a) => a.email.length));
         console.log(`${'email'.padEnd(width)}  verified  sessions  created                   status`);
         for (const admin of admins) {
-          const status = admin.lockedUntil ? `locked until ${admin.lockedUntil}` : 'ok';
+          const lock = admin.lockedUntil ? `an address locked out until ${admin.lockedUntil}` : 'ok';
+          const status = admin.secondFactor === 'totp' ? `${lock} (authenticator app)` : lock;
           console.log(
             `${admin.email.padEnd(width)}  ${(admin.isVerified ? 'yes' : 'no').padEnd(8)}  ${String(admin.activeTokens).padEnd(8)}  ${admin.createdAt.padEnd(24)}  ${status}`,
           );

@@ -11,7 +11,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import {
   type ZodTypeProvider,
   jsonSchemaTransform,
@@ -20,21 +20,29 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ServerBuild } from 'react-router';
 import { Redis } from 'ioredis';
-import { ping } from '../db/database.ts';
+import { checkWritable, describeDatabaseFailure } from '../db/database.ts';
 import { catalogApi } from './api/catalog.ts';
 import { ordersApi } from './api/orders.ts';
 import { simulatedPanelApi } from './api/simulated-panel.ts';
 import { orderHistoryApi } from './api/order-history.ts';
 import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
+import { adminMailApi } from './api/admin-mail.ts';
+import { createFailedMailConsole } from '../core/mail/failed-mail.ts';
+import { loggerOptions } from './logging.ts';
 import { verificationApi } from './api/verification.ts';
 import { apiErrorHandler, rateLimitExceeded } from './api/errors.ts';
-import { apiFallback, createApiRouteTable } from './api/fallback.ts';
+import { FALLBACK_MESSAGES, apiFallback, createApiRouteTable, isApiPath } from './api/fallback.ts';
+import { FailureSchema, failure } from './api/envelope.ts';
+import { refuseUnsafeText } from './api/text-guard.ts';
 import type { Config } from './config.ts';
 import { PageCache } from './page-cache.ts';
 import type { Store } from './store.ts';
 import { pagesPlugin } from './pages.ts';
 import { API_CSP } from './security.ts';
+
+/** Methods a fetch Request (and so React Router) refuses to carry. */
+const PAGE_UNSUPPORTED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
 export interface AppOptions {
   config: Config;
@@ -47,6 +55,40 @@ export interface AppOptions {
   logger?: false | FastifyBaseLogger;
 }
 
+const ADMIN_BEARER = 'adminBearer';
+
+/** Whether a route runs the admin guard (admin-guard.ts) as one of its own hooks. */
+function runsAdminGuard(route: RouteOptions): boolean {
+  const hooks = [route.onRequest, route.preHandler].flat();
+  return hooks.some((hook) => typeof hook === 'function' && hook.name === 'adminGuard');
+}
+
+/**
+ * The OpenAPI transform: zod → JSON Schema, plus what the routes' own schemas cannot say. A route
+ * with a rate limit can answer 429, and an admin route needs the bearer token (401 without it).
+ * The admin plugin guards all its routes in one plugin-wide hook, which route options do not
+ * show, so its `admin` tag counts as the guard too.
+ */
+const documentRouteGuards: typeof jsonSchemaTransform = (input) => {
+  const { schema, route } = input;
+  const response: Record<string, unknown> = { ...(schema.response as Record<string, unknown> | undefined) };
+  const routeConfig = route.config as { rateLimit?: unknown } | undefined;
+  if (routeConfig?.rateLimit !== undefined) response['429'] ??= FailureSchema;
+  // Any request body can be refused before the route sees it (not JSON, empty under a JSON type).
+  const takesBody = [route.method].flat().some((method) => ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase()));
+  if (takesBody) response['400'] ??= FailureSchema;
+  const guarded = runsAdminGuard(route) || (schema.tags ?? []).includes('admin');
+  if (guarded) response['401'] ??= FailureSchema;
+  return jsonSchemaTransform({
+    ...input,
+    schema: {
+      ...schema,
+      ...(Object.keys(response).length > 0 ? { response } : {}),
+      ...(guarded ? { security: [{ [ADMIN_BEARER]: [] }] } : {}),
+    },
+  });
+};
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const { services } = store;
@@ -55,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? { logger: false }
       : options.logger
         ? { loggerInstance: options.logger }
-        : { logger: { level: config.LOG_LEVEL } }),
+        : { logger: loggerOptions(config.LOG_LEVEL) }),
     // Our onResponse hook writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
@@ -64,6 +106,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.TRUST_PROXY as boolean | string,
     // Node's default keep-alive (5 s) is shorter than most proxies'; avoid racing them.
     keepAliveTimeout: 65_000,
+    // Fastify's default (100) sends a longer path parameter past its route to the not-found
+    // answer; up to this length the route's own schema refuses it with a 400 naming the field.
+    maxParamLength: 1000,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -84,6 +129,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler(apiErrorHandler);
+  // No control or text-direction character in any field of any request (body, query, params).
+  app.addHook('preValidation', refuseUnsafeText);
+  // Pages are rendered through a fetch Request, which cannot carry TRACE, TRACK or CONNECT (it
+  // throws: a 500). No page takes them: 405. The /api fallback answers its own 405 with `Allow`.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!PAGE_UNSUPPORTED_METHODS.has(request.method) || isApiPath(request.url)) return;
+    return reply
+      .status(405)
+      .header('allow', 'GET, HEAD, POST')
+      .header('cache-control', 'no-store')
+      .send(failure(FALLBACK_MESSAGES.methodNotAllowed));
+  });
 
   await app.register(helmet, {
     // Pages get a per-response CSP with a script nonce (server/security.ts); this is the default.
@@ -123,8 +180,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           'Every reply is `{ isSuccessful, message, data }`; a refused input adds `errors: [{ field, message }]`. ' +
           'An unknown /api path answers 404 and a wrong method 405 (with `Allow`), in the same envelope.',
       },
+      components: {
+        securitySchemes: {
+          [ADMIN_BEARER]: { type: 'http', scheme: 'bearer', description: 'The `access_token` from the admin login' },
+        },
+      },
     },
-    transform: jsonSchemaTransform,
+    transform: documentRouteGuards,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
@@ -140,6 +202,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         console: store.ordersConsole,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
+      await api.register(adminMailApi, {
+        failedMail: createFailedMailConsole({ db: store.database.db }),
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
     },
     { prefix: '/api' },
   );
@@ -150,13 +216,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (store.simulatedPanel) await app.register(simulatedPanelApi, { panel: store.simulatedPanel });
 
   app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
+  // Ready means the store can write: a full disk, a read-only or corrupt database answer 503
+  // with the cause, and the cause is logged once each time it changes (not on every probe).
+  let lastReadinessCause: string | null = null;
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
     try {
-      await ping(store.database.db);
+      await checkWritable(store.database.db);
+      if (lastReadinessCause !== null) app.log.info('readiness: the database can write again');
+      lastReadinessCause = null;
       return { status: 'ready', database: store.database.dialect };
     } catch (error) {
+      const failure = describeDatabaseFailure(error);
+      if (failure.cause !== lastReadinessCause) {
+        app.log.error({ cause: failure.cause, reason: failure.message }, `not ready: ${failure.message}`);
+      }
+      lastReadinessCause = failure.cause;
       reply.status(503);
-      return { status: 'unavailable', reason: error instanceof Error ? error.message : String(error) };
+      return { status: 'unavailable', cause: failure.cause, reason: failure.message };
     }
   });
 

@@ -41,6 +41,12 @@ const EnvSchema = z.object({
   RAZORPAY_KEY_SECRET: z.string().optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().optional(),
   RAZORPAY_API_URL: z.url().default('https://api.razorpay.com'),
+  /**
+   * `allow`: take simulated (sandbox) payments even though a real supplier panel fulfils the
+   * orders. Without Razorpay keys and with SMM_PANEL_URL set, the store refuses to start unless
+   * this says so (decision 014): otherwise anyone could "pay" in the sandbox at the owner's cost.
+   */
+  SANDBOX_PAYMENTS: z.enum(['allow']).optional(),
   SMM_PANEL_URL: optionalUrl,
   SMM_PANEL_KEY: z.string().optional(),
   SUPPLIER_SYNC_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -73,6 +79,8 @@ export interface Config extends Env {
   dataDir: string;
   sqlitePath: string;
   isProduction: boolean;
+  /** No Razorpay keys: payments go through the sandbox and every page says so (decision 014). */
+  paymentsSimulated: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -113,11 +121,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
   if (!!values.SMM_PANEL_URL !== !!values.SMM_PANEL_KEY) {
     throw new ConfigError('Invalid configuration:\n  SMM_PANEL_KEY: SMM_PANEL_URL and SMM_PANEL_KEY go together');
   }
+  const paymentsSimulated = !values.RAZORPAY_KEY_ID;
+  // Fail closed (decision 014): simulated payments and a real supplier means anyone gets real
+  // orders delivered for free, whatever NODE_ENV says. The simulated panel costs nothing, so the
+  // keyless default (sandbox + simulated panel) needs no opt-in.
+  if (paymentsSimulated && values.SMM_PANEL_URL && values.SANDBOX_PAYMENTS !== 'allow') {
+    throw new ConfigError(
+      'Refusing to start: SMM_PANEL_URL sends orders to a real supplier, but without RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET payments are only simulated. Set the Razorpay keys, or SANDBOX_PAYMENTS=allow to accept simulated payments on purpose.',
+    );
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,
     dataDir,
     sqlitePath: path.join(dataDir, 'store.db'),
     isProduction: values.NODE_ENV === 'production',
+    paymentsSimulated,
   };
 }

@@ -9,7 +9,9 @@ import { pino } from 'pino';
 import type { ServerBuild } from 'react-router';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { loggerOptions } from './logging.ts';
 import { openStore } from './store.ts';
+import { DatabaseUnusable, describeDatabaseFailure } from '../db/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -32,8 +34,15 @@ async function main() {
   }
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
 
-  const logger = pino({ level: config.LOG_LEVEL });
-  const store = await openStore(config, undefined, { logger });
+  const logger = pino(loggerOptions(config.LOG_LEVEL));
+  const store = await openStore(config, undefined, { logger }).catch((error: unknown) => {
+    // A DATA_DIR that is no writable directory, a read-only, full or corrupt database: one line
+    // that names the cause, no stack trace. Anything else is a bug and keeps its stack.
+    const failure = databaseFailureAtBoot(error);
+    if (!failure) throw error;
+    console.error(`Boostly cannot start: ${failure}`);
+    process.exit(1);
+  });
   const app = await buildApp({ config, store, build, clientDir: path.join(root, 'build/client'), logger });
   store.startBackground();
 
@@ -66,6 +75,13 @@ async function main() {
     'Boostly is ready',
   );
   console.log(`Boostly is running at http://localhost:${port} (database: ${store.database.dialect})`);
+}
+
+/** What to tell the operator when opening or migrating the database failed for a reason they can fix. */
+function databaseFailureAtBoot(error: unknown): string | null {
+  if (error instanceof DatabaseUnusable) return error.message;
+  const failure = describeDatabaseFailure(error);
+  return failure.cause === 'other' ? null : failure.message;
 }
 
 main().catch((error: unknown) => {

@@ -94,8 +94,9 @@ export async function openStore(
   const catalog = createCatalog(db);
   await catalog.seedIfEmpty(catalogueSeed);
 
+  // loadConfig has already refused the sandbox with a real supplier unless SANDBOX_PAYMENTS=allow.
   const provider: PaymentProvider =
-    config.RAZORPAY_KEY_ID && config.RAZORPAY_KEY_SECRET
+    !config.paymentsSimulated && config.RAZORPAY_KEY_ID && config.RAZORPAY_KEY_SECRET
       ? createRazorpayProvider({
           keyId: config.RAZORPAY_KEY_ID,
           keySecret: config.RAZORPAY_KEY_SECRET,
@@ -164,15 +165,19 @@ export async function openStore(
     db,
     now: clock,
     handlers: [
-      createSendMailHandler(mailer),
+      createSendMailHandler(mailer, { db, publicUrl: config.PUBLIC_URL, now: clock }),
       handleOrderEvents(db, orderEventSubscribers),
       handleJob(FULFIL_JOB, ({ orderId }) => fulfilment.submit(orderId)),
       handleJob(REFUND_JOB, ({ orderId }) => fulfilment.refund(orderId)),
       handleJob(REORDER_JOB, (payload, job) => fulfilment.reorder(payload, job)),
       handleJob(APPLY_SERVICE_JOB, (payload, job) => fulfilment.applyService(payload, job)),
       handleJob(PAYMENT_RECONCILE_JOB, async () => {
-        const result = await orders.reconcile();
-        if (result.paid || result.expired) logger?.info(result, 'payments reconciled');
+        const { flagged, ...counts } = await orders.reconcile();
+        if (counts.paid || counts.expired) logger?.info(counts, 'payments reconciled');
+        if (counts.errors)
+          logger?.warn(counts, 'payment reconciler: the provider could not be asked about some orders');
+        for (const mismatch of flagged)
+          logger?.warn(mismatch, 'captured payment does not match its order: flagged for review');
       }),
       handleJob(SUPPLIER_SYNC_JOB, async () => {
         const result = await fulfilment.syncStatuses();
@@ -201,6 +206,7 @@ export async function openStore(
     flashSaleEndsAt: () => flashSaleEnd(clock().getTime(), fixedEnd),
     orderForm: (params) => lookUpOrderForm(catalog, params),
     orderStatus: (orderId) => orders.status(orderId),
+    paymentsSimulated: provider.name === 'sandbox',
   };
 
   return {

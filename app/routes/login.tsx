@@ -18,9 +18,11 @@ import { useHydrated } from '../hydrated.ts';
 
 /**
  * Admin login (spec "Admin login", section 4 "Admin login", section 8): e-mail and password, both
- * required; the server's message in a red banner. An account that still has to confirm its
- * e-mail (409 / isVerified false) gets a 6-digit code by e-mail: the OTP step verifies it, then
- * logs in again with the credentials kept in memory. A token → /admin (or the admin page that
+ * required; the server's message in a red banner. Every login needs a second factor (decision
+ * 016): the right password answers 409 / isVerified false, and the OTP step asks for the 6-digit
+ * code we e-mailed, or, for an admin who turned on an authenticator app, the app's code or a
+ * recovery code (the reply's `secondFactor`); it verifies it, then logs in again with the
+ * credentials kept in memory. A token → /admin (or the admin page that
  * sent the visitor here). A visitor who already has a token goes straight to /admin.
  *
  * The forms validate with the API's payload schemas (core/auth/contracts.ts, conform); the
@@ -46,7 +48,7 @@ type LoginRequest =
 /** What the page shows after a call: the code step, a notice, or a refusal (banner and field errors). */
 type LoginActionData =
   | { intent: 'login' | 'verify' | 'resend'; kind: 'refused'; message: string; fieldErrors: Record<string, string[]> }
-  | { intent: 'login'; kind: 'verify'; email: string }
+  | { intent: 'login'; kind: 'verify'; email: string; secondFactor: SecondFactor }
   | { intent: 'resend'; kind: 'sent'; notice: string };
 
 function refused(intent: LoginRequest['intent'], error: unknown): LoginActionData {
@@ -58,6 +60,13 @@ function refused(intent: LoginRequest['intent'], error: unknown): LoginActionDat
     message: fieldErrors.length > 0 ? '' : messageOf(error),
     fieldErrors: Object.fromEntries(fieldErrors.map(({ field, message }) => [field, [message]])),
   };
+}
+
+type SecondFactor = 'email' | 'totp';
+
+/** What the OTP step asks for: the authenticator app's code when the server says so, else the e-mailed one. */
+function secondFactorOf(error: unknown): SecondFactor {
+  return error instanceof ApiError && error.reply?.secondFactor === 'totp' ? 'totp' : 'email';
 }
 
 /** Spec section 4: "if not verified (isVerified false or status 409) it switches to an OTP step". */
@@ -104,7 +113,12 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
     }
   } catch (error) {
     if (payload.intent === 'login' && needsCode(error))
-      return { intent: 'login', kind: 'verify', email: payload.email.trim() } as const;
+      return {
+        intent: 'login',
+        kind: 'verify',
+        email: payload.email.trim(),
+        secondFactor: secondFactorOf(error),
+      } as const;
     return refused(payload.intent, error);
   }
 }
@@ -152,6 +166,7 @@ export default function LoginPage() {
   /** The entry notice was dismissed (a new log-in attempt replaces it). */
   const [noticeDismissed, setNoticeDismissed] = useState(false);
   const [otpEmail, setOtpEmail] = useState('');
+  const [secondFactor, setSecondFactor] = useState<SecondFactor>('email');
   /** The reply already acted on, and the one the page shows (a new step starts clean). */
   const [handled, setHandled] = useState<LoginActionData | undefined>(undefined);
   const [shown, setShown] = useState<LoginActionData | undefined>(undefined);
@@ -170,6 +185,7 @@ export default function LoginPage() {
     setShown(reply);
     if (reply.kind === 'verify') {
       setOtpEmail(reply.email);
+      setSecondFactor(reply.secondFactor);
       setStep('otp');
       setAttempt((count) => count + 1);
     }
@@ -275,7 +291,7 @@ export default function LoginPage() {
       <img src="/images/logo.svg" alt="Boostly" width={160} height={40} className="mx-auto" />
       <div className="mt-8 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
         <h1 id={`${ids}-title`} className="text-2xl font-extrabold text-gray-900">
-          {step === 'login' ? 'Admin login' : 'Check your e-mail'}
+          {step === 'login' ? 'Admin login' : secondFactor === 'totp' ? 'Two-step login' : 'Check your e-mail'}
         </h1>
 
         {notice && step === 'login' ? (
@@ -373,9 +389,15 @@ export default function LoginPage() {
           </form>
         ) : (
           <>
-            <p className="mt-3 text-gray-700" data-testid="otp-intro">
-              We sent a 6-digit code to <span className="font-semibold text-gray-900 break-all">{otpEmail}</span>
-            </p>
+            {secondFactor === 'totp' ? (
+              <p className="mt-3 text-gray-700" data-testid="otp-intro">
+                Enter the 6-digit code from your authenticator app, or one of your recovery codes.
+              </p>
+            ) : (
+              <p className="mt-3 text-gray-700" data-testid="otp-intro">
+                We sent a 6-digit code to <span className="font-semibold text-gray-900 break-all">{otpEmail}</span>
+              </p>
+            )}
             {resendNotice ? (
               <p
                 role="status"
@@ -389,17 +411,18 @@ export default function LoginPage() {
               <input type="hidden" name="email" value={otpEmail} />
               <div>
                 <label htmlFor={codeId} className="mb-1.5 block font-semibold text-gray-900">
-                  6-digit code
+                  {secondFactor === 'totp' ? 'Code or recovery code' : '6-digit code'}
                 </label>
                 <input
                   id={codeId}
                   ref={codeInput}
                   name="otp"
                   type="text"
-                  inputMode="numeric"
+                  inputMode={secondFactor === 'totp' ? 'text' : 'numeric'}
                   autoComplete="one-time-code"
-                  pattern="[0-9]*"
-                  maxLength={6}
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  maxLength={secondFactor === 'totp' ? 12 : 6}
                   placeholder="123456"
                   required
                   key={otpFields.otp.key}
@@ -427,12 +450,16 @@ export default function LoginPage() {
               </button>
             </form>
             <div className="mt-6 flex flex-wrap items-center justify-between gap-3 text-sm">
-              <p className="text-gray-700">
-                No code?{' '}
-                <button type="button" onClick={resend} disabled={busy} className={linkButton}>
-                  Resend
-                </button>
-              </p>
+              {secondFactor === 'email' ? (
+                <p className="text-gray-700">
+                  No code?{' '}
+                  <button type="button" onClick={resend} disabled={busy} className={linkButton}>
+                    Resend
+                  </button>
+                </p>
+              ) : (
+                <span />
+              )}
               <button type="button" onClick={backToLogin} disabled={pendingIntent === 'verify'} className={linkButton}>
                 Back to login
               </button>

@@ -52,15 +52,22 @@ function csvCells(row: ConsoleRow): (string | number)[] {
 }
 
 /**
- * One CSV cell: text starting with = + - @ (or a tab or carriage return) gets a leading single
- * quote so spreadsheets do not run it as a formula; then RFC 4180 quoting when the text holds a
- * comma, a double quote or a line break (quotes doubled).
+ * Text a spreadsheet may run as a formula: starting with = + - @, a tab or a carriage return,
+ * also after leading spaces (some spreadsheets skip them), and the full-width = + - @ some
+ * spreadsheets read as their ASCII twins.
+ */
+const FORMULA_START = /^[\s]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
+
+/**
+ * One CSV cell, the same way for every cell of every row: text a spreadsheet could run as a
+ * formula gets a leading single quote, then the cell is always quoted (RFC 4180, quotes
+ * doubled), so no cell's content can end the cell, the row or start a formula. Numbers are
+ * written as they are (a negative number is a number, not a formula), quoted too.
  */
 export function csvCell(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return String(value);
-  const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+  if (value === null || value === undefined) return '""';
+  const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+  return `"${text.replaceAll('"', '""')}"`;
 }
 
 export function csvLine(cells: (string | number | null | undefined)[]): string {

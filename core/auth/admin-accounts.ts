@@ -1,7 +1,8 @@
 /**
  * Admin accounts: made by the operator (`npm run admin -- create`), unverified until the first
  * login's e-mailed code (admin-login.ts); a password reset sets a new password, ends any lockout
- * and revokes the admin's tokens.
+ * and revokes the admin's tokens; a second-factor reset (a lost authenticator) puts the admin
+ * back on e-mailed codes.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -14,8 +15,10 @@ export interface AdminSummary {
   id: number;
   email: string;
   isVerified: boolean;
-  /** While a lockout lasts, its end (ISO-8601); otherwise null. */
+  /** While some source address is locked out of the account, the latest lock's end (ISO-8601); otherwise null. */
   lockedUntil: string | null;
+  /** The second factor every login asks for. */
+  secondFactor: 'email' | 'totp';
   createdAt: string;
   /** Tokens neither expired nor revoked. */
   activeTokens: number;
@@ -32,15 +35,12 @@ export interface AdminAccounts {
   /** Sets a new password, ends any lockout and revokes the admin's tokens; 404 if unknown. */
   resetPassword(email: string, password: string): Promise<{ email: string; revokedTokens: number }>;
   listAdmins(): Promise<AdminSummary[]>;
+  /** Turns TOTP off (recovery codes gone): logins ask for e-mailed codes again; revokes tokens; 404 if unknown. */
+  resetSecondFactor(email: string): Promise<{ email: string; revokedTokens: number }>;
 }
 
 export function findAdminByEmail(db: Kysely<Database>, email: string) {
   return db.selectFrom('admins').selectAll().where('email', '=', email).executeTakeFirst();
-}
-
-/** Milliseconds a lockout ending at `lockedUntil` still lasts at `at`, or 0. */
-export function lockRemainingMs(lockedUntil: string | null, at: number): number {
-  return lockedUntil ? Math.max(0, Date.parse(lockedUntil) - at) : 0;
 }
 
 function checkPassword(password: unknown): string {
@@ -98,6 +98,21 @@ export function createAdminAccounts({ db, now }: AdminAccountsOptions): AdminAcc
           })
           .where('id', '=', admin.id)
           .execute();
+        // Every source's failures end with the old password.
+        await trx.deleteFrom('admin_login_failures').where('account', '=', email).execute();
+        return revokeAdminTokens(trx, admin.id, at);
+      });
+      return { email, revokedTokens: revoked };
+    },
+
+    async resetSecondFactor(rawEmail) {
+      const email = requireEmail(rawEmail);
+      const admin = await findAdminByEmail(db, email);
+      if (!admin) throw new AdminAuthError(ADMIN_MESSAGES.noSuchAdmin, 404);
+      const at = now().toISOString();
+      const revoked = await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('admin_second_factors').where('admin_id', '=', admin.id).execute();
+        await trx.deleteFrom('admin_recovery_codes').where('admin_id', '=', admin.id).execute();
         return revokeAdminTokens(trx, admin.id, at);
       });
       return { email, revokedTokens: revoked };
@@ -112,8 +127,18 @@ export function createAdminAccounts({ db, now }: AdminAccountsOptions): AdminAcc
           'admins.id',
           'admins.email',
           'admins.is_verified',
-          'admins.locked_until',
           'admins.created_at',
+          eb
+            .selectFrom('admin_login_failures')
+            .select((inner) => inner.fn.max('admin_login_failures.locked_until').as('until'))
+            .whereRef('admin_login_failures.account', '=', 'admins.email')
+            .where('admin_login_failures.locked_until', '>', atIso)
+            .as('locked_until'),
+          eb
+            .selectFrom('admin_second_factors')
+            .select('admin_second_factors.totp_secret')
+            .whereRef('admin_second_factors.admin_id', '=', 'admins.id')
+            .as('totp_secret'),
           eb
             .selectFrom('admin_tokens')
             .select((inner) => inner.fn.countAll<number>().as('n'))
@@ -128,7 +153,8 @@ export function createAdminAccounts({ db, now }: AdminAccountsOptions): AdminAcc
         id: row.id,
         email: row.email,
         isVerified: row.is_verified === 1,
-        lockedUntil: lockRemainingMs(row.locked_until, at.getTime()) > 0 ? row.locked_until : null,
+        lockedUntil: row.locked_until ?? null,
+        secondFactor: row.totp_secret ? ('totp' as const) : ('email' as const),
         createdAt: row.created_at,
         activeTokens: Number(row.active_tokens ?? 0),
       }));

@@ -1,51 +1,55 @@
 /**
- * The admin login flow: password, the one-time code that verifies an account at its first
- * login, and the lockout against password guessing.
+ * The admin login flow: password, then a second factor on every login, and the lockout against
+ * guessing (decision 016).
  *
- * - The first login of an unverified account with the right password answers 409 and e-mails a
- *   6-digit code (one-time-codes.ts, purpose 'admin-login': hashed, 10 minutes, single use,
- *   5 attempts, resend throttled); `verifyOtp` marks the account verified; from then on a login
- *   returns a token (admin-sessions.ts).
+ * - A right password answers 409 / isVerified false (the spec's OTP step, as the browser meets
+ *   it) and asks for the second factor: by default a 6-digit code e-mailed to the admin
+ *   (one-time-codes.ts, purpose 'admin-login': hashed, 10 minutes, single use, 5 attempts,
+ *   resend throttled); for an admin enrolled in TOTP, a code from the authenticator app or a
+ *   recovery code (second-factor.ts). `verifyOtp` checks it (the first accepted e-mailed code
+ *   also marks the account verified) and leaves a grant: the login the browser then sends again
+ *   from the same address returns a token (admin-sessions.ts).
  * - Nothing reveals whether an e-mail belongs to an admin: an unknown e-mail gets the same 401 as
  *   a wrong password, after checking the password against a dummy hash so the reply takes as
  *   long; it is locked out the same way; `verifyOtp` and `resendOtp` run the same code checks
- *   and throttles for every address, and only e-mail an actual unverified admin.
- *
- * Lockout: a run of failed logins, each within `lockoutMs` (15 min) of the previous one, locks
- * the account for `lockoutMs` once it reaches `maxFailedLogins` (5); the attempt that reaches it
- * is already told 429, and while locked even the right password gets 429 (without being
- * checked). A success ends the run. For admins the run lives in their row (`failed_logins`,
- * `last_failed_at`, `locked_until`), updated in one statement so parallel guesses all count.
- * For e-mails that are not admins the same rules run on an in-memory map keyed by e-mail
- * (`StrangerFailures`), capped at 10,000 entries, each forgotten when its run ends. Its limits:
- * it is per process (several instances each count on their own) and a restart forgets it; the
- * per-client rate limit on the login route (10 a minute) bounds both.
+ *   and throttles for every address, and only e-mail an admin who has just given the password.
+ * - Lockout per account and source address, with an account-wide slowdown (login-failures.ts):
+ *   guesses from other addresses never keep the admin out of their own.
  */
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { enqueueMail } from '../mail/send-mail-job.ts';
 import { renderAdminCode } from '../mail/templates/admin-code.ts';
 import { isEmail } from '../email.ts';
-import { findAdminByEmail, lockRemainingMs } from './admin-accounts.ts';
+import { findAdminByEmail } from './admin-accounts.ts';
 import { ADMIN_MESSAGES, AdminAuthError, normaliseEmail, requireEmail } from './admin-errors.ts';
 import type { AdminSessions } from './admin-sessions.ts';
+import { type LoginFailures, createLoginFailures } from './login-failures.ts';
 import { CODE_FAILURE_MESSAGES, type OneTimeCodes, throttledMessage } from './one-time-codes.ts';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import { type SecondFactorMethod, type SecondFactors, createSecondFactors } from './second-factor.ts';
+
+export {
+  DEFAULT_LOCKOUT_MS,
+  DEFAULT_MAX_FAILED_LOGINS,
+  DEFAULT_SLOWDOWN_AFTER,
+  DEFAULT_SLOWDOWN_MAX_MS,
+} from './login-failures.ts';
 
 /** What the code proves; also the codes table's `purpose`. */
 export const ADMIN_LOGIN_PURPOSE = 'admin-login';
+/** Codes issued to answer a resend that sends nothing (see `resendOtp`); never e-mailed. */
+const ADMIN_DECOY_PURPOSE = 'admin-login-decoy';
 /** As configured in the codes service (its default TTL). */
 export const ADMIN_CODE_MINUTES = 10;
-export const DEFAULT_MAX_FAILED_LOGINS = 5;
-export const DEFAULT_LOCKOUT_MS = 15 * 60_000;
 /** Mail retries with backoff from 5 s doubling: 6 attempts span about 2.5 minutes. */
 const CODE_MAIL_MAX_ATTEMPTS = 6;
 
 export type LoginResult =
   | { status: 200; access_token: string; isVerified: true; expiresAt: Date; message: string }
-  | { status: 409; isVerified: false; message: string }
+  | { status: 409; isVerified: false; secondFactor: SecondFactorMethod; message: string }
   | { status: 400 | 401; message: string }
   | { status: 429; message: string; retryAfterMs: number };
 
@@ -53,80 +57,44 @@ export interface AdminLoginOptions {
   db: Kysely<Database>;
   codes: OneTimeCodes;
   sessions: AdminSessions;
+  secondFactors?: SecondFactors;
   /** The store's public origin, for the link in the code e-mail. */
   publicUrl: string;
   now: Clock;
   maxFailedLogins?: number;
   lockoutMs?: number;
+  slowdownAfter?: number;
+  slowdownBaseMs?: number;
+  slowdownMaxMs?: number;
+  /** Holds a failed attempt's reply back (the slowdown); tests record instead of waiting. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface AdminLogin {
-  /** Never throws for bad credentials: the result carries the HTTP status and message. */
-  login(email: string, password: string): Promise<LoginResult>;
-  /** Verifies the account with its e-mailed code; throws `AdminAuthError` (400). */
-  verifyOtp(email: string, otp: string): Promise<{ ok: true }>;
-  /** E-mails a new code to an unverified admin; the same reply for any address; 429 when throttled. */
+  /**
+   * Never throws for bad credentials: the result carries the HTTP status and message. `source`
+   * is the client's address (the lockout's key, with the e-mail).
+   */
+  login(email: string, password: string, source: string): Promise<LoginResult>;
+  /** Checks the second factor (e-mailed code, TOTP or recovery code); throws `AdminAuthError` (400, 429). */
+  verifyOtp(email: string, otp: string, source: string): Promise<{ ok: true }>;
+  /** E-mails a new code to an admin in the middle of a login; the same reply for any address; 429 when throttled. */
   resendOtp(email: string): Promise<{ message: string }>;
 }
 
-/**
- * The lockout rules of admin rows, for e-mails that are not admins, in memory. Entries stay in
- * order of their last failure (updated ones move to the end), so the stale ones are at the front.
- */
-export class StrangerFailures {
-  private readonly entries = new Map<string, { failures: number; lastFailedAt: number; lockedUntil: number }>();
-  constructor(
-    private readonly maxFailures: number,
-    private readonly lockoutMs: number,
-    private readonly capacity = 10_000,
-  ) {}
-
-  /** Milliseconds the e-mail stays locked, or 0. */
-  lockedFor(email: string, at: number): number {
-    const entry = this.entries.get(email);
-    return entry ? Math.max(0, entry.lockedUntil - at) : 0;
-  }
-
-  /** Counts a failure; returns how long the e-mail is now locked for (0: not locked). */
-  fail(email: string, at: number): number {
-    this.prune(at);
-    const entry = this.entries.get(email);
-    const run = entry && at - entry.lastFailedAt < this.lockoutMs ? entry.failures : 0;
-    const failures = run + 1;
-    const lockedUntil = failures >= this.maxFailures ? at + this.lockoutMs : (entry?.lockedUntil ?? 0);
-    this.entries.delete(email);
-    this.entries.set(email, { failures, lastFailedAt: at, lockedUntil });
-    while (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
-    return Math.max(0, lockedUntil - at);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  private prune(at: number): void {
-    for (const [email, entry] of this.entries) {
-      if (at - entry.lastFailedAt < this.lockoutMs || entry.lockedUntil > at) break;
-      this.entries.delete(email);
-    }
-  }
-}
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createAdminLogin(options: AdminLoginOptions): AdminLogin {
-  const {
+  const { db, codes, sessions, publicUrl, now, sleep = defaultSleep } = options;
+  const factors = options.secondFactors ?? createSecondFactors(db);
+  const failures: LoginFailures = createLoginFailures({
     db,
-    codes,
-    sessions,
-    publicUrl,
-    now,
-    maxFailedLogins = DEFAULT_MAX_FAILED_LOGINS,
-    lockoutMs = DEFAULT_LOCKOUT_MS,
-  } = options;
-  const strangers = new StrangerFailures(maxFailedLogins, lockoutMs);
+    ...(options.maxFailedLogins === undefined ? {} : { maxFailures: options.maxFailedLogins }),
+    ...(options.lockoutMs === undefined ? {} : { lockoutMs: options.lockoutMs }),
+    ...(options.slowdownAfter === undefined ? {} : { slowdownAfter: options.slowdownAfter }),
+    ...(options.slowdownBaseMs === undefined ? {} : { slowdownBaseMs: options.slowdownBaseMs }),
+    ...(options.slowdownMaxMs === undefined ? {} : { slowdownMaxMs: options.slowdownMaxMs }),
+  });
   // Unknown e-mails are checked against this, so they cost the same scrypt work as a real admin.
   let dummyHash: Promise<string> | undefined;
   const dummy = () => (dummyHash ??= hashPassword(randomBytes(18).toString('base64')));
@@ -141,25 +109,16 @@ export function createAdminLogin(options: AdminLoginOptions): AdminLogin {
   });
   const invalidLogin: LoginResult = { status: 401, message: ADMIN_MESSAGES.invalidLogin };
 
-  /** Counts a failed login in one statement (parallel guesses all count); returns the lock in ms. */
-  async function recordFailure(adminId: number, at: Date): Promise<number> {
-    const atIso = at.toISOString();
-    const runStart = new Date(at.getTime() - lockoutMs).toISOString();
-    const lockEnd = new Date(at.getTime() + lockoutMs).toISOString();
-    const failures = sql<number>`(case when last_failed_at is not null and last_failed_at > ${runStart} then failed_logins + 1 else 1 end)`;
-    const row = await db
-      .updateTable('admins')
-      .set({
-        failed_logins: failures,
-        last_failed_at: atIso,
-        locked_until: sql<
-          string | null
-        >`(case when ${failures} >= ${maxFailedLogins} then ${lockEnd} else locked_until end)`,
-      })
-      .where('id', '=', adminId)
-      .returning(['failed_logins', 'locked_until'])
-      .executeTakeFirst();
-    return row && row.failed_logins >= maxFailedLogins ? lockRemainingMs(row.locked_until, at.getTime()) : 0;
+  /** Counts a failure from `source` and holds the reply back by the account-wide slowdown. */
+  async function fail(email: string, source: string, at: Date): Promise<number> {
+    const { lockedForMs, delayMs } = await failures.fail(email, source, at);
+    if (delayMs > 0) await sleep(delayMs);
+    return lockedForMs;
+  }
+
+  async function refuseLockedSource(email: string, source: string, at: Date): Promise<void> {
+    const locked = await failures.lockedFor(email, source, at);
+    if (locked > 0) throw new AdminAuthError(ADMIN_MESSAGES.tooManyAttempts, 429, locked);
   }
 
   async function sendCode(email: string, code: string): Promise<void> {
@@ -173,81 +132,107 @@ export function createAdminLogin(options: AdminLoginOptions): AdminLogin {
   }
 
   return {
-    async login(rawEmail, rawPassword) {
+    async login(rawEmail, rawPassword, source) {
       const email = normaliseEmail(rawEmail);
       const password = typeof rawPassword === 'string' ? rawPassword : '';
       if (!email || !password) return { status: 400, message: ADMIN_MESSAGES.loginRequired };
       const at = now();
-      const admin = isEmail(email) ? await findAdminByEmail(db, email) : undefined;
-
-      if (!admin) {
-        const locked = strangers.lockedFor(email, at.getTime());
-        if (locked > 0) return tooMany(locked);
-        await verifyPassword(password, await dummy());
-        const lock = strangers.fail(email, at.getTime());
-        return lock > 0 ? tooMany(lock) : invalidLogin;
-      }
-
-      const locked = lockRemainingMs(admin.locked_until, at.getTime());
+      const locked = await failures.lockedFor(email, source, at);
       if (locked > 0) return tooMany(locked);
-      if (!(await verifyPassword(password, admin.password_hash))) {
-        const lock = await recordFailure(admin.id, at);
+
+      const admin = isEmail(email) ? await findAdminByEmail(db, email) : undefined;
+      let passwordRight = false;
+      if (admin) passwordRight = await verifyPassword(password, admin.password_hash);
+      else await verifyPassword(password, await dummy()); // the same scrypt work, whatever the answer
+      if (!admin || !passwordRight) {
+        const lock = await fail(email, source, at);
         return lock > 0 ? tooMany(lock) : invalidLogin;
       }
 
-      // The right password ends the run of failures (and re-hashes with today's parameters).
-      const rehash = needsRehash(admin.password_hash) ? await hashPassword(password) : null;
-      if (admin.failed_logins > 0 || admin.last_failed_at !== null || admin.locked_until !== null || rehash) {
+      // Re-hash with today's parameters while the password is at hand.
+      if (needsRehash(admin.password_hash)) {
         await db
           .updateTable('admins')
-          .set({
-            failed_logins: 0,
-            last_failed_at: null,
-            locked_until: null,
-            ...(rehash ? { password_hash: rehash } : {}),
-          })
+          .set({ password_hash: await hashPassword(password) })
           .where('id', '=', admin.id)
           .execute();
       }
 
-      if (admin.is_verified !== 1) {
-        const issued = await codes.issue(ADMIN_LOGIN_PURPOSE, email);
-        // Throttled: a code sent moments ago is still valid, and the reply must not fail.
-        if (issued.ok) await sendCode(email, issued.code);
-        return { status: 409, isVerified: false, message: ADMIN_MESSAGES.notVerified };
+      // The second factor passed from this address moments ago: this is the login it was for.
+      if (admin.is_verified === 1 && (await factors.consumeGrant(admin.id, source, at))) {
+        await failures.succeed(email, source);
+        const { token, expiresAt } = await sessions.issue(admin.id, at);
+        return { status: 200, access_token: token, isVerified: true, expiresAt, message: ADMIN_MESSAGES.loggedIn };
       }
 
-      const { token, expiresAt } = await sessions.issue(admin.id, at);
-      return { status: 200, access_token: token, isVerified: true, expiresAt, message: ADMIN_MESSAGES.loggedIn };
+      await factors.openChallenge(admin.id, at);
+      const method = admin.is_verified === 1 ? await factors.method(admin.id) : 'email';
+      if (method === 'totp') {
+        return { status: 409, isVerified: false, secondFactor: 'totp', message: ADMIN_MESSAGES.enterTotp };
+      }
+      const issued = await codes.issue(ADMIN_LOGIN_PURPOSE, email);
+      // Throttled: a code sent moments ago is still valid, and the reply must not fail.
+      if (issued.ok) await sendCode(email, issued.code);
+      return {
+        status: 409,
+        isVerified: false,
+        secondFactor: 'email',
+        message: admin.is_verified === 1 ? ADMIN_MESSAGES.enterEmailedCode : ADMIN_MESSAGES.notVerified,
+      };
     },
 
-    async verifyOtp(rawEmail, rawOtp) {
+    async verifyOtp(rawEmail, rawOtp, source) {
       const email = requireEmail(rawEmail);
       const otp = typeof rawOtp === 'string' ? rawOtp.trim() : '';
       if (!otp) throw new AdminAuthError(ADMIN_MESSAGES.codeRequired, 400);
-      // Every address goes through the same checks: an unknown e-mail answers like an admin's.
-      const verified = await codes.verify(ADMIN_LOGIN_PURPOSE, email, otp);
-      if (!verified.ok) throw new AdminAuthError(CODE_FAILURE_MESSAGES[verified.reason], 400);
+      const at = now();
+      await refuseLockedSource(email, source, at);
       const admin = await findAdminByEmail(db, email);
+
+      if (admin && admin.is_verified === 1 && (await factors.method(admin.id)) === 'totp') {
+        const answer = await factors.answerChallenge(admin.id, otp, at);
+        if (answer === 'no-challenge') throw new AdminAuthError(ADMIN_MESSAGES.missing, 400);
+        if (answer === 'invalid') {
+          const lock = await fail(email, source, at);
+          if (lock > 0) throw new AdminAuthError(ADMIN_MESSAGES.tooManyAttempts, 429, lock);
+          throw new AdminAuthError(ADMIN_MESSAGES.invalid, 400);
+        }
+        await factors.grant(admin.id, source, at);
+        return { ok: true };
+      }
+
+      // Every other address goes through the same checks: an unknown e-mail answers like an admin's.
+      const verified = await codes.verify(ADMIN_LOGIN_PURPOSE, email, otp);
+      if (!verified.ok) {
+        // A wrong guess counts towards this address's lockout too; asking without a code does not.
+        if (verified.reason === 'invalid' || verified.reason === 'locked') await fail(email, source, at);
+        throw new AdminAuthError(CODE_FAILURE_MESSAGES[verified.reason], 400);
+      }
       // Codes for other addresses are never sent, so this is a lucky guess at most.
       if (!admin) throw new AdminAuthError(ADMIN_MESSAGES.invalid, 400);
       if (admin.is_verified !== 1) {
         await db
           .updateTable('admins')
-          .set({ is_verified: 1, updated_at: now().toISOString() })
+          .set({ is_verified: 1, updated_at: at.toISOString() })
           .where('id', '=', admin.id)
           .execute();
       }
+      await factors.grant(admin.id, source, at);
       return { ok: true };
     },
 
     async resendOtp(rawEmail) {
       const email = requireEmail(rawEmail);
-      // Issued (and throttled) for every address, so neither the reply nor the throttle differs.
-      const issued = await codes.issue(ADMIN_LOGIN_PURPOSE, email);
-      if (!issued.ok) throw new AdminAuthError(throttledMessage(issued.retryAfterMs), 429, issued.retryAfterMs);
       const admin = await findAdminByEmail(db, email);
-      if (admin && admin.is_verified !== 1) await sendCode(email, issued.code);
+      // Only an admin who gave the right password moments ago and gets codes by e-mail is sent
+      // one. Everyone else gets a decoy, issued and throttled alike so the replies do not differ,
+      // under its own purpose: resends without the password can neither replace the admin's
+      // code nor use up its hourly sends (that would lock the admin out).
+      const live =
+        !!admin && (await factors.hasOpenChallenge(admin.id, now())) && (await factors.method(admin.id)) !== 'totp';
+      const issued = await codes.issue(live ? ADMIN_LOGIN_PURPOSE : ADMIN_DECOY_PURPOSE, email);
+      if (!issued.ok) throw new AdminAuthError(throttledMessage(issued.retryAfterMs), 429, issued.retryAfterMs);
+      if (live) await sendCode(email, issued.code);
       return { message: ADMIN_MESSAGES.codeSent };
     },
   };

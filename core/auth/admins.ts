@@ -5,9 +5,10 @@
  * - accounts (admin-accounts.ts): create, password reset, list;
  * - sessions (admin-sessions.ts): opaque bearer tokens, issued at login, authenticated on every
  *   admin call, revoked by logout or a password reset;
- * - the login flow (admin-login.ts): password, the e-mailed code that verifies an account at its
- *   first login, and the lockout against password guessing, without revealing which e-mails
- *   are admins'.
+ * - the login flow (admin-login.ts): password, a second factor on every login (the e-mailed
+ *   code, or TOTP with recovery codes: second-factor.ts), and the lockout per account and source
+ *   (login-failures.ts), without revealing which e-mails are admins';
+ * - the admin's own second-factor settings (the security page): enrol in TOTP, turn it off.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -16,17 +17,22 @@ import { type AdminAccounts, createAdminAccounts } from './admin-accounts.ts';
 import { type AdminLogin, createAdminLogin } from './admin-login.ts';
 import { type AdminSession, createAdminSessions } from './admin-sessions.ts';
 import type { OneTimeCodes } from './one-time-codes.ts';
+import { type SecondFactorStatus, createSecondFactors } from './second-factor.ts';
+import { ADMIN_MESSAGES, AdminAuthError } from './admin-errors.ts';
 
 export { type AdminSummary } from './admin-accounts.ts';
+
 export { ADMIN_MESSAGES, AdminAuthError } from './admin-errors.ts';
 export {
   ADMIN_CODE_MINUTES,
   ADMIN_LOGIN_PURPOSE,
   DEFAULT_LOCKOUT_MS,
   DEFAULT_MAX_FAILED_LOGINS,
+  DEFAULT_SLOWDOWN_AFTER,
+  DEFAULT_SLOWDOWN_MAX_MS,
   type LoginResult,
-  StrangerFailures,
 } from './admin-login.ts';
+export { type SecondFactorStatus } from './second-factor.ts';
 export { type AdminSession, DEFAULT_TOKEN_TTL_MS, hashToken } from './admin-sessions.ts';
 
 export interface AdminAuthOptions {
@@ -38,6 +44,10 @@ export interface AdminAuthOptions {
   tokenTtlMs?: number;
   maxFailedLogins?: number;
   lockoutMs?: number;
+  slowdownAfter?: number;
+  slowdownBaseMs?: number;
+  slowdownMaxMs?: number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface AdminAuth extends AdminAccounts, AdminLogin {
@@ -45,6 +55,13 @@ export interface AdminAuth extends AdminAccounts, AdminLogin {
   authenticate(token: string): Promise<AdminSession | null>;
   /** Revokes the token; whether it was live. */
   logout(token: string): Promise<boolean>;
+  secondFactorStatus(adminId: number): Promise<SecondFactorStatus>;
+  /** A new TOTP secret to enrol: shown once (as text and an otpauth URL), kept encrypted. */
+  startTotp(adminId: number, email: string): Promise<{ secret: string; otpauthUrl: string }>;
+  /** Enables TOTP with a code from the app; the recovery codes, shown once; 400 for a wrong code. */
+  confirmTotp(adminId: number, code: string): Promise<{ recoveryCodes: string[] }>;
+  /** Back to e-mailed codes; needs a current TOTP code or a recovery code (400 otherwise). */
+  disableTotp(adminId: number, code: string): Promise<void>;
 }
 
 export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
@@ -55,19 +72,43 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
     ...(options.tokenTtlMs === undefined ? {} : { tokenTtlMs: options.tokenTtlMs }),
   });
   const accounts = createAdminAccounts({ db, now });
+  const secondFactors = createSecondFactors(db);
+  const { maxFailedLogins, lockoutMs, slowdownAfter, slowdownBaseMs, slowdownMaxMs, sleep } = options;
   const login = createAdminLogin({
     db,
     codes,
     sessions,
+    secondFactors,
     publicUrl,
     now,
-    ...(options.maxFailedLogins === undefined ? {} : { maxFailedLogins: options.maxFailedLogins }),
-    ...(options.lockoutMs === undefined ? {} : { lockoutMs: options.lockoutMs }),
+    ...(maxFailedLogins === undefined ? {} : { maxFailedLogins }),
+    ...(lockoutMs === undefined ? {} : { lockoutMs }),
+    ...(slowdownAfter === undefined ? {} : { slowdownAfter }),
+    ...(slowdownBaseMs === undefined ? {} : { slowdownBaseMs }),
+    ...(slowdownMaxMs === undefined ? {} : { slowdownMaxMs }),
+    ...(sleep === undefined ? {} : { sleep }),
   });
   return {
     ...accounts,
     ...login,
     authenticate: (token) => sessions.authenticate(token),
     logout: (token) => sessions.revoke(token),
+    secondFactorStatus: (adminId) => secondFactors.status(adminId),
+    startTotp: (adminId, email) => secondFactors.startTotp(adminId, email, now()),
+    async confirmTotp(adminId, code) {
+      const enabled = await secondFactors.confirmTotp(adminId, typeof code === 'string' ? code : '', now());
+      if (!enabled) {
+        const started = await secondFactors.hasPendingTotp(adminId);
+        throw new AdminAuthError(started ? ADMIN_MESSAGES.invalid : ADMIN_MESSAGES.totpNotStarted, 400);
+      }
+      return enabled;
+    },
+    async disableTotp(adminId, code) {
+      const at = now();
+      if (!(await secondFactors.checkCode(adminId, typeof code === 'string' ? code : '', at))) {
+        throw new AdminAuthError(ADMIN_MESSAGES.invalid, 400);
+      }
+      await secondFactors.disableTotp(adminId, at);
+    },
   };
 }

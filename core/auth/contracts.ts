@@ -4,7 +4,7 @@
  * are inferred from them. Browser-safe: no Node or database imports.
  */
 import { z } from 'zod';
-import { oneTimeCodeField, requiredEmail, requiredText } from '../form-fields.ts';
+import { requiredEmail, requiredText } from '../form-fields.ts';
 
 export const LOGIN_FORM_MESSAGES = {
   emailRequired: 'Email is required',
@@ -34,10 +34,23 @@ const AdminEmail = requiredEmail({
   invalid: LOGIN_FORM_MESSAGES.emailInvalid,
 });
 
-/** `POST /api/auth/verify-otp`: the code e-mailed at an unverified admin's first login. */
+/**
+ * The second factor's code: 6 digits (e-mailed or from an authenticator app), or a recovery code
+ * (`xxxxx-xxxxx`, case and spaces ignored).
+ */
+const SecondFactorCode = z
+  .union([z.string().max(100), z.number()], { error: LOGIN_FORM_MESSAGES.codeRequired })
+  .transform((value) => String(value).replace(/\s+/g, ''))
+  .pipe(
+    requiredText(LOGIN_FORM_MESSAGES.codeRequired).regex(/^(?:\d{6}|[A-Za-z0-9]{5}-?[A-Za-z0-9]{5})$/, {
+      error: LOGIN_FORM_MESSAGES.codeFormat,
+    }),
+  );
+
+/** `POST /api/auth/verify-otp`: the second factor of a login (e-mailed code, TOTP or recovery code). */
 export const AdminOtpPayload = z.object({
   email: AdminEmail,
-  otp: oneTimeCodeField({ required: LOGIN_FORM_MESSAGES.codeRequired, format: LOGIN_FORM_MESSAGES.codeFormat }),
+  otp: SecondFactorCode,
 });
 export type AdminOtpPayload = z.input<typeof AdminOtpPayload>;
 
@@ -52,8 +65,30 @@ export const AdminLoginReply = z.object({
   status: z.number().int().optional(),
   isVerified: z.boolean().optional(),
   access_token: z.string().optional(),
+  /** With 409: what the OTP step asks for, the e-mailed code or the authenticator app's. */
+  secondFactor: z.enum(['email', 'totp']).optional(),
   /** ISO-8601: when the token stops working (12 hours after the login). */
   expiresAt: z.string().optional(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
 export type AdminLoginReply = z.infer<typeof AdminLoginReply>;
+
+/** `POST /api/auth/totp/confirm` and `/api/auth/totp/disable` (the admin's security page). */
+export const TotpCodePayload = z.object({ code: SecondFactorCode });
+export type TotpCodePayload = z.input<typeof TotpCodePayload>;
+
+/** The security page's view of the admin's second factor. */
+export const SecondFactorStatusReply = z.object({
+  method: z.enum(['email', 'totp']),
+  recoveryCodesLeft: z.number().int(),
+  totpEnabledAt: z.string().nullable(),
+});
+export type SecondFactorStatusReply = z.infer<typeof SecondFactorStatusReply>;
+
+/** A TOTP set-up: the secret and the otpauth URL, shown once. */
+export const TotpSetupReply = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export type TotpSetupReply = z.infer<typeof TotpSetupReply>;
+
+/** TOTP enabled: the recovery codes, shown once. */
+export const TotpEnabledReply = z.object({ recoveryCodes: z.array(z.string()) });
+export type TotpEnabledReply = z.infer<typeof TotpEnabledReply>;

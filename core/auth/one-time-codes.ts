@@ -171,7 +171,11 @@ export function createOneTimeCodes(options: OneTimeCodesOptions): OneTimeCodes {
   function throttle(row: Row, at: number): number {
     let wait = 0;
     const sinceLast = at - Date.parse(row.last_sent_at);
-    if (sinceLast < resendIntervalMs) wait = Math.min(resendIntervalMs, resendIntervalMs - sinceLast);
+    // The interval spaces out codes nobody used; after a used one (a login that has just ended,
+    // say) the next may follow at once. The hourly cap below still counts it.
+    if (row.consumed_at === null && sinceLast < resendIntervalMs) {
+      wait = Math.min(resendIntervalMs, resendIntervalMs - sinceLast);
+    }
     const windowStart = Date.parse(row.window_started_at);
     if (at - windowStart < SEND_WINDOW_MS && row.sends_in_window >= maxSendsPerHour) {
       wait = Math.max(wait, Math.min(SEND_WINDOW_MS, windowStart + SEND_WINDOW_MS - at));

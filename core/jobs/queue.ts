@@ -47,6 +47,13 @@ export interface JobDefinition<Kind extends string = string, Schema extends z.Zo
   readonly payload: Schema;
   /** Attempts before the job fails for good; default DEFAULT_MAX_ATTEMPTS. */
   readonly maxAttempts?: number | undefined;
+  /**
+   * Keep retrying a retryable failure until this long after the job was created (then give up),
+   * instead of counting attempts: for work that must survive a long outage (mail: 3 days). Pair it
+   * with a `maxAttempts` large enough that the backoff reaches the window first; it stays the
+   * backstop for a job that kills its worker every time.
+   */
+  readonly retryForMs?: number | undefined;
 }
 
 /** What `enqueueJob` accepts for a definition (the schema's input type). */
@@ -58,8 +65,11 @@ export function defineJob<const Kind extends string, Schema extends z.ZodType>(d
   kind: Kind;
   payload: Schema;
   maxAttempts?: number | undefined;
+  retryForMs?: number | undefined;
 }): JobDefinition<Kind, Schema> {
   if (!definition.kind) throw new Error('defineJob: kind is required');
+  if (definition.retryForMs !== undefined && !(definition.retryForMs > 0))
+    throw new Error('defineJob: retryForMs must be positive');
   return Object.freeze({ ...definition });
 }
 
@@ -304,6 +314,12 @@ export interface FailOptions {
   retryable: boolean;
   now?: Date;
   random?: () => number;
+  /**
+   * No retry at or after this time, whatever attempts are left (the kind's `retryForMs` after the
+   * job's creation). A retry that would fall after it is moved back to it, so the last try
+   * happens at the end of the window rather than never.
+   */
+  giveUpAt?: Date | undefined;
 }
 
 export interface FailResult {
@@ -315,8 +331,9 @@ export interface FailResult {
 }
 
 /**
- * Records a failed attempt. Retryable failures with attempts left go back to `pending` with an
- * exponential backoff; otherwise the job is `failed` for good. Compare-and-set on the claim.
+ * Records a failed attempt. Retryable failures with attempts left (and, for a kind with a retry
+ * window, before `giveUpAt`) go back to `pending` with an exponential backoff; otherwise the job
+ * is `failed` for good. Compare-and-set on the claim.
  */
 export async function failJob(
   db: Db,
@@ -327,8 +344,11 @@ export async function failJob(
 ): Promise<FailResult> {
   const now = options.now ?? new Date();
   const lastError = describeError(error);
-  const retry = options.retryable && job.attempts < job.max_attempts;
-  const runAt = retry ? new Date(now.getTime() + backoffMs(job.attempts, options.random)).toISOString() : null;
+  const giveUpAt = options.giveUpAt?.getTime() ?? Infinity;
+  const retry = options.retryable && job.attempts < job.max_attempts && now.getTime() < giveUpAt;
+  const runAt = retry
+    ? new Date(Math.min(now.getTime() + backoffMs(job.attempts, options.random), giveUpAt)).toISOString()
+    : null;
   const result = await db
     .updateTable('jobs')
     .set(

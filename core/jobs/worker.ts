@@ -3,7 +3,9 @@
  * job's handler in turn. Several instances (processes or machines) may run at once.
  *
  * - A handler that throws `PermanentJobError` fails the job for good; any other error retries
- *   it with exponential backoff until `max_attempts`.
+ *   it with exponential backoff until `max_attempts`, or, for a kind with a retry window
+ *   (`retryForMs`), until the job is that old. A registration's `onGiveUp` hears of each job
+ *   that failed for good.
  * - A job whose kind has no handler fails permanently with a clear `last_error`; so does one whose
  *   stored payload its kind's schema refuses (`handleJob` parses it before the handler runs).
  * - While a handler runs its lease is renewed (heartbeat), so a slow but alive handler is not
@@ -44,7 +46,19 @@ export class PermanentJobError extends Error {
  */
 export interface JobRegistration {
   readonly kind: string;
+  /** The kind's retry window (`JobDefinition.retryForMs`): no retry once the job is this old. */
+  readonly retryForMs?: number | undefined;
   run(storedPayload: unknown, job: JobRow): Promise<unknown>;
+  /**
+   * Called once the worker has marked a job of this kind `failed` for good (permanent error, no
+   * attempts left, or past its retry window), e.g. to alert someone. Its own errors are logged.
+   */
+  onGiveUp?: ((job: JobRow, error: unknown) => Promise<unknown>) | undefined;
+}
+
+export interface HandleJobOptions {
+  /** See `JobRegistration.onGiveUp`. */
+  onGiveUp?: ((job: JobRow, error: unknown) => Promise<unknown>) | undefined;
 }
 
 /**
@@ -55,9 +69,12 @@ export interface JobRegistration {
 export function handleJob<Schema extends z.ZodType>(
   definition: JobDefinition<string, Schema>,
   handler: (payload: z.output<Schema>, job: JobRow) => Promise<unknown>,
+  options: HandleJobOptions = {},
 ): JobRegistration {
   return {
     kind: definition.kind,
+    retryForMs: definition.retryForMs,
+    onGiveUp: options.onGiveUp,
     async run(storedPayload, job) {
       const parsed = definition.payload.safeParse(storedPayload);
       if (!parsed.success)
@@ -92,7 +109,10 @@ export interface JobWorkerOptions {
    * need handlers like any other job.
    */
   recurring?: readonly RecurringJob[] | undefined;
-  /** The clock recurring slots are read from (tests move it). */
+  /**
+   * The store's clock: recurring slots, claims, leases, backoff and retry windows are read from
+   * it (tests move it through a long outage instead of waiting).
+   */
   now?: (() => Date) | undefined;
 }
 
@@ -165,7 +185,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
         // Heartbeat: keep the lease while the handler is alive.
         const heartbeat = setInterval(
           () => {
-            renewLease(db, job, workerId, leaseMs).then(
+            renewLease(db, job, workerId, leaseMs, now()).then(
               (held) => {
                 if (!held) logger.warn(log, 'job lease lost while its handler was running');
               },
@@ -188,7 +208,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
 
     const ms = Date.now() - startedAt;
     if (!failure) {
-      const done = await completeJob(db, job, workerId);
+      const done = await completeJob(db, job, workerId, now());
       if (done) logger.info({ ...log, ms }, 'job done');
       else
         logger.warn(
@@ -197,24 +217,36 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
         );
       return;
     }
-    const result = await failJob(db, job, workerId, failure, { retryable: !permanent });
+    const retryForMs = handler?.retryForMs;
+    const result = await failJob(db, job, workerId, failure, {
+      retryable: !permanent,
+      now: now(),
+      giveUpAt: retryForMs === undefined ? undefined : new Date(Date.parse(job.created_at) + retryForMs),
+    });
     const entry = { ...log, ms, error: describeError(failure), status: result.status, retryAt: result.runAt };
     if (!result.updated) logger.warn(entry, 'job failed but its claim was lost; not updated');
     else if (result.status === 'pending') logger.warn(entry, 'job failed; will retry');
-    else logger.error(entry, 'job failed permanently');
+    else {
+      logger.error(entry, 'job failed permanently');
+      if (handler?.onGiveUp) {
+        await handler
+          .onGiveUp(job, failure)
+          .catch((err: unknown) => logger.error({ ...log, err: describeError(err) }, 'job give-up hook failed'));
+      }
+    }
   }
 
   async function runBatch(): Promise<number> {
-    const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs });
+    const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs, now: now() });
     for (const [i, job] of jobs.entries()) {
       try {
         if (stopping) {
-          await releaseJob(db, job, workerId);
+          await releaseJob(db, job, workerId, now());
           continue;
         }
         // Jobs later in the batch waited while earlier ones ran: refresh the lease first and
         // skip the job if another worker has taken it over meanwhile.
-        if (i > 0 && !(await renewLease(db, job, workerId, leaseMs))) {
+        if (i > 0 && !(await renewLease(db, job, workerId, leaseMs, now()))) {
           logger.warn({ jobId: job.id, kind: job.kind, workerId }, 'job claim lost before it started; skipped');
           continue;
         }

@@ -8,11 +8,12 @@
 import { z } from 'zod';
 import { TARGET_KINDS } from '../catalog/types.ts';
 import { PAYMENT_STATUSES } from './types.ts';
-import { oneTimeCodeField, requiredEmail } from '../form-fields.ts';
+import { oneTimeCodeField, requiredEmail, safeText } from '../form-fields.ts';
 
-const text = (max: number) => z.string().max(max);
+/** Every text field: no control or text-direction characters (form-fields.ts). */
+const text = (max: number) => safeText(max);
 /** Order URLs carry numbers as text; both spellings are accepted. */
-const lenientText = (max: number) => z.union([z.string().max(max), z.number()]).transform(String);
+const lenientText = (max: number) => z.union([safeText(max), z.number()]).transform(String);
 
 // ---------------------------------------------------------------------------------------------
 // The order page
@@ -68,9 +69,9 @@ export const CreateOrderPayload = z.object({
   currency: text(8).optional(),
   /** The browser's random 6-digit id; one per form, so a double click names the same order. */
   order_id: lenientText(12),
-  comment: text(5000).optional(),
+  comment: safeText(5000, { multiline: true }).optional(),
   /** The spec's older spelling of `comment`. */
-  comments: text(5000).optional(),
+  comments: safeText(5000, { multiline: true }).optional(),
 });
 /** What a client sends. */
 export type CreateOrderPayload = z.input<typeof CreateOrderPayload>;
@@ -98,6 +99,50 @@ export const CreatedOrderSchema = z.object({
   amount: z.number(),
   checkout: CheckoutInstructionsSchema,
 });
+
+// ---------------------------------------------------------------------------------------------
+// A failed payment attempt
+
+/**
+ * `POST /api/order/payment-failed`'s reason: Razorpay Standard Checkout's `error.reason` codes
+ * (the `payment.failed` event), and `other` for anything else. A code from this list, never the
+ * caller's text, is what the order records (decision 017).
+ */
+export const PAYMENT_FAILURE_REASONS = [
+  'payment_failed',
+  'payment_cancelled',
+  'payment_timed_out',
+  'authentication_failed',
+  'card_declined',
+  'insufficient_funds',
+  'incorrect_otp',
+  'invalid_card_details',
+  'bank_technical_error',
+  'other',
+] as const;
+export type PaymentFailureReason = (typeof PAYMENT_FAILURE_REASONS)[number];
+
+/** The order's error message for each code (shown in the order history and the admin). */
+export const PAYMENT_FAILURE_MESSAGES: Record<PaymentFailureReason, string> = {
+  payment_failed: 'Payment failed',
+  payment_cancelled: 'Payment cancelled',
+  payment_timed_out: 'Payment timed out',
+  authentication_failed: 'Payment authentication failed',
+  card_declined: 'Card declined',
+  insufficient_funds: 'Insufficient funds',
+  incorrect_otp: 'Incorrect one-time password',
+  invalid_card_details: 'Invalid card details',
+  bank_technical_error: 'Bank technical error',
+  other: 'Payment failed',
+};
+
+const isPaymentFailureReason = (value: unknown): value is PaymentFailureReason =>
+  PAYMENT_FAILURE_REASONS.includes(value as PaymentFailureReason);
+
+/** The code the browser reports for the payment window's error (Razorpay's `error.reason`). */
+export function paymentFailureReasonOf(reason: string | undefined): PaymentFailureReason {
+  return isPaymentFailureReason(reason) ? reason : 'other';
+}
 
 // ---------------------------------------------------------------------------------------------
 // The confirmation page

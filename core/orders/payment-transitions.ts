@@ -27,7 +27,8 @@ export interface PaymentFacts {
 export type MarkPaidResult =
   | { outcome: 'paid'; orderId: number }
   | { outcome: 'already-paid'; orderId: number }
-  | { outcome: 'rejected'; reason: string };
+  /** `mismatch`: a real payment that disagrees with the order's amount or currency (flag it, see flagPaymentMismatch). */
+  | { outcome: 'rejected'; reason: string; mismatch?: { orderId: number } };
 
 export interface MarkPaidContext {
   now?: () => Date;
@@ -50,10 +51,14 @@ export async function markPaid(
     .executeTakeFirst();
   if (!order) return { outcome: 'rejected', reason: 'Order not found' };
   if (facts.amountCents !== undefined && facts.amountCents !== e4ToCents(order.amount_e4)) {
-    return { outcome: 'rejected', reason: 'Payment amount does not match the order' };
+    return { outcome: 'rejected', reason: 'Payment amount does not match the order', mismatch: { orderId: order.id } };
   }
   if (facts.currency !== undefined && facts.currency.toUpperCase() !== order.currency) {
-    return { outcome: 'rejected', reason: 'Payment currency does not match the order' };
+    return {
+      outcome: 'rejected',
+      reason: 'Payment currency does not match the order',
+      mismatch: { orderId: order.id },
+    };
   }
 
   const now = (context.now?.() ?? new Date()).toISOString();
@@ -122,6 +127,38 @@ export async function markPaymentFailed(
       trx,
       order.id,
       'payment.failed',
+      { paymentId: facts.paymentId, reason: facts.reason, source: facts.source },
+      at,
+    );
+  return changed;
+}
+
+/**
+ * A captured payment that disagrees with the order (amount or currency) cannot mark it paid, and
+ * must not be ignored either: money was taken. The order is flagged for review once per payment
+ * (compare-and-set on the reason, so the reconciler's next look does not add a second entry).
+ * Returns whether this call flagged it.
+ */
+export async function flagPaymentMismatch(
+  trx: Transaction<Database>,
+  facts: { orderId: number; paymentId: string; reason: string; source: PaymentSource },
+  now = new Date(),
+): Promise<boolean> {
+  const at = now.toISOString();
+  const reviewReason = `Payment ${facts.paymentId} was captured but not applied: ${facts.reason}`;
+  const updated = await trx
+    .updateTable('orders')
+    .set({ needs_review: 1, review_reason: reviewReason, updated_at: at })
+    .where('id', '=', facts.orderId)
+    .where('payment_status', 'in', PAYABLE_STATUSES)
+    .where((eb) => eb.or([eb('review_reason', 'is', null), eb('review_reason', '!=', reviewReason)]))
+    .executeTakeFirst();
+  const changed = Number(updated.numUpdatedRows) === 1;
+  if (changed)
+    await recordOrderEvent(
+      trx,
+      facts.orderId,
+      'payment.mismatch',
       { paymentId: facts.paymentId, reason: facts.reason, source: facts.source },
       at,
     );

@@ -12,6 +12,7 @@ export const ORDER_EVENT_KINDS = [
   'payment.duplicate',
   'payment.failed',
   'payment.expired',
+  'payment.mismatch',
   'payment.refunded',
   'supplier.submitted',
   'supplier.error',

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { TargetKind } from '../catalog/types.ts';
-import { requiredEmail, requiredText } from '../form-fields.ts';
+import { requiredEmail, requiredText, safeText } from '../form-fields.ts';
 
 export const ORDER_FORM_MESSAGES = {
   nameRequired: 'Name is required',
@@ -27,7 +27,10 @@ export function orderFormSchema(rules: OrderFormRules) {
       rules.targetKind === 'youtube_video_url' ? ORDER_FORM_MESSAGES.youtubeRequired : ORDER_FORM_MESSAGES.nameRequired,
     ),
     email: requiredEmail({ required: ORDER_FORM_MESSAGES.emailRequired, invalid: ORDER_FORM_MESSAGES.emailInvalid }),
-    comment: rules.commentRequired ? requiredText(ORDER_FORM_MESSAGES.commentRequired) : z.string().optional(),
+    // The comment is a textarea: it may hold line breaks and tabs.
+    comment: rules.commentRequired
+      ? requiredText(ORDER_FORM_MESSAGES.commentRequired, { multiline: true })
+      : safeText(5000, { multiline: true }).optional(),
   });
 }
 

@@ -29,9 +29,12 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** A preHandler for admin routes: 401 without a valid token, `request.admin` with one. */
+/**
+ * A preHandler for admin routes: 401 without a valid token, `request.admin` with one. Named, so the
+ * OpenAPI transform in app.ts can see which routes carry it and document their bearer scheme.
+ */
 export function requireAdmin(authenticate: AuthenticateToken) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  return async function adminGuard(request: FastifyRequest, reply: FastifyReply) {
     reply.header('cache-control', 'private, no-store');
     const token = bearerToken(request);
     if (!token) return reply.status(401).send(failure(NO_TOKEN_MESSAGE));

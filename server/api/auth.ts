@@ -8,6 +8,10 @@ import {
   AdminOtpPayload,
   AdminResendOtpPayload,
   LOGIN_FORM_MESSAGES,
+  SecondFactorStatusReply,
+  TotpCodePayload,
+  TotpEnabledReply,
+  TotpSetupReply,
 } from '../../core/auth/contracts.ts';
 import { bearerToken, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
@@ -15,8 +19,9 @@ import { specValidationErrors } from './spec-validation.ts';
 
 /**
  * Admin login (spec "Admin login", sections 3 and 4): `POST /api/auth/login` answers the spec's
- * `{ isSuccessful, access_token, isVerified, status, message }`, with 409 for an account that
- * still needs its e-mailed code (`verify-otp`, `resend-otp`); the token then goes in
+ * `{ isSuccessful, access_token, isVerified, status, message }`, with 409 while the login still
+ * needs its second factor (decision 016: the e-mailed code, or TOTP / a recovery code, sent to
+ * `verify-otp`; `resend-otp`), after which the same login answers 200; the token then goes in
  * `Authorization: Bearer …` (`me`, `logout` and every admin call, see admin-guard.ts). The
  * login and code calls are rate-limited per client on top of the per-account lockout and the
  * codes' own limits; no reply of these routes may be stored by any cache. The payloads are the
@@ -75,7 +80,7 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
         },
       },
       async (request, reply) => {
-        const result = await auth.login(request.body.email, request.body.password);
+        const result = await auth.login(request.body.email, request.body.password, request.ip);
         reply.status(result.status);
         switch (result.status) {
           case 200:
@@ -88,7 +93,13 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
               message: result.message,
             };
           case 409:
-            return { isSuccessful: false, status: 409, isVerified: false, message: result.message };
+            return {
+              isSuccessful: false,
+              status: 409,
+              isVerified: false,
+              secondFactor: result.secondFactor,
+              message: result.message,
+            };
           case 429:
             retryAfter(reply, result.retryAfterMs);
             return { isSuccessful: false, status: 429, message: result.message };
@@ -105,13 +116,19 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
       config: limit(10),
       schema: {
         tags: ['admin auth'],
-        summary: 'Verify an admin account with the 6-digit code e-mailed at its first login; then log in again',
+        summary:
+          "A login's second factor (the e-mailed code, a TOTP code or a recovery code); then the same login again returns the token",
         body: AdminOtpPayload,
         response: { 200: MessageReply, 400: FailureSchema, 429: FailureSchema },
       },
     },
-    async (request) => {
-      await auth.verifyOtp(request.body.email, request.body.otp);
+    async (request, reply) => {
+      try {
+        await auth.verifyOtp(request.body.email, request.body.otp, request.ip);
+      } catch (error) {
+        if (error instanceof AdminAuthError) retryAfter(reply, error.retryAfterMs);
+        throw error;
+      }
       return { isSuccessful: true as const, message: ADMIN_MESSAGES.verified };
     },
   );
@@ -122,7 +139,8 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
       config: limit(3),
       schema: {
         tags: ['admin auth'],
-        summary: 'E-mail a new code to an unverified admin (the same reply for any address); 429 while throttled',
+        summary:
+          'E-mail a new code to an admin in the middle of a login (the same reply for any address); 429 while throttled',
         body: AdminResendOtpPayload,
         response: { 200: MessageReply, 400: FailureSchema, 429: FailureSchema },
       },
@@ -166,5 +184,69 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
       },
     },
     (request) => ok({ email: request.admin!.email }),
+  );
+
+  // The admin's own second factor (the security page). Setting it up needs a live session; the
+  // code-checking calls are rate-limited like the login's.
+  app.get(
+    '/auth/second-factor',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['admin auth'],
+        summary: "The admin's second factor: e-mailed codes or TOTP, and unused recovery codes",
+        response: { 200: envelopeOf(SecondFactorStatusReply), 401: FailureSchema },
+      },
+    },
+    async (request) => ok(await auth.secondFactorStatus(request.admin!.adminId)),
+  );
+
+  app.post(
+    '/auth/totp/setup',
+    {
+      preHandler: adminOnly,
+      config: limit(10),
+      schema: {
+        tags: ['admin auth'],
+        summary: 'Start a TOTP set-up: a new secret and otpauth URL, shown once (confirm with a code to enable)',
+        response: { 200: envelopeOf(TotpSetupReply), 401: FailureSchema, 429: FailureSchema },
+      },
+    },
+    async (request) =>
+      ok(await auth.startTotp(request.admin!.adminId, request.admin!.email), ADMIN_MESSAGES.totpStarted),
+  );
+
+  app.post(
+    '/auth/totp/confirm',
+    {
+      preHandler: adminOnly,
+      config: limit(10),
+      schema: {
+        tags: ['admin auth'],
+        summary: 'Enable TOTP with a code from the authenticator app; answers the recovery codes, shown once',
+        body: TotpCodePayload,
+        response: { 200: envelopeOf(TotpEnabledReply), 400: FailureSchema, 401: FailureSchema, 429: FailureSchema },
+      },
+    },
+    async (request) =>
+      ok(await auth.confirmTotp(request.admin!.adminId, request.body.code), ADMIN_MESSAGES.totpEnabled),
+  );
+
+  app.post(
+    '/auth/totp/disable',
+    {
+      preHandler: adminOnly,
+      config: limit(10),
+      schema: {
+        tags: ['admin auth'],
+        summary: 'Back to e-mailed codes; needs a current TOTP code or a recovery code',
+        body: TotpCodePayload,
+        response: { 200: MessageReply, 400: FailureSchema, 401: FailureSchema, 429: FailureSchema },
+      },
+    },
+    async (request) => {
+      await auth.disableTotp(request.admin!.adminId, request.body.code);
+      return { isSuccessful: true as const, message: ADMIN_MESSAGES.totpDisabled };
+    },
   );
 };

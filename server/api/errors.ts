@@ -1,10 +1,11 @@
 /**
  * How the API answers what goes wrong, in the envelope: a refused input names each field at fault
  * (`errors: [{ field, message }]`), a domain refusal keeps its status and message, a rate limit
- * answers 429, and anything unexpected a 500 that reveals nothing.
+ * answers 429, a database that cannot write 503, and anything unexpected a 500 that reveals nothing.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { describeDatabaseFailure } from '../../db/database.ts';
 import { type FieldError, failure } from './envelope.ts';
 
 /** A validation issue's JSON pointer ('/items/0/qty') as the field name clients use ('items.0.qty'). */
@@ -33,6 +34,16 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return reply.status(error.statusCode).send(failure(error.message));
+  }
+  // A database that cannot write (disk full, read-only, corrupt, gone) is an outage, not a bug in
+  // the request: 503, so clients and proxies retry later, and the log names the cause.
+  const database = describeDatabaseFailure(error);
+  if (database.cause !== 'other') {
+    request.log.error({ err: error, cause: database.cause }, `database unavailable: ${database.message}`);
+    return reply
+      .status(503)
+      .header('retry-after', '60')
+      .send(failure('The store cannot take this request right now. Please try again in a few minutes.'));
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send(failure('Something went wrong on our side. Please try again.'));

@@ -30,7 +30,7 @@ export interface ApiRouteTable {
   allowedMethods(url: string): Method[];
 }
 
-const isApiPath = (url: string) => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`);
+export const isApiPath = (url: string) => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`);
 
 /** Allow headers list methods in this order; anything else follows alphabetically. */
 const METHOD_ORDER: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -8,14 +8,17 @@ import {
   OrderFormDetailSchema,
   OrderStatusQuery,
   OrderStatusViewSchema,
+  PAYMENT_FAILURE_MESSAGES,
+  PAYMENT_FAILURE_REASONS,
 } from '../../core/orders/contracts.ts';
 import { lookUpOrderForm } from '../../core/orders/form-detail.ts';
+import { safeText } from '../../core/form-fields.ts';
 import { type OrderService, type RazorpayWebhookEvent, WebhookRejected } from '../../core/orders/orders.ts';
 import type { PaymentProvider } from '../../core/payments/provider.ts';
 import type { SandboxProvider } from '../../core/payments/sandbox.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => safeText(max);
 
 const PaymentResultBody = z.object({
   razorpay_order_id: text(100).min(1, 'razorpay_order_id is required'),
@@ -23,11 +26,58 @@ const PaymentResultBody = z.object({
   razorpay_signature: text(200).min(1, 'razorpay_signature is required'),
 });
 
+/** Anyone holding an order id may call this: it takes a reason code, never free text (decision 017). */
 const PaymentFailedBody = z.object({
   razorpay_order_id: text(100).min(1),
   razorpay_payment_id: text(100).optional(),
-  reason: text(500).optional(),
+  reason: z
+    .enum(PAYMENT_FAILURE_REASONS)
+    .optional()
+    .describe('Razorpay checkout’s error.reason when it is one of these, else `other`'),
 });
+
+/**
+ * What a signed Razorpay webhook must look like before the order service reads it: the fields
+ * it uses, with their types; anything else passes untouched. A signed body of another shape is
+ * a 400, not a crash on the first missing property.
+ */
+const WebhookEntityId = text(100).min(1);
+const WebhookEventSchema = z.looseObject({
+  event: text(100).min(1),
+  created_at: z.number().optional(),
+  payload: z
+    .looseObject({
+      payment: z
+        .looseObject({
+          entity: z
+            .looseObject({
+              id: WebhookEntityId,
+              order_id: WebhookEntityId.optional(),
+              amount: z.number().int().nonnegative().optional(),
+              currency: text(8).optional(),
+              status: text(40).optional(),
+              error_description: safeText(2000, { multiline: true }).optional(),
+            })
+            .optional(),
+        })
+        .optional(),
+      order: z
+        .looseObject({
+          entity: z
+            .looseObject({
+              id: WebhookEntityId,
+              amount_paid: z.number().int().nonnegative().optional(),
+              currency: text(8).optional(),
+            })
+            .optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+
+/** JSON.parse's reviver: Razorpay writes absent values as null; our event type has them absent. */
+const dropNulls = (_key: string, value: unknown) => (value === null ? undefined : value);
 
 const OrderIdBody = z.object({ razorpay_order_id: text(100).min(1, 'razorpay_order_id is required') });
 
@@ -110,7 +160,10 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
       },
     },
     async (request) => {
-      return ok(await orders.paymentFailed(request.body), 'Payment failure recorded');
+      const { reason, ...attempt } = request.body;
+      // The order's error message is our fixed sentence for the code, never the caller's text.
+      const recorded = await orders.paymentFailed({ ...attempt, reason: PAYMENT_FAILURE_MESSAGES[reason ?? 'other'] });
+      return ok(recorded, 'Payment failure recorded');
     },
   );
 
@@ -154,13 +207,21 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
         if (!provider.acceptsWebhooks || !Buffer.isBuffer(raw) || !provider.isValidWebhookSignature(raw, signature)) {
           return reply.status(400).send(failure('Invalid webhook signature'));
         }
-        let event: WebhookBody;
+        let parsed: unknown;
         try {
-          // The signature proved that Razorpay wrote this body, so it has Razorpay's event shape.
-          event = JSON.parse(raw.toString('utf8')) as WebhookBody;
+          parsed = JSON.parse(raw.toString('utf8'), dropNulls);
         } catch {
           return reply.status(400).send(failure('Invalid JSON'));
         }
+        // Signed by Razorpay is not the same as shaped as we expect (a new event version, a test ping).
+        const checked = WebhookEventSchema.safeParse(parsed);
+        if (!checked.success) {
+          request.log.warn({ issues: checked.error.issues.length }, 'webhook with an unexpected shape');
+          return reply.status(400).send(failure('Unexpected webhook payload'));
+        }
+        // The schema checked every field the order service reads; the type says the same, with
+        // optional fields absent rather than undefined.
+        const event = checked.data as WebhookBody;
         const eventId =
           String(request.headers['x-razorpay-event-id'] ?? '') ||
           `${event.event}:${event.payload?.payment?.entity?.id ?? event.created_at}`;

@@ -1,11 +1,14 @@
 /**
- * Admin login through the real app, on each dialect, with a real SMTP sink: the first login's
- * e-mailed code, tokens, the lockout (with a clock the test moves), replies that never reveal
- * whether an e-mail is an admin's, logout and password resets revoking tokens, and the
- * per-client rate limits.
+ * Admin login through the real app, on each dialect, with a real SMTP sink: a second factor on
+ * every login (the e-mailed code, or TOTP with single-use recovery codes), tokens, the lockout
+ * per account and source address with its account-wide slowdown (with a clock the test moves),
+ * replies that never reveal whether an e-mail is an admin's, logout and password resets revoking
+ * tokens, and the per-client rate limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminAuthError, hashToken } from '../../core/auth/admins.ts';
+import { AdminAuthError, createAdminAuth, hashToken } from '../../core/auth/admins.ts';
+import { createOneTimeCodes, loadCodePepper } from '../../core/auth/one-time-codes.ts';
+import { totpCode } from '../../core/auth/totp.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { createTestClock } from '../support/clock.ts';
@@ -18,8 +21,24 @@ const NOT_VERIFIED = {
   isSuccessful: false,
   status: 409,
   isVerified: false,
+  secondFactor: 'email',
   message: 'Your account is not verified yet. Enter the 6-digit code we sent to your e-mail.',
 };
+const EMAILED_CODE = {
+  isSuccessful: false,
+  status: 409,
+  isVerified: false,
+  secondFactor: 'email',
+  message: 'Enter the 6-digit code we sent to your e-mail to finish logging in.',
+};
+const TOTP_NEEDED = {
+  isSuccessful: false,
+  status: 409,
+  isVerified: false,
+  secondFactor: 'totp',
+  message: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+};
+const VERIFIED = { isSuccessful: true, message: 'Your account is verified. Log in to continue.' };
 const CODE_SENT = { isSuccessful: true, message: 'A new code has been sent to your e-mail.' };
 const SESSION_EXPIRED = { isSuccessful: false, message: 'Your session has expired. Please log in again.' };
 const MINUTE = 60_000;
@@ -60,7 +79,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
   const login = (email: string, password: string, from?: string) => post('/api/auth/login', { email, password }, from);
-  const verifyOtp = (email: string, otp: unknown) => post('/api/auth/verify-otp', { email, otp });
+  const verifyOtp = (email: string, otp: unknown, from?: string) => post('/api/auth/verify-otp', { email, otp }, from);
   const resendOtp = (email: string) => post('/api/auth/resend-otp', { email });
   const me = (token?: string) => get('/api/auth/me', token);
   const logout = (token?: string) => get('/api/auth/logout', token);
@@ -90,10 +109,50 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     return email;
   }
 
-  async function tokenFor(email: string, password = PASSWORD): Promise<string> {
-    const response = await login(email, password);
+  /** The whole login with the e-mailed code, from one address: 409, the code, verify, 200. */
+  async function emailLogin(email: string, password = PASSWORD, from = nextAddress()): Promise<string> {
+    // A code sent in the last minute is not sent again: step past the resend throttle, and
+    // deliver any earlier code first, so the one read below is this login's.
+    advance(61_000);
+    await t.store.worker.runOnce();
+    const since = smtp.messages.length;
+    const challenged = await login(email, password, from);
+    expect(challenged.statusCode, challenged.body).toBe(409);
+    const { code } = await codeMailFor(email, since);
+    const verified = await verifyOtp(email, code, from);
+    expect(verified.statusCode, verified.body).toBe(200);
+    const response = await login(email, password, from);
     expect(response.statusCode, response.body).toBe(200);
     return response.json().access_token;
+  }
+
+  /** A verified admin enrolled in TOTP through the store; its secret and recovery codes. */
+  async function totpAdmin(label: string) {
+    const email = await verifiedAdmin(label);
+    const { id } = await t.database.db
+      .selectFrom('admins')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const { secret, otpauthUrl } = await t.store.adminAuth.startTotp(id, email);
+    const { recoveryCodes } = await t.store.adminAuth.confirmTotp(id, totpCode(secret, clock.now()));
+    return { email, id, secret, otpauthUrl, recoveryCodes };
+  }
+
+  /** The whole login with a TOTP code from the app, from one address (a fresh step each time). */
+  async function totpLogin(email: string, secret: string, from = nextAddress()): Promise<string> {
+    advance(30_000);
+    const challenged = await login(email, PASSWORD, from);
+    expect(challenged.json()).toEqual(TOTP_NEEDED);
+    const verified = await verifyOtp(email, totpCode(secret, clock.now()), from);
+    expect(verified.statusCode, verified.body).toBe(200);
+    const response = await login(email, PASSWORD, from);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().access_token;
+  }
+
+  async function tokenFor(email: string): Promise<string> {
+    return emailLogin(email);
   }
 
   describe('first login and the e-mailed code', () => {
@@ -102,14 +161,15 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       const created = await t.store.adminAuth.createAdmin(` ${email.toUpperCase()} `, PASSWORD);
       expect(created.email).toBe(email);
 
+      const from = nextAddress();
       const since = smtp.messages.length;
-      const first = await login(email.toUpperCase(), PASSWORD);
+      const first = await login(email.toUpperCase(), PASSWORD, from);
       expect(first.statusCode).toBe(409);
       expect(first.headers['cache-control']).toBe('private, no-store');
       expect(first.json()).toEqual(NOT_VERIFIED);
 
       const { mail, code } = await codeMailFor(email, since);
-      expect(mail.subject).toBe(`Your Boostly admin code: ${code}`);
+      expect(mail.subject).toBe('Your Boostly admin code');
       expect(mail.text).toContain('valid for 10 minutes');
       expect(mail.text).toContain('https://shop.example/login');
       const stored = await t.database.db
@@ -121,15 +181,18 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(stored.code_hash).not.toContain(code);
 
       // Without the code there is still no token.
-      expect((await login(email, PASSWORD)).statusCode).toBe(409);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(409);
 
-      const verified = await verifyOtp(email, code);
+      const verified = await verifyOtp(email, code, from);
       expect(verified.statusCode, verified.body).toBe(200);
-      expect(verified.json()).toEqual({ isSuccessful: true, message: 'Your account is verified. Log in to continue.' });
+      expect(verified.json()).toEqual(VERIFIED);
       // Single use.
-      expect((await verifyOtp(email, code)).json()).toEqual({ isSuccessful: false, message: 'Ask for a code first.' });
+      expect((await verifyOtp(email, code, from)).json()).toEqual({
+        isSuccessful: false,
+        message: 'Ask for a code first.',
+      });
 
-      const second = await login(email, PASSWORD);
+      const second = await login(email, PASSWORD, from);
       expect(second.statusCode, second.body).toBe(200);
       const body = second.json();
       expect(body).toEqual({
@@ -165,12 +228,70 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(used.last_used_at).not.toBeNull();
     });
 
+    it('asks a verified admin for a new e-mailed code on every login', async () => {
+      const email = await verifiedAdmin('every.login');
+      const from = nextAddress();
+      const since = smtp.messages.length;
+      const challenged = await login(email, PASSWORD, from);
+      expect(challenged.statusCode).toBe(409);
+      expect(challenged.json()).toEqual(EMAILED_CODE);
+      const { code } = await codeMailFor(email, since);
+      expect((await verifyOtp(email, code, from)).json()).toEqual(VERIFIED);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(200);
+      // The grant was for that one login: the next one asks again, with a new code.
+      advance(61_000);
+      const sinceSecond = smtp.messages.length;
+      expect((await login(email, PASSWORD, from)).json()).toEqual(EMAILED_CODE);
+      const { code: second } = await codeMailFor(email, sinceSecond);
+      expect((await verifyOtp(email, second, from)).statusCode).toBe(200);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(200);
+    });
+
+    it('a passed second factor lets in only the next right password, from that address, within 5 minutes', async () => {
+      const email = await verifiedAdmin('grant');
+      const [home, elsewhere] = [nextAddress(), nextAddress()];
+      let since = smtp.messages.length;
+      await login(email, PASSWORD, home);
+      let { code } = await codeMailFor(email, since);
+      expect((await verifyOtp(email, code, home)).statusCode).toBe(200);
+      // Another address, even with the password, gets no token from this grant.
+      expect((await login(email, PASSWORD, elsewhere)).statusCode).toBe(409);
+      // A wrong password from home neither logs in nor uses the grant up.
+      expect((await login(email, 'not the password at all', home)).statusCode).toBe(401);
+      expect((await login(email, PASSWORD, home)).statusCode).toBe(200);
+
+      advance(61_000);
+      await t.store.worker.runOnce(); // deliver the code the login from elsewhere asked for first
+      since = smtp.messages.length;
+      await login(email, PASSWORD, home);
+      ({ code } = await codeMailFor(email, since));
+      expect((await verifyOtp(email, code, home)).statusCode).toBe(200);
+      advance(5 * MINUTE + 1_000);
+      expect((await login(email, PASSWORD, home)).statusCode).toBe(409);
+    });
+
+    it("resends without the password cannot use up the admin's codes: the next login still gets one", async () => {
+      const email = await verifiedAdmin('resend.spam');
+      for (let i = 0; i < 6; i += 1) {
+        await resendOtp(email);
+        advance(61_000);
+      }
+      expect((await resendOtp(email)).statusCode).toBe(429); // the hourly cap of the decoy
+      const since = smtp.messages.length;
+      const from = nextAddress();
+      expect((await login(email, PASSWORD, from)).json()).toEqual(EMAILED_CODE);
+      const { code } = await codeMailFor(email, since);
+      expect((await verifyOtp(email, code, from)).statusCode).toBe(200);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(200);
+    });
+
     it('a second login while the resend is throttled still answers 409 and queues no second e-mail', async () => {
       const email = freshEmail('throttled.login');
       await t.store.adminAuth.createAdmin(email, PASSWORD);
-      expect((await login(email, PASSWORD)).statusCode).toBe(409);
+      const from = nextAddress();
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(409);
       const jobs = await mailJobCount();
-      const again = await login(email, PASSWORD);
+      const again = await login(email, PASSWORD, from);
       expect(again.statusCode).toBe(409);
       expect(again.json()).toEqual(NOT_VERIFIED);
       expect(await mailJobCount()).toBe(jobs);
@@ -228,8 +349,9 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     it('resend e-mails a new code that replaces the old one, and is throttled with 429', async () => {
       const email = freshEmail('resend');
       await t.store.adminAuth.createAdmin(email, PASSWORD);
+      const from = nextAddress();
       let since = smtp.messages.length;
-      await login(email, PASSWORD);
+      await login(email, PASSWORD, from);
       const { code: first } = await codeMailFor(email, since);
 
       const throttled = await resendOtp(email);
@@ -249,11 +371,11 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(resent.json()).toEqual(CODE_SENT);
       const { code: second } = await codeMailFor(email, since);
       if (first !== second) expect((await verifyOtp(email, first)).json().message).toBe('Invalid code');
-      expect((await verifyOtp(email, second)).statusCode).toBe(200);
-      expect((await login(email, PASSWORD)).statusCode).toBe(200);
+      expect((await verifyOtp(email, second, from)).statusCode).toBe(200);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(200);
     });
 
-    it('answers an unknown e-mail exactly like an admin one, and e-mails nothing', async () => {
+    it('answers an unknown e-mail exactly like an admin one, and e-mails nothing without the password', async () => {
       const admin = freshEmail('known');
       await t.store.adminAuth.createAdmin(admin, PASSWORD);
       const stranger = freshEmail('stranger');
@@ -269,12 +391,13 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(strangerResend.statusCode).toBe(200);
       expect(strangerResend.body).toBe(adminResend.body);
       expect(strangerResend.json()).toEqual(CODE_SENT);
-      expect(await mailJobCount()).toBe(jobs + 1); // the admin's code only
+      // The admin has not given the password: resend-otp alone e-mails nobody.
+      expect(await mailJobCount()).toBe(jobs);
 
-      // A guess: 'Invalid code' for both.
+      // A guess: no login code was ever sent to either, the same answer for both.
       const adminGuess = await verifyOtp(admin, '000000');
       const strangerGuess = await verifyOtp(stranger, '000000');
-      expect(strangerGuess.json()).toEqual({ isSuccessful: false, message: 'Invalid code' });
+      expect(strangerGuess.json()).toEqual({ isSuccessful: false, message: 'Ask for a code first.' });
       expect(strangerGuess.body).toBe(adminGuess.body);
 
       // Throttled alike.
@@ -327,65 +450,304 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       });
     });
 
-    it('locks an account for 15 minutes after 5 failures, refusing even the right password, then lets it in', async () => {
+    it('locks a source out of an account for 15 minutes after 5 failures, refusing even the right password from it', async () => {
       const email = await verifiedAdmin('lockout');
+      const from = nextAddress();
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i += 1) statuses.push((await login(email, `wrong password ${i}`)).statusCode);
+      for (let i = 0; i < 5; i += 1) statuses.push((await login(email, `wrong password ${i}`, from)).statusCode);
       expect(statuses).toEqual([401, 401, 401, 401, 429]);
 
-      const locked = await login(email, PASSWORD);
+      const locked = await login(email, PASSWORD, from);
       expect(locked.statusCode).toBe(429);
       expect(locked.json()).toEqual(LOCKED_OUT);
       expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      // The second factor from a locked source is refused unchecked as well.
+      const code = await verifyOtp(email, '123456', from);
+      expect(code.statusCode).toBe(429);
+      expect(code.json()).toEqual({ isSuccessful: false, message: 'Too many attempts. Try again later.' });
       const listed = (await t.store.adminAuth.listAdmins()).find((admin) => admin.email === email);
       expect(listed?.lockedUntil).not.toBeNull();
 
       advance(14 * MINUTE);
-      expect((await login(email, PASSWORD)).statusCode).toBe(429);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(429);
       advance(MINUTE + 1_000);
-      const open = await login(email, PASSWORD);
-      expect(open.statusCode, open.body).toBe(200);
-      // The success ended the run: it takes 5 new failures to lock again.
-      for (let i = 0; i < 4; i += 1) expect((await login(email, 'wrong password')).statusCode).toBe(401);
-      expect((await login(email, PASSWORD)).statusCode).toBe(200);
+      // Open again: the right password goes on to the second factor.
+      expect((await login(email, PASSWORD, from)).json()).toEqual(EMAILED_CODE);
     });
+
+    it('an attacker from other addresses cannot keep the admin from logging in from their own', async () => {
+      const email = await verifiedAdmin('besieged');
+      const attackers = [nextAddress(), nextAddress()];
+      const home = nextAddress();
+      // The attack renews itself from the same addresses every 15 minutes, forever (through the
+      // core service: the per-client rate limit of the HTTP route counts real minutes); the admin
+      // logs in over HTTP every time.
+      for (let round = 0; round < 2; round += 1) {
+        for (const attacker of attackers) {
+          const statuses: number[] = [];
+          for (let i = 0; i < 5; i += 1)
+            statuses.push((await t.store.adminAuth.login(email, `guess ${round}.${i}`, attacker)).status);
+          expect(statuses).toEqual([401, 401, 401, 401, 429]);
+          expect((await t.store.adminAuth.login(email, PASSWORD, attacker)).status).toBe(429);
+        }
+        expect((await login(email, PASSWORD, attackers[0])).statusCode).toBe(429);
+        const token = await emailLogin(email, PASSWORD, home);
+        expect((await me(token)).statusCode).toBe(200);
+        advance(15 * MINUTE + 1_000);
+      }
+      // The right password alone never logs the attacker in, even from an open address.
+      expect((await login(email, PASSWORD, attackers[0])).json()).toEqual(EMAILED_CODE);
+    }, 90_000);
+
+    it('slows every failed attempt on an account down once failures pile up across sources, capped', async () => {
+      const email = await verifiedAdmin('slowdown');
+      const delays: number[] = [];
+      const auth = createAdminAuth({
+        db: t.database.db,
+        codes: createOneTimeCodes({ db: t.database.db, pepper: await loadCodePepper(t.database.db), now: clock.now }),
+        publicUrl: 'https://shop.example',
+        now: clock.now,
+        sleep: (ms) => {
+          delays.push(ms);
+          return Promise.resolve();
+        },
+      });
+      // 16 failures from 4 addresses: none is locked (4 each), but the account is under attack.
+      for (let i = 0; i < 16; i += 1) {
+        const result = await auth.login(email, `guess ${i}`, `198.51.100.${i % 4}`);
+        expect(result.status).toBe(401);
+      }
+      // The first 10 are answered at once, then 250 ms doubling, capped at 5 s.
+      expect(delays).toEqual([250, 500, 1_000, 2_000, 4_000, 5_000]);
+      // The right password is never held back, and goes on to the second factor.
+      const right = await auth.login(email, PASSWORD, '203.0.113.9');
+      expect(right.status).toBe(409);
+      expect(delays).toHaveLength(6);
+      advance(15 * MINUTE + 1_000);
+    }, 60_000);
 
     it('locks an unknown e-mail the same way, so a lockout reveals nothing', async () => {
       const email = freshEmail('unknown.lockout');
+      const from = nextAddress();
       const statuses: number[] = [];
       const bodies: string[] = [];
       for (let i = 0; i < 5; i += 1) {
-        const response = await login(email, `wrong password ${i}`);
+        const response = await login(email, `wrong password ${i}`, from);
         statuses.push(response.statusCode);
         bodies.push(response.body);
       }
       expect(statuses).toEqual([401, 401, 401, 401, 429]);
       expect(JSON.parse(bodies[4])).toEqual(LOCKED_OUT);
       expect(JSON.parse(bodies[0])).toEqual(INVALID_LOGIN);
-      expect((await login(email, PASSWORD)).json()).toEqual(LOCKED_OUT);
-      advance(15 * MINUTE + 1_000);
+      expect((await login(email, PASSWORD, from)).json()).toEqual(LOCKED_OUT);
       expect((await login(email, PASSWORD)).json()).toEqual(INVALID_LOGIN);
+      advance(15 * MINUTE + 1_000);
+      expect((await login(email, PASSWORD, from)).json()).toEqual(INVALID_LOGIN);
     });
 
     it('forgets failures 15 minutes after the last one', async () => {
       const email = await verifiedAdmin('slow.guesses');
       const stranger = freshEmail('slow.stranger');
+      const from = nextAddress();
       for (const who of [email, stranger]) {
-        for (let i = 0; i < 4; i += 1) expect((await login(who, 'wrong password')).statusCode).toBe(401);
+        for (let i = 0; i < 4; i += 1) expect((await login(who, 'wrong password', from)).statusCode).toBe(401);
       }
       advance(15 * MINUTE + 1_000);
+      const later = nextAddress();
       for (const who of [email, stranger]) {
-        for (let i = 0; i < 4; i += 1) expect((await login(who, 'wrong password')).statusCode).toBe(401);
+        for (let i = 0; i < 4; i += 1)
+          expect((await t.store.adminAuth.login(who, 'wrong password', from)).status).toBe(401);
       }
-      expect((await login(email, PASSWORD)).statusCode).toBe(200);
+      expect((await login(email, PASSWORD, later)).statusCode).toBe(409);
     });
 
     it('counts parallel guesses', async () => {
       const email = await verifiedAdmin('parallel');
-      const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => login(email, `wrong password ${i}`)));
+      const from = nextAddress();
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => login(email, `wrong password ${i}`, from)),
+      );
       expect(responses.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(4);
-      expect((await login(email, PASSWORD)).statusCode).toBe(429);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(429);
       advance(15 * MINUTE + 1_000);
+    });
+  });
+
+  describe('TOTP and recovery codes', () => {
+    const post = (url: string, token: string, payload?: object) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: nextAddress(),
+        headers: { authorization: `Bearer ${token}` },
+        ...(payload ? { payload } : {}),
+      });
+
+    it('an admin enrols from a session: the secret is shown once, kept encrypted, confirmed with a code', async () => {
+      const email = await verifiedAdmin('enrol');
+      const token = await emailLogin(email);
+      const status = await get('/api/auth/second-factor', token);
+      expect(status.json()).toEqual({
+        isSuccessful: true,
+        message: 'Success',
+        data: { method: 'email', recoveryCodesLeft: 0, totpEnabledAt: null },
+      });
+
+      const setup = await post('/api/auth/totp/setup', token);
+      expect(setup.statusCode, setup.body).toBe(200);
+      expect(setup.headers['cache-control']).toBe('private, no-store');
+      const { secret, otpauthUrl } = setup.json().data as { secret: string; otpauthUrl: string };
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      expect(otpauthUrl).toBe(
+        `otpauth://totp/Boostly:${encodeURIComponent(email)}?secret=${secret}&period=30&digits=6&algorithm=SHA1&issuer=Boostly`,
+      );
+      const row = await t.database.db
+        .selectFrom('admin_second_factors')
+        .innerJoin('admins', 'admins.id', 'admin_second_factors.admin_id')
+        .selectAll('admin_second_factors')
+        .where('admins.email', '=', email)
+        .executeTakeFirstOrThrow();
+      expect(JSON.stringify(row)).not.toContain(secret);
+      expect(row.totp_secret).toBeNull();
+
+      // Not yet enabled: logins still ask for the e-mailed code.
+      advance(61_000);
+      expect((await login(email, PASSWORD)).json()).toEqual(EMAILED_CODE);
+
+      const wrong = await post('/api/auth/totp/confirm', token, {
+        code: totpCode(secret, new Date(clock.now().getTime() + 5 * MINUTE)),
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json()).toEqual({ isSuccessful: false, message: 'Invalid code' });
+
+      const confirmed = await post('/api/auth/totp/confirm', token, { code: totpCode(secret, clock.now()) });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      const { recoveryCodes } = confirmed.json().data as { recoveryCodes: string[] };
+      expect(recoveryCodes).toHaveLength(10);
+      expect(new Set(recoveryCodes).size).toBe(10);
+      for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+      const stored = await t.database.db.selectFrom('admin_recovery_codes').selectAll().execute();
+      for (const code of recoveryCodes) expect(JSON.stringify(stored)).not.toContain(code.replace('-', ''));
+
+      const after = await get('/api/auth/second-factor', token);
+      expect(after.json().data).toEqual({ method: 'totp', recoveryCodesLeft: 10, totpEnabledAt: expect.any(String) });
+      expect(after.body).not.toContain(secret);
+
+      // From now on: no e-mail, the app's code.
+      const jobs = await mailJobCount();
+      await totpLogin(email, secret);
+      expect(await mailJobCount()).toBe(jobs);
+    });
+
+    it('needs a session to enrol', async () => {
+      for (const url of ['/api/auth/totp/setup', '/api/auth/totp/confirm', '/api/auth/totp/disable']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url,
+          payload: { code: '123456' },
+          remoteAddress: nextAddress(),
+        });
+        expect(response.statusCode).toBe(401);
+      }
+      expect((await get('/api/auth/second-factor')).statusCode).toBe(401);
+    });
+
+    it('accepts a code one step either side of now, never a code twice, nothing further off', async () => {
+      const { email, secret } = await totpAdmin('window');
+      const at = (offsetMs: number) => totpCode(secret, new Date(clock.now().getTime() + offsetMs));
+
+      const tryCode = async (code: string) => {
+        advance(2 * MINUTE); // a fresh step, later than any code accepted before
+        const from = nextAddress();
+        expect((await login(email, PASSWORD, from)).json()).toEqual(TOTP_NEEDED);
+        const answer = await verifyOtp(email, code, from);
+        return { answer, from };
+      };
+
+      for (const offset of [-30_000, 0, 30_000]) {
+        advance(2 * MINUTE);
+        const from = nextAddress();
+        await login(email, PASSWORD, from);
+        const code = at(offset);
+        const first = await verifyOtp(email, code, from);
+        expect(first.statusCode, `offset ${offset}: ${first.body}`).toBe(200);
+        expect((await login(email, PASSWORD, from)).statusCode).toBe(200);
+        // The same code again (a replay) is refused.
+        await login(email, PASSWORD, from);
+        expect((await verifyOtp(email, code, from)).json()).toEqual({ isSuccessful: false, message: 'Invalid code' });
+      }
+      for (const offset of [-90_000, 90_000]) {
+        const code = at(offset + 2 * MINUTE);
+        const { answer } = await tryCode(code);
+        expect(answer.statusCode, `offset ${offset}`).toBe(400);
+        expect(answer.json()).toEqual({ isSuccessful: false, message: 'Invalid code' });
+      }
+    }, 90_000);
+
+    it('takes no code without the right password first', async () => {
+      const { email, secret } = await totpAdmin('no.challenge');
+      const response = await verifyOtp(email, totpCode(secret, clock.now()));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ isSuccessful: false, message: 'Ask for a code first.' });
+      // A wrong password opens nothing either.
+      const from = nextAddress();
+      await login(email, 'not the password at all', from);
+      expect((await verifyOtp(email, totpCode(secret, clock.now()), from)).json().message).toBe(
+        'Ask for a code first.',
+      );
+    });
+
+    it('a recovery code logs in once', async () => {
+      const { email, recoveryCodes } = await totpAdmin('recovery');
+      const recovery = recoveryCodes[3];
+      const from = nextAddress();
+      expect((await login(email, PASSWORD, from)).json()).toEqual(TOTP_NEEDED);
+      expect((await verifyOtp(email, recovery.toUpperCase(), from)).statusCode).toBe(200);
+      const token = (await login(email, PASSWORD, from)).json().access_token as string;
+      expect((await me(token)).statusCode).toBe(200);
+      expect((await get('/api/auth/second-factor', token)).json().data.recoveryCodesLeft).toBe(9);
+
+      const again = nextAddress();
+      expect((await login(email, PASSWORD, again)).statusCode).toBe(409);
+      const reused = await verifyOtp(email, recovery, again);
+      expect(reused.statusCode).toBe(400);
+      expect(reused.json()).toEqual({ isSuccessful: false, message: 'Invalid code' });
+      expect((await login(email, PASSWORD, again)).statusCode).toBe(409);
+    });
+
+    it('wrong codes count towards the source lockout', async () => {
+      const { email, secret } = await totpAdmin('code.guesses');
+      const from = nextAddress();
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(409);
+      const right = totpCode(secret, clock.now());
+      const wrong = right === '000000' ? '111111' : '000000';
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i += 1) statuses.push((await verifyOtp(email, wrong, from)).statusCode);
+      expect(statuses).toEqual([400, 400, 400, 400, 429]);
+      expect((await verifyOtp(email, right, from)).statusCode).toBe(429);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(429);
+      advance(15 * MINUTE + 1_000);
+    });
+
+    it('turns off with a current code, back to e-mailed codes; the operator can reset it', async () => {
+      const { email, secret, recoveryCodes } = await totpAdmin('disable');
+      const token = await totpLogin(email, secret);
+      const wrong = await post('/api/auth/totp/disable', token, { code: 'zzzzz-zzzzz' });
+      expect(wrong.statusCode).toBe(400);
+      const off = await post('/api/auth/totp/disable', token, { code: recoveryCodes[0] });
+      expect(off.statusCode, off.body).toBe(200);
+      expect((await get('/api/auth/second-factor', token)).json().data.method).toBe('email');
+      advance(61_000);
+      expect((await login(email, PASSWORD)).json()).toEqual(EMAILED_CODE);
+
+      const again = await totpAdmin('operator.reset');
+      const sessionToken = await totpLogin(again.email, again.secret);
+      const reset = await t.store.adminAuth.resetSecondFactor(again.email);
+      expect(reset).toEqual({ email: again.email, revokedTokens: 1 });
+      expect((await me(sessionToken)).statusCode).toBe(401);
+      expect((await t.store.adminAuth.listAdmins()).find((a) => a.email === again.email)?.secondFactor).toBe('email');
+      advance(61_000);
+      expect((await login(again.email, PASSWORD)).json()).toEqual(EMAILED_CODE);
     });
   });
 
@@ -436,16 +798,18 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       const bystander = await verifiedAdmin('bystander');
       const tokens = [await tokenFor(email), await tokenFor(email)];
       const theirs = await tokenFor(bystander);
-      for (let i = 0; i < 5; i += 1) await login(email, 'wrong password');
-      expect((await login(email, PASSWORD)).statusCode).toBe(429);
+      const from = nextAddress();
+      for (let i = 0; i < 5; i += 1) await login(email, 'wrong password', from);
+      expect((await login(email, PASSWORD, from)).statusCode).toBe(429);
 
       const newPassword = 'a brand new passphrase';
       const result = await t.store.adminAuth.resetPassword(email.toUpperCase(), newPassword);
       expect(result).toEqual({ email, revokedTokens: 2 });
       for (const token of tokens) expect((await me(token)).statusCode).toBe(401);
       expect((await me(theirs)).statusCode).toBe(200);
-      expect((await login(email, PASSWORD)).json()).toEqual(INVALID_LOGIN);
-      expect((await login(email, newPassword)).statusCode).toBe(200);
+      expect((await login(email, PASSWORD, from)).json()).toEqual(INVALID_LOGIN);
+      expect((await login(email, newPassword, from)).json()).toEqual(EMAILED_CODE);
+      expect((await me(await emailLogin(email, newPassword))).statusCode).toBe(200);
     });
   });
 
@@ -472,6 +836,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
           email,
           isVerified: false,
           lockedUntil: null,
+          secondFactor: 'email',
           createdAt: expect.any(String),
           activeTokens: 0,
         },

@@ -29,6 +29,7 @@ import { purgeExpiredData } from '../../core/retention/purge.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { BAD_TOKEN_MESSAGE, NO_TOKEN_MESSAGE } from '../../server/api/admin-guard.ts';
 import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
+import { adminToken } from '../support/admin-session.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
@@ -257,20 +258,25 @@ function parseCsv(text: string): string[][] {
 }
 
 describe('CSV cells', () => {
-  it('quotes per RFC 4180 and defuses formulas', () => {
-    expect(csvCell('plain')).toBe('plain');
+  it('quotes every cell per RFC 4180 and defuses formulas in every cell', () => {
+    expect(csvCell('plain')).toBe('"plain"');
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('two\nlines')).toBe('"two\nlines"');
-    expect(csvCell('=1+2')).toBe("'=1+2");
-    expect(csvCell('+1')).toBe("'+1");
-    expect(csvCell('-1')).toBe("'-1");
-    expect(csvCell('@cmd')).toBe("'@cmd");
-    expect(csvCell('\tx')).toBe("'\tx");
+    expect(csvCell('=1+2')).toBe(`"'=1+2"`);
+    expect(csvCell('+1')).toBe(`"'+1"`);
+    expect(csvCell('-1')).toBe(`"'-1"`);
+    expect(csvCell('@cmd')).toBe(`"'@cmd"`);
+    expect(csvCell('\tx')).toBe(`"'\tx"`);
+    expect(csvCell('\r=x')).toBe(`"'\r=x"`);
+    expect(csvCell('  =1+2')).toBe(`"'  =1+2"`);
+    expect(csvCell('＝1+2')).toBe(`"'＝1+2"`);
     expect(csvCell('=A1,"x"')).toBe('"\'=A1,""x"""');
-    expect(csvCell(12.5)).toBe('12.5');
-    expect(csvCell(null)).toBe('');
-    expect(csvLine(['a', 1, null])).toBe('a,1,\r\n');
+    expect(csvCell(12.5)).toBe('"12.5"');
+    expect(csvCell(-3)).toBe('"-3"');
+    expect(csvCell(null)).toBe('""');
+    expect(csvLine(['a', 1, null])).toBe('"a","1",""\r\n');
+    expect(csvLine(['ok', '=2*3', 'x', '@A1'])).toBe(`"ok","'=2*3","x","'@A1"\r\n`);
   });
 });
 
@@ -283,20 +289,16 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
 
   beforeAll(async () => {
     panel = await startFakeSmmPanel({ key: 'console-key' });
-    t = await startTestApp(dialect, { env: { SMM_PANEL_URL: panel.url, SMM_PANEL_KEY: 'console-key' } });
+    t = await startTestApp(dialect, {
+      // Sandbox payments with a (fake) real panel: the opt-in decision 014 asks for.
+      env: { SMM_PANEL_URL: panel.url, SMM_PANEL_KEY: 'console-key', SANDBOX_PAYMENTS: 'allow' },
+    });
 
     const email = 'console.admin@example.com';
     const password = 'a long enough admin password';
     adminId = (await t.store.adminAuth.createAdmin(email, password)).id;
-    await t.database.db.updateTable('admins').set({ is_verified: 1 }).where('id', '=', adminId).execute();
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password },
-      remoteAddress: '10.77.0.1',
-    });
-    expect(login.statusCode, login.body).toBe(200);
-    token = login.json().access_token;
+    // Every login needs a second factor (decision 016): the helper goes through it.
+    token = await adminToken(t, { email, password }, '10.77.0.1');
 
     for (const [index, spec] of SPECS.entries()) {
       const service = SERVICES[spec.service ?? 'Instagram Followers'];

@@ -3,13 +3,22 @@
  * API, a fake oEmbed upstream and a real SMTP server: order creation, payment verification,
  * webhooks, reconciliation, the receipt, and the exactly-once rules.
  */
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { offerRecurringJobs } from '../../core/jobs/recurring.ts';
+import {
+  ABANDONED_AFTER_MS,
+  PAYMENT_RECONCILE_JOB,
+  RECONCILE_AFTER_MS,
+  UNATTEMPTED_EXPIRY_MS,
+} from '../../core/orders/orders.ts';
 import { createTargetVerifier } from '../../core/verification/verifier.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { KNOWN_YOUTUBE_ID, UNKNOWN_YOUTUBE_ID, startFakeOembed } from '../fakes/oembed.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
+import { createTestClock } from '../support/clock.ts';
 import { dialects } from '../support/databases.ts';
 
 const keys = {
@@ -598,7 +607,7 @@ describe.each(dialects)('sandbox checkout on %s', (dialect) => {
     const response = await post('/api/order/payment-failed', {
       razorpay_order_id: created.razorpay_order_id,
       razorpay_payment_id: failed.paymentId,
-      reason: failed.description,
+      reason: 'card_declined',
     });
     expect(response.statusCode).toBe(200);
     const status = (
@@ -615,5 +624,154 @@ describe.each(dialects)('sandbox checkout on %s', (dialect) => {
       headers: { 'content-type': 'application/json' },
     });
     expect(response.statusCode).toBe(400);
+  });
+});
+
+describe.each(dialects)('payment reconciler on %s', (dialect) => {
+  let t: TestApp;
+  let razorpay: FakeRazorpay;
+  const clock = createTestClock();
+  const logged: { level: number; msg: string; orderId?: number; reason?: string }[] = [];
+  const logger = pino(
+    { level: 'warn' },
+    { write: (line: string) => void logged.push(JSON.parse(line) as (typeof logged)[number]) },
+  );
+
+  beforeAll(async () => {
+    razorpay = await startFakeRazorpay(keys);
+    t = await startTestApp(dialect, {
+      env: { RAZORPAY_KEY_ID: keys.keyId, RAZORPAY_KEY_SECRET: keys.keySecret, RAZORPAY_API_URL: razorpay.url },
+      overrides: { clock: clock.now, logger },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await razorpay?.close();
+  });
+  beforeEach(() => razorpay.setMode('normal'));
+
+  let clients = 0;
+  const createOrder = async () => {
+    clients += 1;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/order',
+      remoteAddress: `10.9.${Math.floor(clients / 250)}.${clients % 250}`,
+      payload: {
+        type: standard.type,
+        slug: followers.slug,
+        qty: tier.qty,
+        name: 'rotation.test',
+        email: `buyer${clients}@example.com`,
+        order_id: nextClientId(),
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json<{ data: { razorpay_order_id: string } }>().data.razorpay_order_id;
+  };
+  const orderRow = (providerOrderId: string) =>
+    t.database.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('provider_order_id', '=', providerOrderId)
+      .executeTakeFirstOrThrow();
+  const statuses = async (ids: string[]) =>
+    (
+      await t.database.db.selectFrom('orders').select('payment_status').where('provider_order_id', 'in', ids).execute()
+    ).map((row) => row.payment_status);
+
+  it('500 abandoned checkouts cannot starve a paid order whose callback was lost', async () => {
+    const abandoned: string[] = [];
+    while (abandoned.length < 500) abandoned.push(...(await Promise.all(Array.from({ length: 20 }, createOrder))));
+    // One buyer opened the window and was declined: an attempt, so the longer window applies.
+    const declined = await createOrder();
+    razorpay.pay(declined, 'failed');
+    // The buyer paid, but the window's callback never reached us and there is no webhook.
+    const paid = await createOrder();
+    razorpay.pay(paid);
+
+    clock.advance(RECONCILE_AFTER_MS + 60_000);
+    let runs = 0;
+    while ((await orderRow(paid)).payment_status !== 'paid' && runs < 2) {
+      runs += 1;
+      await t.store.orders.reconcile();
+    }
+    expect((await orderRow(paid)).payment_status).toBe('paid');
+    expect(runs).toBeLessThanOrEqual(2);
+    // Every unpaid order was asked about once, and nothing was expired this early.
+    const unpaid = await t.database.db
+      .selectFrom('orders')
+      .select(['last_checked_at'])
+      .where('provider_order_id', 'in', [...abandoned, declined])
+      .execute();
+    expect(unpaid.filter((row) => row.last_checked_at === null)).toHaveLength(0);
+    expect(new Set(await statuses([...abandoned, declined]))).toEqual(new Set(['created']));
+
+    // An hour on, the orders without any payment attempt expire; the declined one waits a day.
+    clock.advance(UNATTEMPTED_EXPIRY_MS);
+    // 501 unpaid orders, 500 a run: the rotation reaches the last one in the second run.
+    const expired = (await t.store.orders.reconcile()).expired + (await t.store.orders.reconcile()).expired;
+    expect(expired).toBe(500);
+    expect(new Set(await statuses(abandoned))).toEqual(new Set(['expired']));
+    expect((await orderRow(declined)).payment_status).toBe('created');
+    clock.advance(ABANDONED_AFTER_MS);
+    await t.store.orders.reconcile();
+    expect((await orderRow(declined)).payment_status).toBe('expired');
+  }, 120_000);
+
+  it('keeps rotating when the provider fails for some orders', async () => {
+    const first = await createOrder();
+    const second = await createOrder();
+    clock.advance(RECONCILE_AFTER_MS + 60_000);
+    razorpay.setMode('down');
+    const result = await t.store.orders.reconcile();
+    expect(result.errors).toBeGreaterThanOrEqual(2);
+    // Asked about (and failed): both go to the back of the rotation instead of blocking it.
+    expect((await orderRow(first)).last_checked_at).not.toBeNull();
+    expect((await orderRow(second)).last_checked_at).not.toBeNull();
+    razorpay.setMode('normal');
+    razorpay.pay(second);
+    await t.store.orders.reconcile();
+    expect((await orderRow(second)).payment_status).toBe('paid');
+  });
+
+  it('flags a captured payment with the wrong amount for review, once, with a timeline entry and a warning', async () => {
+    const order = await createOrder();
+    const { payment } = razorpay.pay(order);
+    payment.amount -= 100; // captured, but a dollar short of the order
+    clock.advance(RECONCILE_AFTER_MS + 60_000);
+    const runReconcileJob = async () => {
+      clock.advance(60_000);
+      await offerRecurringJobs(t.database.db, [{ job: PAYMENT_RECONCILE_JOB, everyMs: 60_000 }], clock.now());
+      while ((await t.store.worker.runOnce()) > 0) {
+        // until the reconcile job (and anything it caused) is done
+      }
+    };
+    await runReconcileJob();
+    await runReconcileJob();
+
+    const row = await orderRow(order);
+    expect(row.payment_status).toBe('created');
+    expect(row.needs_review).toBe(1);
+    expect(row.review_reason).toBe(
+      `Payment ${payment.id} was captured but not applied: Payment amount does not match the order`,
+    );
+    const mismatches = await t.database.db
+      .selectFrom('order_events')
+      .select('detail_json')
+      .where('order_id', '=', row.id)
+      .where('kind', '=', 'payment.mismatch')
+      .execute();
+    expect(mismatches).toHaveLength(1);
+    expect(JSON.parse(mismatches[0]?.detail_json ?? '{}')).toMatchObject({
+      paymentId: payment.id,
+      source: 'reconciler',
+    });
+    const warnings = logged.filter((line) => line.orderId === row.id);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      level: 40,
+      msg: 'captured payment does not match its order: flagged for review',
+    });
   });
 });

@@ -10,6 +10,7 @@ import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
+import { NO_TOKEN_MESSAGE } from '../../server/api/admin-guard.ts';
 
 interface JsonSchema {
   type?: string;
@@ -24,10 +25,12 @@ interface Operation {
   parameters?: unknown[];
   requestBody?: unknown;
   responses?: Record<string, { content?: Record<string, MediaType> }>;
+  security?: Record<string, string[]>[];
 }
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
+  components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> };
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -184,6 +187,71 @@ describe.each(dialects)('the OpenAPI document on %s', (dialect) => {
 
     if (problems.length > 0) console.info(`Replies that differ from the document:\n${problems.join('\n')}`);
     expect(problems).toEqual([]);
+  });
+
+  /** Every documented operation as the method and a URL that reaches it (path parameters filled in). */
+  const operationsOf = (doc: OpenApiDocument) =>
+    Object.entries(doc.paths).flatMap(([template, item]) =>
+      Object.entries(item)
+        .filter(([method]) => METHODS.includes(method))
+        .map(([method, operation]) => ({
+          label: `${method.toUpperCase()} ${template}`,
+          method: method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+          url: template.replace(/\{[^}]+\}/g, 'x'),
+          operation,
+        })),
+    );
+
+  it('documents the bearer scheme on exactly the operations that refuse a caller without a token', async () => {
+    const schemes = document.components?.securitySchemes ?? {};
+    const bearer = Object.entries(schemes).filter(([, scheme]) => scheme.type === 'http' && scheme.scheme === 'bearer');
+    expect(bearer).toHaveLength(1);
+    const [schemeName] = bearer[0] ?? [''];
+    const problems: string[] = [];
+    let guarded = 0;
+    for (const { label, method, url, operation } of operationsOf(document)) {
+      const response = await t.app.inject({
+        method,
+        url,
+        remoteAddress: `10.7.1.${(remote += 1) % 250}`,
+        ...(method === 'GET' ? {} : { payload: {} }),
+      });
+      const refusedForNoToken =
+        response.statusCode === 401 && response.json<{ message?: string }>().message === NO_TOKEN_MESSAGE;
+      const declaresBearer = (operation.security ?? []).some((requirement) => schemeName in requirement);
+      if (refusedForNoToken) guarded += 1;
+      if (refusedForNoToken && !declaresBearer) problems.push(`${label}: needs a token but declares no bearer scheme`);
+      if (refusedForNoToken && !operation.responses?.['401'])
+        problems.push(`${label}: needs a token but documents no 401`);
+      // A guard that runs after validation (a preHandler) lets a 400 answer first: that says nothing.
+      const answeredWithoutToken = response.statusCode !== 401 && response.statusCode !== 400;
+      if (answeredWithoutToken && declaresBearer)
+        problems.push(`${label}: declares the bearer scheme but needs no token`);
+    }
+    expect(problems).toEqual([]);
+    expect(guarded).toBeGreaterThanOrEqual(7); // the admin API and the session calls
+  });
+
+  it('documents 429 on every operation that rate-limits its callers', async () => {
+    const problems: string[] = [];
+    let limited = 0;
+    for (const [index, { label, method, url, operation }] of operationsOf(document).entries()) {
+      // One caller, many calls: every limit in the store is at most 60 a minute per source.
+      for (let attempt = 0; attempt < 65; attempt += 1) {
+        const response = await t.app.inject({
+          method,
+          url,
+          remoteAddress: `10.7.2.${index + 1}`,
+          ...(method === 'GET' ? {} : { payload: {} }),
+        });
+        if (response.statusCode !== 429) continue;
+        limited += 1;
+        if (!operation.responses?.['429']) problems.push(`${label}: answered 429 but documents none`);
+        break;
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(limited).toBeGreaterThan(5);
   });
 
   it('the checker refuses what it should', () => {

@@ -116,7 +116,7 @@ describe.each(dialects)('order history on %s', (dialect) => {
 
       for (const email of [buyer, stranger]) {
         const { mail, code } = await codeMailFor(email, since);
-        expect(mail.subject).toBe(`Your Boostly code: ${code}`);
+        expect(mail.subject).toBe('Your Boostly code');
         expect(mail.text).toContain('valid for 10 minutes');
         expect(mail.text).toContain('https://shop.example/client');
         expect(mail.html).toContain(code);

@@ -189,5 +189,22 @@ describe.each(dialects)('server-rendered pages on %s', (dialect) => {
       expect(response.body).toContain('Order not found');
       expect(response.headers['cache-control']).toBe('private, no-store');
     });
+
+    it('answers 400, not a 500, for a NUL or a right-to-left override in the order id', async () => {
+      for (const bad of ['%00', '%E2%80%AE']) {
+        const response = await t.app.inject({ method: 'GET', url: `/order-confirm/abc${bad}def` });
+        expect(response.statusCode).toBe(400);
+      }
+    });
+  });
+
+  it('answers TRACE on pages with 405, not a 500', async () => {
+    for (const method of ['TRACE'] as const) {
+      for (const url of ['/', '/order/instagram-followers', '/no-such-page']) {
+        const response = await t.app.inject({ method, url });
+        expect(response.statusCode, `${method} ${url}`).toBe(405);
+        expect(response.headers.allow).toBe('GET, HEAD, POST');
+      }
+    }
   });
 });

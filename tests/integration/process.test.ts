@@ -86,6 +86,53 @@ describe('server process', () => {
     expect(server.output()).toMatch(/Invalid configuration:\n\s+PORT: /);
   });
 
+  // Decision 014: simulated payments must never buy real supplier orders by default.
+  const realPanel = { SMM_PANEL_URL: 'http://127.0.0.1:9/api/v2', SMM_PANEL_KEY: 'panel-key' };
+  const noRazorpay = { RAZORPAY_KEY_ID: '', RAZORPAY_KEY_SECRET: '', SANDBOX_PAYMENTS: '' };
+
+  it('refuses to boot with a real supplier panel and no payment provider, in one line naming the variables', async () => {
+    const server = startServer({ ...realPanel, ...noRazorpay });
+    expect(await server.exited).toBe(1);
+    const lines = server.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^Refusing to start: SMM_PANEL_URL .*RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET.*SANDBOX_PAYMENTS=allow/,
+    );
+  });
+
+  it('with SANDBOX_PAYMENTS=allow boots and marks every page, the admin included, as test mode', async () => {
+    const port = await freePort();
+    const server = startServer({ PORT: String(port), ...realPanel, ...noRazorpay, SANDBOX_PAYMENTS: 'allow' });
+    await waitForReady(port, server.child);
+    const html = async (url: string) => (await fetch(`http://127.0.0.1:${port}${url}`)).text();
+    for (const url of ['/', '/service/instagram-followers', '/order/instagram-followersGOI100?type=Standard']) {
+      const page = await html(url);
+      expect(page, url).toContain('data-testid="sandbox-notice"');
+      expect(page, url).toContain('Test mode: payments are simulated.');
+    }
+    const admin = await html('/admin');
+    expect(admin).toContain('Test mode: payments are simulated.');
+    expect(admin).toContain('Set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET to take real payments.');
+    // The sandbox really takes the order: the opt-in is what allows it.
+    const order = await fetch(`http://127.0.0.1:${port}/api/order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'Standard',
+        slug: 'instagram-followers',
+        qty: 100,
+        name: 'opted.in',
+        email: 'opted@example.com',
+        order_id: '314159',
+      }),
+    });
+    expect(((await order.json()) as { data: { checkout: { provider: string } } }).data.checkout.provider).toBe(
+      'sandbox',
+    );
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
   it('migrates and seeds an empty database, serves, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const server = startServer({ PORT: String(port), HOST: '127.0.0.1' });

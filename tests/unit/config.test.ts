@@ -53,6 +53,24 @@ describe('loadConfig', () => {
   });
 });
 
+describe('payments fail closed (decision 014)', () => {
+  const realPanel = { SMM_PANEL_URL: 'https://panel.example/api/v2', SMM_PANEL_KEY: 'panel-key' };
+  const keys = { RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: 'secret' };
+
+  it('refuses simulated payments with a real supplier panel in every NODE_ENV unless SANDBOX_PAYMENTS=allow', () => {
+    for (const NODE_ENV of ['production', 'development', 'test']) {
+      expect(() => loadConfig({ NODE_ENV, ...realPanel })).toThrow(/^Refusing to start: .*SANDBOX_PAYMENTS=allow/);
+    }
+    expect(() => loadConfig({ ...realPanel, SANDBOX_PAYMENTS: 'true' })).toThrow(/SANDBOX_PAYMENTS/);
+    expect(loadConfig({ ...realPanel, SANDBOX_PAYMENTS: 'allow' }).paymentsSimulated).toBe(true);
+  });
+
+  it('needs no opt-in for the keyless default (simulated panel) or with Razorpay keys', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).paymentsSimulated).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', ...realPanel, ...keys }).paymentsSimulated).toBe(false);
+  });
+});
+
 describe('environmentWithDotEnv', () => {
   const withFile = (text: string) => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'boostly-env-'));

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { CreatedOrder } from '../../../core/orders/orders.ts';
+import { type PaymentFailureReason, paymentFailureReasonOf } from '../../../core/orders/contracts.ts';
 import { Spinner } from '../Spinner.tsx';
 import { api, messageOf } from '../../api/client.ts';
 import { type RazorpaySuccess, loadRazorpay } from './razorpay.ts';
@@ -49,12 +50,12 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
 
   /** A failed attempt is recorded, then the confirmation page shows the failure variant. */
   const finishFailed = useCallback(
-    async (failure: { paymentId?: string | undefined; reason?: string | undefined }) => {
+    async (failure: { paymentId?: string | undefined; reason: PaymentFailureReason }) => {
       setPhase('recording');
       const { orderId } = await api.post<PaymentResult>('/api/order/payment-failed', {
         razorpay_order_id: checkout.order_id,
         ...(failure.paymentId ? { razorpay_payment_id: failure.paymentId } : {}),
-        ...(failure.reason ? { reason: failure.reason } : {}),
+        reason: failure.reason,
       });
       await navigate(confirmationOf(orderId));
     },
@@ -96,9 +97,10 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
           } catch {
             // The window may already be gone.
           }
-          finishFailed({ paymentId: response.error?.metadata?.payment_id, reason: response.error?.description }).catch(
-            (error: unknown) => onDismiss(messageOf(error)),
-          );
+          finishFailed({
+            paymentId: response.error?.metadata?.payment_id,
+            reason: paymentFailureReasonOf(response.error?.reason),
+          }).catch((error: unknown) => onDismiss(messageOf(error)));
         });
         setPhase('open');
         rzp.open();
@@ -122,7 +124,7 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
           const failure = await api.post<{ paymentId: string; description: string }>('/api/sandbox/fail', {
             razorpay_order_id: checkout.order_id,
           });
-          await finishFailed({ paymentId: failure.paymentId, reason: failure.description });
+          await finishFailed({ paymentId: failure.paymentId, reason: 'card_declined' });
         }}
         onClose={() => onDismiss(WINDOW_CLOSED_NOTICE)}
       />

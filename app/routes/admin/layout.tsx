@@ -31,6 +31,8 @@ interface NavItem {
   matches: string[];
   /** An SVG path (24×24, stroked). */
   icon: string;
+  /** Shows the number of e-mails that failed for good next to the label. */
+  failedMailCount?: boolean;
 }
 
 /** The admin sections. Blog management (spec "Admin blog list") is added here as `/admin/blog`. */
@@ -40,6 +42,19 @@ const ADMIN_NAV: NavItem[] = [
     label: 'All orders',
     matches: ['/admin/all-orders', '/admin/orders'],
     icon: 'M9 5H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-2M9 5a2 2 0 0 0 2 2h2a2 2 0 0 0 2-2M9 5a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2m-6 9 2 2 4-4',
+  },
+  {
+    to: '/admin/mail',
+    label: 'Failed mail',
+    matches: ['/admin/mail'],
+    icon: 'M4 6h16v12H4zM4 7l8 6 8-6',
+    failedMailCount: true,
+  },
+  {
+    to: '/admin/security',
+    label: 'Security',
+    matches: ['/admin/security'],
+    icon: 'M12 3 4 6v6c0 4.5 3.4 8.3 8 9 4.6-.7 8-4.5 8-9V6l-8-3Z',
   },
 ];
 
@@ -77,6 +92,8 @@ export default function AdminLayout() {
   const [me, setMe] = useState<{ token: string; email: string | null } | null>(null);
   const email = me && me.token === token ? me.email : null;
   const [loggingOut, setLoggingOut] = useState(false);
+  /** E-mails given up for good (decision 015): the alert in the navigation. */
+  const [failedMail, setFailedMail] = useState(0);
 
   // Only a change of token decides when to leave; the location is only read for the way back.
   const leaveForLogin = useEffectEvent(() => {
@@ -108,6 +125,22 @@ export default function AdminLayout() {
     );
     return () => controller.abort();
   }, [token]);
+
+  // Asked again on every navigation (the failed-mail page reloads itself after a resend).
+  useEffect(() => {
+    if (!token) return undefined;
+    const controller = new AbortController();
+    adminApi.get<{ count: number }>('/api/admin/mail/failed/count', { signal: controller.signal }).then(
+      (reply) => {
+        if (!controller.signal.aborted) setFailedMail(reply.count);
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error))
+          console.error('GET /api/admin/mail/failed/count failed', error);
+      },
+    );
+    return () => controller.abort();
+  }, [token, location.key]);
 
   const logOut = useCallback(async () => {
     setLoggingOut(true);
@@ -154,6 +187,15 @@ export default function AdminLayout() {
                         <path d={item.icon} />
                       </StrokeIcon>
                       {item.label}
+                      {item.failedMailCount && failedMail > 0 ? (
+                        <span
+                          data-testid="failed-mail-count"
+                          className="ml-auto rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white tabular-nums"
+                        >
+                          {failedMail}
+                          <span className="sr-only"> failed</span>
+                        </span>
+                      ) : null}
                     </Link>
                   </li>
                 );

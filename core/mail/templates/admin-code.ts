@@ -1,8 +1,8 @@
 /**
  * The code that verifies an admin account at its first login (core/auth/admins.ts), in the
  * shell every transactional e-mail shares (layout.ts). As in the customer's code e-mail
- * (login-code.ts), the code is in the subject; on its own it opens nothing: the admin still
- * needs the password, and the code is bound to this address, lasts minutes and is single use.
+ * (login-code.ts), the code is only in the body, never in the subject or preview line: subjects
+ * are logged by the mailer and shown on lock screens (docs/decisions/015-mail-delivery-and-log-secrets.md).
  */
 import { type RenderedMail, renderMail } from './layout.ts';
 
@@ -26,8 +26,9 @@ function loginPageUrl(publicUrl: string): string {
 export function renderAdminCode({ code, minutes, publicUrl }: AdminCodeMail): RenderedMail {
   const safeCode = code.replace(/\s+/g, '');
   return renderMail({
-    subject: `Your Boostly admin code: ${safeCode}`,
-    preheader: `Your code to verify your Boostly admin account: ${safeCode}`,
+    // Never the code: subjects reach notification previews and mail logs (decision 015).
+    subject: 'Your Boostly admin code',
+    preheader: 'Your code to verify your Boostly admin account is inside.',
     heading: 'Verify your admin account',
     intro:
       'Someone logged in to the Boostly admin area with this e-mail address and the right password. Enter this code on the login page to verify the account.',

@@ -2,9 +2,9 @@
  * One-time code e-mails, in the shell every transactional e-mail shares (layout.ts: escaped,
  * inline-styled HTML plus a plain-text part with the same facts).
  *
- * The code is in the subject on purpose: the customer can read it from the notification
- * without opening the message, as most stores do. It is worth nothing on its own: it is bound
- * to one address and one purpose, lasts minutes, is single use and allows 5 attempts.
+ * The code is only in the body, never in the subject or the preview line: the mailer logs the
+ * subject, and lock screens show it (docs/decisions/015-mail-delivery-and-log-secrets.md). It is
+ * bound to one address and one purpose, lasts minutes, is single use and allows 5 attempts.
  */
 import { type RenderedMail, renderMail } from './layout.ts';
 
@@ -32,8 +32,9 @@ export function renderOrderHistoryCode({ code, minutes, publicUrl }: OrderHistor
   // Codes are digits; nothing else may reach the subject header.
   const safeCode = code.replace(/\s+/g, '');
   return renderMail({
-    subject: `Your Boostly code: ${safeCode}`,
-    preheader: `Your code to see your Boostly orders: ${safeCode}`,
+    // Never the code: subjects reach notification previews and mail logs (decision 015).
+    subject: 'Your Boostly code',
+    preheader: 'Your code to see your Boostly orders is inside.',
     heading: 'Your code to see your orders',
     intro: 'Enter this code on the My orders page to see the orders placed with this e-mail address.',
     highlight: safeCode,

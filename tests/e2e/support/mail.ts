@@ -32,7 +32,7 @@ export async function waitForMail(
   );
 }
 
-/** The newest one-time code e-mailed to `email` (subject "Your Boostly code: 123456"), other than `previous`. */
+/** The newest one-time code e-mailed to `email` (a line of its own in the text part; never in the subject), other than `previous`. */
 export async function codeFor(email: string, previous: string | null = null, timeoutMs = 20_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let seen: CapturedMail[] = [];
@@ -40,7 +40,7 @@ export async function codeFor(email: string, previous: string | null = null, tim
     seen = (await capturedMail()).filter(
       (m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.includes('code'),
     );
-    const code = seen.length ? /\b(\d{6})\b/.exec(seen[seen.length - 1].subject)?.[1] : undefined;
+    const code = seen.length ? /^\s*(\d{6})\s*$/m.exec(seen[seen.length - 1].text)?.[1] : undefined;
     if (code && code !== previous) return code;
     if (Date.now() >= deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -1,0 +1,285 @@
+/**
+ * The second factor every admin login needs (decision 016): the e-mailed code by default, TOTP
+ * with recovery codes once the admin enrols in it from the admin's security page.
+ *
+ * The spec's browser flow stays as it is: a right password answers 409 / isVerified false, the
+ * OTP step sends the code to `verify-otp`, then the browser logs in again. So passing the second
+ * factor leaves a grant (`passed_source`, `passed_until`): the next right password from the same
+ * address within `GRANT_MS` logs in, once.
+ *
+ * A TOTP or recovery code is accepted only while a challenge is open, that is within
+ * `CHALLENGE_MS` of a right password; without one the reply is the e-mailed code's "Ask for a
+ * code first.", so a code cannot be checked without the password.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { loadInstallSecret } from '../settings/install-secret.ts';
+import {
+  RECOVERY_CODE_COUNT,
+  type SecretBox,
+  createSecretBox,
+  generateRecoveryCode,
+  generateTotpSecret,
+  matchTotpStep,
+  normaliseRecoveryCode,
+  otpauthUrl,
+  recoveryCodeHash,
+} from './totp.ts';
+
+/** How long a passed second factor waits for the login that follows it. */
+export const GRANT_MS = 5 * 60_000;
+/** How long after a right password a TOTP or recovery code may be entered. */
+export const CHALLENGE_MS = 10 * 60_000;
+const KEY_SETTING = 'admin.second-factor-key';
+
+export type SecondFactorMethod = 'email' | 'totp';
+
+export interface SecondFactorStatus {
+  method: SecondFactorMethod;
+  /** Unused recovery codes (0 without TOTP). */
+  recoveryCodesLeft: number;
+  totpEnabledAt: string | null;
+}
+
+export type CodeCheck = 'ok' | 'invalid' | 'no-challenge';
+
+export interface SecondFactors {
+  method(adminId: number): Promise<SecondFactorMethod>;
+  status(adminId: number): Promise<SecondFactorStatus>;
+  /** A new secret to enrol (replacing an unconfirmed one); shown once, kept encrypted. */
+  startTotp(adminId: number, account: string, at: Date): Promise<{ secret: string; otpauthUrl: string }>;
+  /** Whether a set-up was started and not confirmed yet. */
+  hasPendingTotp(adminId: number): Promise<boolean>;
+  /** Enables the pending secret if `code` matches it; the recovery codes, shown once. */
+  confirmTotp(adminId: number, code: string, at: Date): Promise<{ recoveryCodes: string[] } | null>;
+  /** Back to e-mailed codes: TOTP, its pending secret and recovery codes are gone. */
+  disableTotp(adminId: number, at: Date): Promise<void>;
+  /** Whether `code` is a current TOTP code or an unused recovery code (which it uses up). */
+  checkCode(adminId: number, code: string, at: Date): Promise<boolean>;
+  /** A right password opens a window for a TOTP or recovery code. */
+  openChallenge(adminId: number, at: Date): Promise<void>;
+  /** Whether a right password was given within `CHALLENGE_MS` (and no TOTP answered it since). */
+  hasOpenChallenge(adminId: number, at: Date): Promise<boolean>;
+  /** Checks a code inside an open challenge, and closes it on success. */
+  answerChallenge(adminId: number, code: string, at: Date): Promise<CodeCheck>;
+  /** The second factor passed from `source`: its next right password logs in. */
+  grant(adminId: number, source: string, at: Date): Promise<void>;
+  /** Uses up a grant for `source`, if one is live; whether it did. */
+  consumeGrant(adminId: number, source: string, at: Date): Promise<boolean>;
+}
+
+const changed = (result: { numUpdatedRows?: bigint | undefined }) => Number(result.numUpdatedRows ?? 0) > 0;
+
+export function createSecondFactors(db: Kysely<Database>): SecondFactors {
+  let box: Promise<SecretBox> | undefined;
+  const secretBox = () => (box ??= loadInstallSecret(db, KEY_SETTING).then(createSecretBox));
+
+  const row = (adminId: number) =>
+    db.selectFrom('admin_second_factors').selectAll().where('admin_id', '=', adminId).executeTakeFirst();
+
+  /** The admin's row, made on first use. */
+  async function ensureRow(adminId: number, at: Date): Promise<void> {
+    await db
+      .insertInto('admin_second_factors')
+      .values({
+        admin_id: adminId,
+        totp_secret: null,
+        totp_pending_secret: null,
+        totp_enabled_at: null,
+        totp_last_step: null,
+        challenge_until: null,
+        passed_source: null,
+        passed_until: null,
+        updated_at: at.toISOString(),
+      })
+      .onConflict((oc) => oc.column('admin_id').doNothing())
+      .execute();
+  }
+
+  async function unusedRecoveryCodes(adminId: number): Promise<number> {
+    const result = await db
+      .selectFrom('admin_recovery_codes')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('admin_id', '=', adminId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result?.n ?? 0);
+  }
+
+  /** A TOTP code, accepted once: the compare-and-set on the last step refuses a replay. */
+  async function acceptTotp(adminId: number, sealed: string, lastStep: number | null, code: string, at: Date) {
+    const step = matchTotpStep((await secretBox()).open(sealed), code, at);
+    if (step === null || (lastStep !== null && step <= lastStep)) return false;
+    const updated = await db
+      .updateTable('admin_second_factors')
+      .set({ totp_last_step: step, updated_at: at.toISOString() })
+      .where('admin_id', '=', adminId)
+      .where((eb) => (lastStep === null ? eb('totp_last_step', 'is', null) : eb('totp_last_step', '=', lastStep)))
+      .executeTakeFirst();
+    return changed(updated);
+  }
+
+  async function useRecoveryCode(adminId: number, raw: string, at: Date): Promise<boolean> {
+    const normalised = normaliseRecoveryCode(raw);
+    if (!normalised) return false;
+    const updated = await db
+      .updateTable('admin_recovery_codes')
+      .set({ used_at: at.toISOString() })
+      .where('admin_id', '=', adminId)
+      .where('code_hash', '=', recoveryCodeHash(await secretBox(), adminId, normalised))
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return changed(updated);
+  }
+
+  const service: SecondFactors = {
+    async method(adminId) {
+      const current = await row(adminId);
+      return current?.totp_secret ? 'totp' : 'email';
+    },
+
+    async status(adminId) {
+      const current = await row(adminId);
+      if (!current?.totp_secret) return { method: 'email', recoveryCodesLeft: 0, totpEnabledAt: null };
+      return {
+        method: 'totp',
+        recoveryCodesLeft: await unusedRecoveryCodes(adminId),
+        totpEnabledAt: current.totp_enabled_at,
+      };
+    },
+
+    async startTotp(adminId, account, at) {
+      await ensureRow(adminId, at);
+      const secret = generateTotpSecret();
+      await db
+        .updateTable('admin_second_factors')
+        .set({ totp_pending_secret: (await secretBox()).seal(secret), updated_at: at.toISOString() })
+        .where('admin_id', '=', adminId)
+        .execute();
+      return { secret, otpauthUrl: otpauthUrl(account, secret) };
+    },
+
+    async hasPendingTotp(adminId) {
+      return !!(await row(adminId))?.totp_pending_secret;
+    },
+
+    async confirmTotp(adminId, code, at) {
+      const current = await row(adminId);
+      const pending = current?.totp_pending_secret;
+      if (!pending) return null;
+      const step = matchTotpStep((await secretBox()).open(pending), code.trim(), at);
+      if (step === null) return null;
+      const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
+      const sealedBox = await secretBox();
+      const atIso = at.toISOString();
+      const enabled = await db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('admin_second_factors')
+          .set({
+            totp_secret: pending,
+            totp_pending_secret: null,
+            totp_enabled_at: atIso,
+            totp_last_step: step,
+            updated_at: atIso,
+          })
+          .where('admin_id', '=', adminId)
+          .where('totp_pending_secret', '=', pending)
+          .executeTakeFirst();
+        if (!changed(updated)) return false;
+        await trx.deleteFrom('admin_recovery_codes').where('admin_id', '=', adminId).execute();
+        await trx
+          .insertInto('admin_recovery_codes')
+          .values(
+            recoveryCodes.map((code) => ({
+              admin_id: adminId,
+              code_hash: recoveryCodeHash(sealedBox, adminId, normaliseRecoveryCode(code) ?? code),
+              used_at: null,
+              created_at: atIso,
+            })),
+          )
+          .execute();
+        return true;
+      });
+      return enabled ? { recoveryCodes } : null;
+    },
+
+    async disableTotp(adminId, at) {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('admin_second_factors')
+          .set({
+            totp_secret: null,
+            totp_pending_secret: null,
+            totp_enabled_at: null,
+            totp_last_step: null,
+            challenge_until: null,
+            updated_at: at.toISOString(),
+          })
+          .where('admin_id', '=', adminId)
+          .execute();
+        await trx.deleteFrom('admin_recovery_codes').where('admin_id', '=', adminId).execute();
+      });
+    },
+
+    async checkCode(adminId, code, at) {
+      const current = await row(adminId);
+      if (!current?.totp_secret) return false;
+      const trimmed = code.trim();
+      if (/^\d{6}$/.test(trimmed)) return acceptTotp(adminId, current.totp_secret, current.totp_last_step, trimmed, at);
+      return useRecoveryCode(adminId, trimmed, at);
+    },
+
+    async openChallenge(adminId, at) {
+      await ensureRow(adminId, at);
+      await db
+        .updateTable('admin_second_factors')
+        .set({ challenge_until: new Date(at.getTime() + CHALLENGE_MS).toISOString(), updated_at: at.toISOString() })
+        .where('admin_id', '=', adminId)
+        .execute();
+    },
+
+    async hasOpenChallenge(adminId, at) {
+      const current = await row(adminId);
+      return !!current?.challenge_until && current.challenge_until > at.toISOString();
+    },
+
+    async answerChallenge(adminId, code, at) {
+      const current = await row(adminId);
+      const atIso = at.toISOString();
+      if (!current?.totp_secret || !current.challenge_until || current.challenge_until <= atIso) return 'no-challenge';
+      if (!(await service.checkCode(adminId, code, at))) return 'invalid';
+      await db
+        .updateTable('admin_second_factors')
+        .set({ challenge_until: null, updated_at: atIso })
+        .where('admin_id', '=', adminId)
+        .execute();
+      return 'ok';
+    },
+
+    async grant(adminId, source, at) {
+      await ensureRow(adminId, at);
+      await db
+        .updateTable('admin_second_factors')
+        .set({
+          passed_source: source,
+          passed_until: new Date(at.getTime() + GRANT_MS).toISOString(),
+          updated_at: at.toISOString(),
+        })
+        .where('admin_id', '=', adminId)
+        .execute();
+    },
+
+    async consumeGrant(adminId, source, at) {
+      // Compare-and-set: two logins racing for one grant get one token between them.
+      const updated = await db
+        .updateTable('admin_second_factors')
+        .set({ passed_source: null, passed_until: null, updated_at: at.toISOString() })
+        .where('admin_id', '=', adminId)
+        .where('passed_source', '=', source)
+        .where('passed_until', '>', at.toISOString())
+        .executeTakeFirst();
+      return changed(updated);
+    },
+  };
+  return service;
+}

@@ -1,0 +1,91 @@
+/**
+ * The server's pino options (server/main.ts, and Fastify's own logger in server/app.ts): no
+ * secret reaches a log line (docs/decisions/015-mail-delivery-and-log-secrets.md).
+ *
+ * - `redact` replaces, by configuration, the values of fields that hold secrets wherever a log
+ *   call puts them (top level, or one or two objects deep such as `req.headers.authorization`):
+ *   authorization headers, cookies, passwords, one-time codes, tokens, payment signatures, keys
+ *   and secrets. A field called plain `code` is left alone: that is an error code
+ *   (`ECONNREFUSED`); a one-time code travels as `otp`.
+ * - The request line's `url` keeps its path but blanks the values of query parameters with a
+ *   secret-sounding name, so a token in a link never lands in the log.
+ * - Request bodies are never logged (the request line has method, url, status and duration), and
+ *   mail log lines carry the recipient and subject only: subjects never hold a code.
+ */
+import type { LoggerOptions } from 'pino';
+
+export const REDACTED = '[redacted]';
+
+/** Field names whose values are secrets, wherever they appear in a logged object. */
+export const SECRET_FIELDS = [
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'password',
+  'newPassword',
+  'currentPassword',
+  'otp',
+  'token',
+  'access_token',
+  'accessToken',
+  'refresh_token',
+  'razorpay_signature',
+  'x-razorpay-signature',
+  'signature',
+  'secret',
+  'key_secret',
+  'keySecret',
+  'webhookSecret',
+  'webhook_secret',
+  'apiKey',
+  'api_key',
+  'pepper',
+  'html',
+  'text',
+] as const;
+
+function fieldPath(prefix: string, field: string): string {
+  const access = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `["${field}"]`;
+  return prefix ? `${prefix}${access}` : access.startsWith('.') ? field : `*${access}`;
+}
+
+/** The redact paths: each secret field at the top level and up to two objects deep. */
+export const LOG_REDACT_PATHS: string[] = SECRET_FIELDS.flatMap((field) => [
+  ...new Set([fieldPath('', field), fieldPath('*', field), fieldPath('*.*', field)]),
+]);
+
+/** Query parameters whose values are blanked in a logged URL. */
+const SECRET_QUERY_PARAM = /(token|code|otp|signature|secret|password|key|session)/i;
+
+/** `/path?token=abc&page=2` → `/path?token=[redacted]&page=2`. */
+export function redactUrl(url: unknown): unknown {
+  if (typeof url !== 'string') return url;
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const params = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      return eq !== -1 && SECRET_QUERY_PARAM.test(decodeURIComponentSafe(name)) ? `${name}=${REDACTED}` : pair;
+    });
+  return `${url.slice(0, query)}?${params.join('&')}`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** pino options for the server's logger at `level`. */
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
+    serializers: { url: redactUrl },
+  };
+}

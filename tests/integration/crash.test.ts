@@ -1,0 +1,277 @@
+/**
+ * The worst moment to die: the store has sent an order to the supplier and the supplier has
+ * taken it, but the answer has not reached the store yet. A real server process (`server/main.ts`)
+ * is killed with SIGKILL right then (a proxy in front of the fake panel forwards the `add` call
+ * and holds its reply), and started again on the same database. The restarted store must not
+ * guess: the order is flagged for review (`needs_review`) and the supplier never gets it twice.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
+import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
+import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
+import { orderBody, supplierServiceId } from '../scale/order-body.ts';
+import { root } from '../support/app.ts';
+import { dialects } from '../support/databases.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+const PANEL_KEY = 'crash-panel-key';
+/** The shortest lease the store accepts: the restarted process takes the dead one's job over soon. */
+const LEASE_SECONDS = 3;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * In front of the fake panel: forwards every call; the first `add` after `holdNextAdd()` is
+ * forwarded too (the supplier takes the order) but its reply is kept from the store.
+ */
+async function startHoldingProxy(upstream: string) {
+  const adds: string[] = [];
+  let holding: ((order: string) => void) | null = null;
+  const held: ServerResponse[] = [];
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const form = new URLSearchParams(body.toString('utf8'));
+    const reply = await fetch(upstream, {
+      method: 'POST',
+      headers: { 'content-type': req.headers['content-type'] ?? 'application/x-www-form-urlencoded' },
+      body,
+    });
+    const text = await reply.text();
+    if (form.get('action') === 'add') {
+      adds.push(text);
+      const caught = holding;
+      if (caught) {
+        holding = null;
+        held.push(res);
+        caught(text);
+        return; // the supplier has the order; the store never hears so
+      }
+    }
+    res.writeHead(reply.status, { 'content-type': reply.headers.get('content-type') ?? 'application/json' });
+    res.end(text);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.statusCode = 502;
+      res.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/api/v2`,
+    /** Every `add` the store sent, as the panel answered it. */
+    adds,
+    /** Resolves with the panel's answer once the next `add` has been taken and its reply held. */
+    holdNextAdd: () => new Promise<string>((resolve) => (holding = resolve)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of held.splice(0)) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The promise's value, or a failure naming what did not happen in time. */
+async function within<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what()}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<NodeJS.Signals | number | null>;
+  output: () => string;
+}
+
+async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: process.env.CRASH_LOG_LEVEL ?? 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited early:\n${output}`);
+      return fetch(`${url}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+    },
+    { timeout: 30_000, interval: 100, message: 'the server to answer /readyz' },
+  );
+  return { url, child, exited, output: () => output };
+}
+
+describe.each(dialects)('a server killed inside a supplier submission (%s)', (dialect: DialectName) => {
+  let panel: FakeSmmPanel;
+  let proxy: Awaited<ReturnType<typeof startHoldingProxy>>;
+  let dataDir: string;
+  let fresh: FreshDatabase | undefined;
+  let database: DatabaseHandle;
+  let databaseEnv: Record<string, string>;
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    panel = await startFakeSmmPanel({ key: PANEL_KEY });
+    panel.services.push({
+      service: supplierServiceId,
+      name: 'Instagram Followers',
+      type: 'Default',
+      category: 'Instagram',
+      rate: '0.90',
+      min: '10',
+      max: '100000',
+      refill: true,
+      cancel: true,
+    });
+    proxy = await startHoldingProxy(panel.url);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'boostly-crash-'));
+    if (dialect === 'postgres') {
+      fresh = await createFreshDatabase(process.env.TEST_DATABASE_URL ?? '', 'boostly_crash');
+      databaseEnv = { DATABASE_URL: fresh.url };
+      database = openDatabase({ url: fresh.url, poolSize: 2 });
+    } else {
+      databaseEnv = { DATABASE_URL: '' };
+      database = openDatabase({ sqlitePath: path.join(dataDir, 'store.db') });
+    }
+  });
+  afterAll(async () => {
+    for (const server of servers) {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      await server.exited;
+    }
+    await database?.close();
+    await fresh?.drop();
+    await proxy?.close();
+    await panel?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'flags the order for review after the restart and never sends it to the supplier twice',
+    { timeout: 180_000 },
+    async () => {
+      const env = {
+        ...databaseEnv,
+        DATA_DIR: dataDir,
+        SMM_PANEL_URL: proxy.url,
+        SMM_PANEL_KEY: PANEL_KEY,
+        // Simulated payments with a (fake) real panel: the explicit opt-in of decision 014.
+        SANDBOX_PAYMENTS: 'allow',
+        RAZORPAY_KEY_ID: '',
+        RAZORPAY_KEY_SECRET: '',
+        JOB_LEASE_SECONDS: String(LEASE_SECONDS),
+        JOB_POLL_MS: '100',
+      };
+      const first = await startServer(env);
+      servers.push(first);
+
+      const order = orderBody('crash', 1);
+      const created = await fetch(`${first.url}/api/order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(order),
+      });
+      expect(created.status, first.output()).toBe(200);
+      const { razorpay_order_id: providerOrderId } = ((await created.json()) as { data: { razorpay_order_id: string } })
+        .data;
+
+      // Paying (and the browser's verification) queues the fulfilment job; the supplier takes the
+      // order and its reply is held.
+      const submitted = proxy.holdNextAdd();
+      const paid = await fetch(`${first.url}/api/sandbox/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ razorpay_order_id: providerOrderId }),
+      });
+      expect(paid.status, first.output()).toBe(200);
+      const verified = await fetch(`${first.url}/api/order/verify-payment`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(((await paid.json()) as { data: object }).data),
+      });
+      expect(verified.status, first.output()).toBe(200);
+      const panelAnswer = JSON.parse(
+        await within(submitted, 60_000, () => `the store to send the order to the supplier:\n${first.output()}`),
+      ) as { order?: number };
+      expect(panelAnswer.order).toBeGreaterThan(0);
+
+      // Dead in the middle: the supplier has the order, the store has not recorded it.
+      first.child.kill('SIGKILL');
+      expect(await first.exited).toBe('SIGKILL');
+      const row = () =>
+        database.db
+          .selectFrom('orders')
+          .select(['id', 'payment_status', 'fulfilment_state', 'needs_review', 'review_reason'])
+          .where('provider_order_id', '=', providerOrderId)
+          .executeTakeFirstOrThrow();
+      expect(await row()).toMatchObject({ payment_status: 'paid', fulfilment_state: 'submitting' });
+
+      const second = await startServer(env);
+      servers.push(second);
+      await waitFor(async () => (await row()).fulfilment_state === 'needs_review', {
+        timeout: 30_000,
+        interval: 200,
+        message: 'the restarted store to flag the interrupted submission for review',
+      });
+      const flagged = await row();
+      expect(flagged.needs_review).toBe(1);
+      expect(flagged.review_reason).toMatch(/supplier/i);
+
+      // Give the restarted store time for more attempts it must not make: two more leases.
+      await new Promise((resolve) => setTimeout(resolve, 2 * LEASE_SECONDS * 1000));
+      expect(proxy.adds).toHaveLength(1);
+      expect(panel.orders.size).toBe(1);
+      const supplierRows = await database.db
+        .selectFrom('supplier_orders')
+        .select('id')
+        .where('order_id', '=', flagged.id)
+        .execute();
+      expect(supplierRows).toHaveLength(0);
+      expect((await row()).fulfilment_state).toBe('needs_review');
+
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    },
+  );
+});
