@@ -7,8 +7,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,22 +14,15 @@ import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/da
 import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
 import { orderBody, supplierServiceId } from '../scale/order-body.ts';
+import { startPanelProxy } from '../fakes/panel-proxy.ts';
 import { root } from '../support/app.ts';
+import { freePort } from '../support/free-port.ts';
 import { dialects } from '../support/databases.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const PANEL_KEY = 'crash-panel-key';
 /** The shortest lease the store accepts: the restarted process takes the dead one's job over soon. */
 const LEASE_SECONDS = 3;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * In front of the fake panel: forwards every call; the first `add` after `holdNextAdd()` is
@@ -40,51 +31,23 @@ function freePort(): Promise<number> {
 async function startHoldingProxy(upstream: string) {
   const adds: string[] = [];
   let holding: ((order: string) => void) | null = null;
-  const held: ServerResponse[] = [];
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const form = new URLSearchParams(body.toString('utf8'));
-    const reply = await fetch(upstream, {
-      method: 'POST',
-      headers: { 'content-type': req.headers['content-type'] ?? 'application/x-www-form-urlencoded' },
-      body,
-    });
-    const text = await reply.text();
-    if (form.get('action') === 'add') {
+  const proxy = await startPanelProxy(upstream, {
+    route: (call) => (call.action === 'add' && holding ? 'withhold-reply' : 'forward'),
+    onReply: (call, text, route) => {
+      if (call.action !== 'add') return;
       adds.push(text);
+      if (route !== 'withhold-reply') return;
       const caught = holding;
-      if (caught) {
-        holding = null;
-        held.push(res);
-        caught(text);
-        return; // the supplier has the order; the store never hears so
-      }
-    }
-    res.writeHead(reply.status, { 'content-type': reply.headers.get('content-type') ?? 'application/json' });
-    res.end(text);
-  };
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      res.statusCode = 502;
-      res.end(String(error));
-    });
+      holding = null;
+      caught?.(text);
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/api/v2`,
+    ...proxy,
     /** Every `add` the store sent, as the panel answered it. */
     adds,
     /** Resolves with the panel's answer once the next `add` has been taken and its reply held. */
     holdNextAdd: () => new Promise<string>((resolve) => (holding = resolve)),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held.splice(0)) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 

@@ -16,8 +16,6 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -28,7 +26,9 @@ import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
 import { orderBody, supplierServiceId } from '../scale/order-body.ts';
+import { type PanelProxy, startPanelProxy } from '../fakes/panel-proxy.ts';
 import { root } from '../support/app.ts';
+import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
@@ -51,17 +51,6 @@ const panelKey = 'scale-panel-key';
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers: ports, polling, processes
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer()
-      .once('error', reject)
-      .listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        server.close(() => resolve(port));
-      });
-  });
-}
 
 /** SCALE_DEBUG=1 prints each phase as it happens. */
 const trace = (message: string) => {
@@ -198,49 +187,17 @@ function createStatusGate() {
   };
 }
 
-async function startPanelProxy(
+function startInstanceProxy(
   instance: string,
   upstream: string,
   calls: PanelCall[],
   gate: ReturnType<typeof createStatusGate>,
 ) {
-  const held: ServerResponse[] = [];
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
-    const action = new URLSearchParams(body.toString('utf8')).get('action') ?? '';
-    if (action === 'status' && gate.catches(instance)) {
-      // Never forwarded: the instance waits for an answer until it dies.
-      held.push(res);
-      return;
-    }
-    calls.push({ instance, action, at: Date.now() });
-    const reply = await fetch(upstream, {
-      method: 'POST',
-      headers: { 'content-type': req.headers['content-type'] ?? 'application/x-www-form-urlencoded' },
-      body,
-    });
-    res.writeHead(reply.status, { 'content-type': reply.headers.get('content-type') ?? 'application/json' });
-    res.end(await reply.text());
-  };
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      res.statusCode = 502;
-      res.end(String(error));
-    });
+  return startPanelProxy(upstream, {
+    // The armed sync run's `status` call never reaches the panel: the instance waits until it dies.
+    route: (call) => (call.action === 'status' && gate.catches(instance) ? 'withhold' : 'forward'),
+    onForward: (call) => calls.push({ instance, action: call.action, at: Date.now() }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/api/v2`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held.splice(0)) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -252,7 +209,7 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
   let razorpay: FakeRazorpay;
   let panel: FakeSmmPanel;
   let smtp: SmtpSink;
-  const proxies: Awaited<ReturnType<typeof startPanelProxy>>[] = [];
+  const proxies: PanelProxy[] = [];
   const panelCalls: PanelCall[] = [];
   const statusGate = createStatusGate();
   const instances: Instance[] = [];
@@ -303,7 +260,7 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
     });
     // All three boot at once on the empty database, as `docker compose up --scale app=3` would.
     for (let i = 0; i < INSTANCES; i += 1) {
-      const proxy = await startPanelProxy(`app${i + 1}`, panel.url, panelCalls, statusGate);
+      const proxy = await startInstanceProxy(`app${i + 1}`, panel.url, panelCalls, statusGate);
       proxies.push(proxy);
       instances.push(await startInstance(`app${i + 1}`, env(proxy.url)));
     }
@@ -413,7 +370,7 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
       const afterCheckouts = results.length;
       await victim.exited;
       // A replacement boots on the live database while the survivors take over.
-      const replacementProxy = await startPanelProxy('app4', panel.url, panelCalls, statusGate);
+      const replacementProxy = await startInstanceProxy('app4', panel.url, panelCalls, statusGate);
       proxies.push(replacementProxy);
       const replacement = await startInstance('app4', env(replacementProxy.url));
       instances.push(replacement);
