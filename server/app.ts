@@ -108,7 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepAliveTimeout: 65_000,
     // Fastify's default (100) sends a longer path parameter past its route to the not-found
     // answer; up to this length the route's own schema refuses it with a 400 naming the field.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
