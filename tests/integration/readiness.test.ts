@@ -57,9 +57,8 @@ describe.each(dialects)('readiness on %s', (dialect) => {
     expect(tables.map((table) => table.name)).not.toContain('readiness_probe');
   });
 
-  it.runIf(dialect === 'sqlite')(
-    'answers 503 "full" while SQLite cannot grow, logs the cause once, recovers',
-    async () => {
+  if (dialect === 'sqlite')
+    it('answers 503 "full" while SQLite cannot grow, logs the cause once, recovers', async () => {
       const [pages] = (await sql<{ page_count: number }>`pragma page_count`.execute(database.db)).rows;
       await sql.raw(`pragma max_page_count = ${pages?.page_count ?? 1}`).execute(database.db);
       try {
@@ -117,43 +116,44 @@ describe.each(dialects)('readiness on %s', (dialect) => {
       }
       expect((await readyz()).status).toBe(200);
       expect(logLines.some((line) => line.msg.includes('can write again'))).toBe(true);
-    },
-  );
+    });
 
-  it.runIf(dialect === 'sqlite')('keeps the error of a transaction SQLite has already rolled back itself', async () => {
-    // SQLite ends the whole transaction itself on some errors (SQLITE_FULL while spilling, I/O,
-    // corruption); ending it here does the same, deterministically.
-    const cause = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
-    const error = await database.db
-      .transaction()
-      .execute(async (trx) => {
-        await sql`rollback`.execute(trx);
-        throw cause;
-      })
-      .then(
-        () => null,
-        (reason: unknown) => reason,
-      );
-    expect(error).toBe(cause);
-    expect((await readyz()).status).toBe(200);
-  });
+  if (dialect === 'sqlite')
+    it('keeps the error of a transaction SQLite has already rolled back itself', async () => {
+      // SQLite ends the whole transaction itself on some errors (SQLITE_FULL while spilling, I/O,
+      // corruption); ending it here does the same, deterministically.
+      const cause = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      const error = await database.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`rollback`.execute(trx);
+          throw cause;
+        })
+        .then(
+          () => null,
+          (reason: unknown) => reason,
+        );
+      expect(error).toBe(cause);
+      expect((await readyz()).status).toBe(200);
+    });
 
-  it.runIf(dialect === 'postgres')('names a read-only PostgreSQL as the cause', async () => {
-    const url = new URL(testDatabaseUrl());
-    url.searchParams.set('options', '-c default_transaction_read_only=on');
-    const readOnly = openDatabase({ url: url.toString(), poolSize: 1 });
-    try {
-      await sql`select 1`.execute(readOnly.db);
-      const error = await checkWritable(readOnly.db).then(
-        () => null,
-        (reason: unknown) => reason,
-      );
-      expect(describeDatabaseFailure(error)).toMatchObject({ cause: 'read-only' });
-      expect(describeDatabaseFailure(error).message).toMatch(/read-only.*25006/);
-    } finally {
-      await readOnly.close();
-    }
-  });
+  if (dialect === 'postgres')
+    it('names a read-only PostgreSQL as the cause', async () => {
+      const url = new URL(testDatabaseUrl());
+      url.searchParams.set('options', '-c default_transaction_read_only=on');
+      const readOnly = openDatabase({ url: url.toString(), poolSize: 1 });
+      try {
+        await sql`select 1`.execute(readOnly.db);
+        const error = await checkWritable(readOnly.db).then(
+          () => null,
+          (reason: unknown) => reason,
+        );
+        expect(describeDatabaseFailure(error)).toMatchObject({ cause: 'read-only' });
+        expect(describeDatabaseFailure(error).message).toMatch(/read-only.*25006/);
+      } finally {
+        await readOnly.close();
+      }
+    });
 });
 
 describe('database failures by cause', () => {
