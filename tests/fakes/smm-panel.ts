@@ -42,6 +42,25 @@ export interface FakeSmmRequest {
 
 export type FakeSmmMode = 'normal' | 'down' | 'slow' | 'garbage';
 
+/**
+ * The panel's entry for the catalogue's Instagram followers package (the service most suites
+ * buy): refill and cancel supported; `overrides` changes what a suite needs (e.g. `min`).
+ */
+export function followersService(service: string, overrides: Partial<FakeSmmService> = {}): FakeSmmService {
+  return {
+    service,
+    name: 'Instagram Followers',
+    type: 'Default',
+    category: 'Instagram',
+    rate: '0.90',
+    min: '10',
+    max: '100000',
+    refill: true,
+    cancel: true,
+    ...overrides,
+  };
+}
+
 export const defaultFakeServices = (): FakeSmmService[] => [
   {
     service: 1,

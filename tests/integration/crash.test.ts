@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
-import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
+import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
 import { orderBody, supplierServiceId } from '../scale/order-body.ts';
 import { startPanelProxy } from '../fakes/panel-proxy.ts';
@@ -116,17 +116,7 @@ describe.each(dialects)('a server killed inside a supplier submission (%s)', (di
 
   beforeAll(async () => {
     panel = await startFakeSmmPanel({ key: PANEL_KEY });
-    panel.services.push({
-      service: supplierServiceId,
-      name: 'Instagram Followers',
-      type: 'Default',
-      category: 'Instagram',
-      rate: '0.90',
-      min: '10',
-      max: '100000',
-      refill: true,
-      cancel: true,
-    });
+    panel.services.push(followersService(supplierServiceId));
     proxy = await startHoldingProxy(panel.url);
     dataDir = mkdtempSync(path.join(tmpdir(), 'boostly-crash-'));
     if (dialect === 'postgres') {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { refundDueE4 } from '../../core/orders/progress.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
-import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
+import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
@@ -28,17 +28,7 @@ describe.each(dialects)('fulfilment on %s', (dialect) => {
 
   beforeAll(async () => {
     panel = await startFakeSmmPanel({ key: 'panel-key' });
-    panel.services.push({
-      service: tier.supplierServiceId,
-      name: 'Followers',
-      type: 'Default',
-      category: 'Instagram',
-      rate: '0.9',
-      min: '10',
-      max: '100000',
-      refill: true,
-      cancel: true,
-    });
+    panel.services.push(followersService(tier.supplierServiceId));
     razorpay = await startFakeRazorpay(keys);
     smtp = await startSmtpSink();
     t = await startTestApp(dialect, {

@@ -14,7 +14,7 @@ import { refundDueE4 } from '../../core/orders/progress.ts';
 import { ORDER_ACTION_REFUSALS } from '../../core/orders/status.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
-import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
+import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 import { placePaidOrder } from '../support/paid-order.ts';
@@ -33,17 +33,7 @@ describe.each(dialects)('admin reorder and apply-service on %s', (dialect) => {
 
   beforeAll(async () => {
     panel = await startFakeSmmPanel({ key: 'panel-key' });
-    panel.services.push({
-      service: tier.supplierServiceId,
-      name: 'Followers',
-      type: 'Default',
-      category: 'Instagram',
-      rate: '0.9',
-      min: '1',
-      max: '100000',
-      refill: true,
-      cancel: true,
-    });
+    panel.services.push(followersService(tier.supplierServiceId, { min: '1' }));
     razorpay = await startFakeRazorpay(keys);
     t = await startTestApp(dialect, {
       env: {

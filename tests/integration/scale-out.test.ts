@@ -22,7 +22,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../db/database.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
-import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
+import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
 import { orderBody, supplierServiceId } from '../scale/order-body.ts';
@@ -228,17 +228,7 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
       startSmtpSink(),
     ]);
     // The catalogue's supplier service for the package every checkout buys.
-    panel.services.push({
-      service: supplierServiceId,
-      name: 'Instagram Followers',
-      type: 'Default',
-      category: 'Instagram',
-      rate: '0.90',
-      min: '10',
-      max: '100000',
-      refill: true,
-      cancel: true,
-    });
+    panel.services.push(followersService(supplierServiceId));
     env = (panelUrl) => ({
       LOG_LEVEL: 'warn',
       DATABASE_URL: database.url,
