@@ -3,12 +3,16 @@
  * server and handed to React Router per request (see entry.server.tsx, `createLoadContext`).
  */
 import { createContext, RouterContextProvider } from 'react-router';
+import type { Blog } from '../core/blog/blog.ts';
 import type { Catalog } from '../core/catalog/catalog.ts';
 import type { OrderFormLookup } from '../core/orders/form-detail.ts';
 import type { OrderStatusView } from '../core/orders/orders.ts';
+import type { StoreInfo } from '../core/settings/store-info.ts';
 
 export interface StoreServices {
   catalog: Catalog;
+  /** Blog posts, categories and search (core/blog/blog.ts). */
+  blog: Blog;
   /** When the flash sale on the top bar ends (epoch ms); null hides the countdown. */
   flashSaleEndsAt: () => number | null;
   /** The order page's form for the package an order URL names, or the spec's message why there is none. */
@@ -20,6 +24,10 @@ export interface StoreServices {
   orderStatus: (orderId: string) => Promise<OrderStatusView>;
   /** Payments go through the sandbox (no Razorpay keys): every page carries the test-mode notice. */
   paymentsSimulated: boolean;
+  /** PUBLIC_URL without a trailing slash: canonical links, Open Graph, the feed and the sitemap. */
+  publicUrl: string;
+  /** Support contacts and the refund window quoted by the contact, FAQ and legal pages (server/config.ts). */
+  storeInfo: StoreInfo;
 }
 
 /** A domain refusal (OrderError and its kind): a status and a message written for the buyer. */

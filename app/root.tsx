@@ -16,6 +16,7 @@ import { Footer } from './components/Footer.tsx';
 import { NotFound } from './components/NotFound.tsx';
 import { SandboxNotice } from './components/SandboxNotice.tsx';
 import { TopBar } from './components/TopBar.tsx';
+import { HELP_LINKS } from './content/legal/pages.ts';
 import { requestContext } from './context.ts';
 import { showsFooter, showsTopBar } from './layout-rules.ts';
 import { useNonce } from './nonce.tsx';
@@ -54,6 +55,13 @@ function SiteHeader({ groups }: { groups: Route.ComponentProps['loaderData']['gr
               </li>
             ) : null,
           )}
+          {HELP_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link className="hover:text-brand-700" to={link.to}>
+                {link.label}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
     </header>

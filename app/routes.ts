@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from '@react-router/dev/routes';
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
 
 /** The spec's route table (section 2). `/` is the store home; see docs/decisions/002-index-routes.md. */
 export default [
@@ -9,7 +9,27 @@ export default [
   // The spec lists this misspelt route; it only redirects to the confirmation (or order lookup).
   route('order-confrim/:orderId?', 'routes/order-confrim.tsx'),
   route('client', 'routes/client.tsx'),
+  // The contact form (issue 12): stored, mailed to support, acknowledged (docs/decisions/024-contact-messages.md).
+  route('contact', 'routes/contact.tsx'),
+  // Help and legal pages (issue 12): texts filled from the store settings (docs/decisions/025-legal-texts.md).
+  route('faq', 'routes/faq.tsx'),
+  route('privacy-policy', 'routes/legal/privacy-policy.tsx'),
+  route('terms-condition', 'routes/legal/terms-condition.tsx'),
+  route('disclaimer', 'routes/legal/disclaimer.tsx'),
+  route('refund-policy', 'routes/legal/refund-policy.tsx'),
   route('login', 'routes/login.tsx'),
+  // The public blog (issue 11) in its own header and footer; /instagram-issue and /media-update
+  // show the two seeded categories (docs/decisions/020-blog-pages-and-seo.md).
+  layout('routes/blog/layout.tsx', [
+    route('blog', 'routes/blog/index.tsx'),
+    route('blog/category/:slug', 'routes/blog/category.tsx'),
+    route('blog/:slug', 'routes/blog/post.tsx'),
+    route('instagram-issue', 'routes/blog/instagram-issue.tsx'),
+    route('media-update', 'routes/blog/media-update.tsx'),
+  ]),
+  route('blog/feed.xml', 'routes/blog/feed.ts'),
+  route('sitemap.xml', 'routes/seo/sitemap.ts'),
+  route('robots.txt', 'routes/seo/robots.ts'),
   // The admin area: the layout guards every child (token in local storage, spec section 6).
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
@@ -17,6 +37,9 @@ export default [
     route('orders/:orderId', 'routes/admin/order-detail.tsx'),
     route('security', 'routes/admin/security.tsx'),
     route('mail', 'routes/admin/mail.tsx'),
+    route('blog', 'routes/admin/blog.tsx'),
+    route('blog/add', 'routes/admin/blog-add.tsx'),
+    route('blog/:slug', 'routes/admin/blog-edit.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import { type Driver, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { installedSqliteAddonProblem } from './sqlite-addon.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -46,6 +47,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
 
   const file = options.sqlitePath ?? ':memory:';
+  const addonProblem = installedSqliteAddonProblem();
+  if (addonProblem) throw new DatabaseUnusable(addonProblem);
   let sqlite: SQLite.Database;
   try {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });

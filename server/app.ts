@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -21,10 +22,13 @@ import {
 import type { ServerBuild } from 'react-router';
 import { Redis } from 'ioredis';
 import { checkWritable, describeDatabaseFailure } from '../db/database.ts';
+import { blogApi } from './api/blog.ts';
+import { multipartLimits, uploadFiles, uploadsApi } from './api/uploads.ts';
 import { catalogApi } from './api/catalog.ts';
 import { ordersApi } from './api/orders.ts';
 import { simulatedPanelApi } from './api/simulated-panel.ts';
 import { orderHistoryApi } from './api/order-history.ts';
+import { contactApi } from './api/contact.ts';
 import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
 import { adminMailApi } from './api/admin-mail.ts';
@@ -169,6 +173,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(rateLimitRedis ? { redis: rateLimitRedis, skipOnError: true } : {}),
     errorResponseBuilder: rateLimitExceeded,
   });
+  // Multipart bodies (image uploads, the blog form) for every route; each reads its parts itself.
+  await app.register(multipart, { limits: multipartLimits(config.UPLOAD_MAX_BYTES) });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 5 } } });
 
   await app.register(swagger, {
@@ -194,9 +200,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(catalogApi, { catalog: services.catalog });
+      await api.register(blogApi, {
+        blog: services.blog,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+        maxImageBytes: config.UPLOAD_MAX_BYTES,
+      });
+      await api.register(uploadsApi, {
+        dataDir: config.dataDir,
+        maxBytes: config.UPLOAD_MAX_BYTES,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
       await api.register(verificationApi, { verifier: store.verifier });
       await api.register(ordersApi, { catalog: store.catalog, orders: store.orders, provider: store.provider });
       await api.register(orderHistoryApi, { history: store.history });
+      await api.register(contactApi, { contact: store.contact });
       await api.register(authApi, { auth: store.adminAuth });
       await api.register(adminOrdersApi, {
         console: store.ordersConsole,
@@ -214,6 +231,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The built-in supplier panel, reachable over HTTP like a real one (tools, other instances).
   if (store.simulatedPanel) await app.register(simulatedPanelApi, { panel: store.simulatedPanel });
+
+  // Uploaded images (DATA_DIR/uploads), by content hash.
+  await app.register(uploadFiles, { dataDir: config.dataDir });
 
   app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   // Ready means the store can write: a full disk, a read-only or corrupt database answer 503
@@ -258,10 +278,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       mode: config.isProduction ? 'production' : 'development',
       services,
       pageCache,
-      contentVersion: () => services.catalog.version(),
+      contentVersion: combinedContentVersion(services),
       razorpayCheckout: store.provider.name === 'razorpay',
     });
   }
 
   return app;
+}
+
+/**
+ * The page cache's key part: changes whenever the catalogue or the blog does. The blog's version
+ * is read from the database (core/blog), so other instances' posts show here too (within about a
+ * second); the pair is folded into one local counter, which the cache key wants as a number.
+ */
+function combinedContentVersion(services: Store['services']): () => number {
+  let seen = '';
+  let version = 0;
+  return () => {
+    const now = `${services.catalog.version()}:${services.blog.knownContentVersion()}`;
+    if (now !== seen) {
+      seen = now;
+      version += 1;
+    }
+    return version;
+  };
 }

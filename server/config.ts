@@ -6,8 +6,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { TOTP_KEY_HINT, parseTotpKey } from '../core/auth/totp.ts';
+import { REFUND_JOB } from '../core/fulfilment/jobs.ts';
+import {
+  DEFAULT_REFUND_WINDOW_HOURS,
+  type StoreInfo,
+  defaultSupportEmail,
+  shortestHonestRefundWindowHours,
+} from '../core/settings/store-info.ts';
 
 const optionalUrl = z.url().optional();
+const totpKey = z
+  .string()
+  .refine((value) => parseTotpKey(value) !== null, `must be 32 random bytes as base64 or hex: ${TOTP_KEY_HINT}`);
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -67,10 +78,32 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().default('Boostly <orders@boostly.local>'),
+  /** Store settings quoted by the contact, FAQ and legal pages (core/settings/store-info.ts). Default: support@ + PUBLIC_URL's host. */
+  SUPPORT_EMAIL: z.email().optional(),
+  /** Unset: no phone number is shown anywhere. */
+  SUPPORT_PHONE: z.string().trim().min(3).max(40).optional(),
+  /** Unset: no office address is shown anywhere. */
+  OFFICE_ADDRESS: z.string().trim().min(3).max(300).optional(),
+  /** Hours within which an undelivered order is refunded; never less than the refund job can keep. */
+  REFUND_WINDOW_HOURS: z.coerce.number().int().min(1).max(720).default(DEFAULT_REFUND_WINDOW_HOURS),
+  /** Largest image the admin may upload (blog images), in bytes; larger ones answer 413. */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(50 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
+  /**
+   * Encrypts the admins' authenticator-app (TOTP) secrets (decision 022). Unset in production:
+   * TOTP enrolment is refused, and the store does not start while an admin uses TOTP.
+   */
+  TOTP_ENCRYPTION_KEY: totpKey.optional(),
+  /** The key before a rotation: still decrypts, and secrets under it are re-encrypted at boot. */
+  TOTP_ENCRYPTION_KEY_PREVIOUS: totpKey.optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -81,6 +114,8 @@ export interface Config extends Env {
   isProduction: boolean;
   /** No Razorpay keys: payments go through the sandbox and every page says so (decision 014). */
   paymentsSimulated: boolean;
+  /** Support contacts and the refund window, as the pages quote them. */
+  storeInfo: StoreInfo;
 }
 
 export class ConfigError extends Error {}
@@ -121,6 +156,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
   if (!!values.SMM_PANEL_URL !== !!values.SMM_PANEL_KEY) {
     throw new ConfigError('Invalid configuration:\n  SMM_PANEL_KEY: SMM_PANEL_URL and SMM_PANEL_KEY go together');
   }
+  if (values.TOTP_ENCRYPTION_KEY_PREVIOUS && !values.TOTP_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TOTP_ENCRYPTION_KEY: TOTP_ENCRYPTION_KEY_PREVIOUS is only read next to a (new) TOTP_ENCRYPTION_KEY',
+    );
+  }
   const paymentsSimulated = !values.RAZORPAY_KEY_ID;
   // Fail closed (decision 014): simulated payments and a real supplier means anyone gets real
   // orders delivered for free, whatever NODE_ENV says. The simulated panel costs nothing, so the
@@ -130,6 +170,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
       'Refusing to start: SMM_PANEL_URL sends orders to a real supplier, but without RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET payments are only simulated. Set the Razorpay keys, or SANDBOX_PAYMENTS=allow to accept simulated payments on purpose.',
     );
   }
+  const refundHoursNeeded = shortestHonestRefundWindowHours({
+    supplierSyncMs: values.SUPPLIER_SYNC_SECONDS * 1000,
+    jobLeaseMs: values.JOB_LEASE_SECONDS * 1000,
+    refundJobMaxAttempts: REFUND_JOB.maxAttempts,
+  });
+  if (values.REFUND_WINDOW_HOURS < refundHoursNeeded) {
+    throw new ConfigError(
+      `Invalid configuration:\n  REFUND_WINDOW_HOURS: the refund job may take up to ${refundHoursNeeded} hours with SUPPLIER_SYNC_SECONDS and JOB_LEASE_SECONDS as set; promise at least that`,
+    );
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,
@@ -137,5 +187,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
     sqlitePath: path.join(dataDir, 'store.db'),
     isProduction: values.NODE_ENV === 'production',
     paymentsSimulated,
+    storeInfo: {
+      supportEmail: values.SUPPORT_EMAIL ?? defaultSupportEmail(values.PUBLIC_URL),
+      supportPhone: values.SUPPORT_PHONE ?? null,
+      officeAddress: values.OFFICE_ADDRESS ?? null,
+      refundWindowHours: values.REFUND_WINDOW_HOURS,
+    },
   };
 }

@@ -40,6 +40,8 @@ export const SECRET_FIELDS = [
   'apiKey',
   'api_key',
   'pepper',
+  'TOTP_ENCRYPTION_KEY',
+  'TOTP_ENCRYPTION_KEY_PREVIOUS',
   'html',
   'text',
 ] as const;

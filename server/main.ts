@@ -12,6 +12,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { loggerOptions } from './logging.ts';
 import { openStore } from './store.ts';
 import { DatabaseUnusable, describeDatabaseFailure } from '../db/database.ts';
+import { TotpKeyError } from '../core/auth/totp-keys.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -80,6 +81,8 @@ async function main() {
 /** What to tell the operator when opening or migrating the database failed for a reason they can fix. */
 function databaseFailureAtBoot(error: unknown): string | null {
   if (error instanceof DatabaseUnusable) return error.message;
+  // Admins' TOTP secrets the configured keys cannot read (decision 022): names the variable.
+  if (error instanceof TotpKeyError) return error.message;
   const failure = describeDatabaseFailure(error);
   return failure.cause === 'other' ? null : failure.message;
 }

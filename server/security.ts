@@ -16,6 +16,12 @@ const RAZORPAY_CHECKOUT = {
   img: 'https://cdn.razorpay.com',
 };
 
+/**
+ * Video embeds in blog posts: the sanitiser (core/html/sanitize.ts) keeps only these two players'
+ * iframes (YouTube rewritten to its no-cookie host), so pages may frame exactly these.
+ */
+const VIDEO_EMBED_FRAMES = 'https://www.youtube-nocookie.com https://player.vimeo.com';
+
 export interface PageCspOptions {
   /** Order pages open Razorpay's checkout when Razorpay keys are configured. */
   razorpayCheckout?: boolean;
@@ -27,7 +33,7 @@ export function pageCsp(nonce: string, options: PageCspOptions = {}): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${rzp ? ` ${RAZORPAY_CHECKOUT.script}` : ''}`,
-    ...(rzp ? [`frame-src ${RAZORPAY_CHECKOUT.frame}`] : []),
+    `frame-src ${rzp ? `${RAZORPAY_CHECKOUT.frame} ` : ''}${VIDEO_EMBED_FRAMES}`,
     // React renders a few `style` attributes (e.g. carousel offsets); styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data:${rzp ? ` ${RAZORPAY_CHECKOUT.img}` : ''}`,

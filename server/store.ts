@@ -8,7 +8,9 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoreServices } from '../app/context.ts';
+import { type Blog, createBlog } from '../core/blog/blog.ts';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.ts';
+import { storeUploadedImage } from '../core/uploads/images.ts';
 import { flashSaleEnd } from '../core/catalog/flash-sale.ts';
 import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment.ts';
 import { APPLY_SERVICE_JOB, FULFIL_JOB, REFUND_JOB, REORDER_JOB, SUPPLIER_SYNC_JOB } from '../core/fulfilment/jobs.ts';
@@ -23,19 +25,23 @@ import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
 import { handleOrderEvents } from '../core/orders/events.ts';
 import { type OrderService, PAYMENT_RECONCILE_JOB, createOrderService } from '../core/orders/orders.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
+import { type ContactDesk, createContactDesk } from '../core/contact/contact.ts';
 import { lookUpOrderForm } from '../core/orders/form-detail.ts';
 import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
 import { type AdminAuth, createAdminAuth } from '../core/auth/admins.ts';
+import { prepareTotpKeys, totpKeySource } from '../core/auth/totp-keys.ts';
 import { type OrdersConsole, createOrdersConsole } from '../core/admin/orders-console.ts';
 import type { PaymentProvider } from '../core/payments/provider.ts';
 import { createRazorpayProvider } from '../core/payments/razorpay.ts';
 import { createSandboxProvider, loadSandboxSecret } from '../core/payments/sandbox.ts';
 import { PURGE_EVERY_MS, RETENTION_PURGE_JOB, purgeExpiredData } from '../core/retention/purge.ts';
+import { UPLOADS_CLEANUP_EVERY_MS, UPLOADS_CLEANUP_JOB, deleteUnreferencedUploads } from '../core/uploads/cleanup.ts';
 import { loadInstallSecret } from '../core/settings/install-secret.ts';
 import { type TargetVerifier, createTargetVerifier } from '../core/verification/verifier.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { catalogueSeed } from '../db/seed/catalogue-data.ts';
+import { blogSeed } from '../db/seed/blog-posts.ts';
 import { SIMULATED_PANEL_PATH } from './api/simulated-panel.ts';
 import type { Config } from './config.ts';
 import type { Kysely } from 'kysely';
@@ -50,11 +56,15 @@ export interface Store {
   simulatedPanel: SimulatedPanel | null;
   fulfilment: Fulfilment;
   catalog: Catalog;
+  /** Blog posts, categories, search and the blog's content version (core/blog/blog.ts). */
+  blog: Blog;
   provider: PaymentProvider;
   verifier: TargetVerifier;
   orders: OrderService;
   /** The customer's order history behind an e-mailed one-time code. */
   history: OrderHistory;
+  /** Messages from the contact form: stored, mailed to support, acknowledged (core/contact). */
+  contact: ContactDesk;
   /** Admin accounts, login and bearer tokens (`requireAdmin(store.adminAuth.authenticate)`). */
   adminAuth: AdminAuth;
   /** The admin all-orders console: list, search, detail, reorder, apply-service, CSV. */
@@ -91,8 +101,27 @@ export async function openStore(
   const { db } = handle;
   const clock = overrides.clock ?? systemClock;
   await migrateToLatest(db);
+  // Decision 022: refuses to start (TotpKeyError) when admins' TOTP secrets cannot be read, and
+  // moves secrets under an older key to TOTP_ENCRYPTION_KEY.
+  const totpKeys = totpKeySource({
+    key: config.TOTP_ENCRYPTION_KEY,
+    previous: config.TOTP_ENCRYPTION_KEY_PREVIOUS,
+    production: config.isProduction,
+  });
+  const totpReport = await prepareTotpKeys(db, totpKeys);
+  if (totpReport.warning) overrides.logger?.warn(totpReport.warning);
+  if (totpReport.reencrypted || totpReport.databaseKeyDeleted)
+    overrides.logger?.info(totpReport, 'TOTP secrets moved to TOTP_ENCRYPTION_KEY');
   const catalog = createCatalog(db);
   await catalog.seedIfEmpty(catalogueSeed);
+  const blog = createBlog({
+    db,
+    clock,
+    publicUrl: config.PUBLIC_URL,
+    images: (bytes) => storeUploadedImage(config.dataDir, bytes, { maxBytes: config.UPLOAD_MAX_BYTES }),
+  });
+  // Once per database, not whenever the blog is empty: posts the admin deleted stay deleted.
+  await blog.seedOnce(blogSeed);
 
   // loadConfig has already refused the sandbox with a real supplier unless SANDBOX_PAYMENTS=allow.
   const provider: PaymentProvider =
@@ -120,7 +149,13 @@ export async function openStore(
     codes,
     publicUrl: config.PUBLIC_URL,
   });
-  const adminAuth = createAdminAuth({ db, codes, publicUrl: config.PUBLIC_URL, now: clock });
+  const contact = createContactDesk({
+    db,
+    publicUrl: config.PUBLIC_URL,
+    supportEmail: config.storeInfo.supportEmail,
+    now: clock,
+  });
+  const adminAuth = createAdminAuth({ db, codes, publicUrl: config.PUBLIC_URL, now: clock, totpKeys });
   const logger = overrides.logger;
 
   let simulatedPanel: SimulatedPanel | null = null;
@@ -158,6 +193,7 @@ export async function openStore(
     { job: PAYMENT_RECONCILE_JOB, everyMs: config.PAYMENT_RECONCILE_SECONDS * 1000 },
     { job: SUPPLIER_SYNC_JOB, everyMs: config.SUPPLIER_SYNC_SECONDS * 1000 },
     { job: RETENTION_PURGE_JOB, everyMs: PURGE_EVERY_MS },
+    { job: UPLOADS_CLEANUP_JOB, everyMs: UPLOADS_CLEANUP_EVERY_MS },
   ];
   // Who hears about order events (core/orders/events.ts): payment and fulfilment only announce.
   const orderEventSubscribers = [orderMailsSubscriber({ publicUrl: config.PUBLIC_URL }), fulfilmentSubscriber];
@@ -185,6 +221,10 @@ export async function openStore(
         const ended = await fulfilment.endAbandonedActions();
         if (ended) logger?.warn({ ended }, 'admin actions ended after their job failed for good');
       }),
+      handleJob(UPLOADS_CLEANUP_JOB, async () => {
+        const result = await deleteUnreferencedUploads(db, config.dataDir, clock());
+        if (result.deletedFiles) logger?.info(result, 'uploads: deleted images no blog post uses');
+      }),
       handleJob(RETENTION_PURGE_JOB, async () => {
         const counts = await purgeExpiredData(
           db,
@@ -203,10 +243,13 @@ export async function openStore(
   const fixedEnd = config.FLASH_SALE_ENDS_AT ? Date.parse(config.FLASH_SALE_ENDS_AT) : null;
   const services: StoreServices = {
     catalog,
+    blog,
     flashSaleEndsAt: () => flashSaleEnd(clock().getTime(), fixedEnd),
     orderForm: (params) => lookUpOrderForm(catalog, params),
     orderStatus: (orderId) => orders.status(orderId),
     paymentsSimulated: provider.name === 'sandbox',
+    publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
+    storeInfo: config.storeInfo,
   };
 
   return {
@@ -215,10 +258,12 @@ export async function openStore(
     simulatedPanel,
     fulfilment,
     catalog,
+    blog,
     provider,
     verifier,
     orders,
     history,
+    contact,
     adminAuth,
     ordersConsole,
     mailer,

@@ -159,7 +159,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       headers.set('authorization', `Bearer ${token}`);
     }
     const hasBody = request.body !== undefined;
-    if (hasBody) headers.set('content-type', 'application/json');
+    // A FormData body goes out as multipart (file uploads): the browser sets the content type
+    // with its boundary. Anything else is JSON.
+    const body = request.body instanceof FormData ? request.body : hasBody ? JSON.stringify(request.body) : undefined;
+    if (typeof body === 'string') headers.set('content-type', 'application/json');
 
     const url = withQuery(path, request.query);
     let response: Response;
@@ -168,7 +171,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         method,
         headers,
         signal: request.signal ?? null,
-        ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
+        ...(body !== undefined ? { body } : {}),
         ...(cache ? { cache } : {}),
       });
     } catch (error) {

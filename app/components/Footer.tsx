@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { HELP_LINKS, LEGAL_PAGES } from '../content/legal/pages.ts';
 
 export interface FooterGroup {
   slug: string;
@@ -50,6 +51,24 @@ export function Footer({ groups }: FooterProps) {
             </ul>
           </div>
         ))}
+
+        <nav aria-labelledby="footer-help-heading">
+          <h2 id="footer-help-heading" className="text-sm font-semibold uppercase tracking-wide text-gray-900">
+            Help and legal
+          </h2>
+          <ul className="mt-4 space-y-2 text-sm">
+            {[...HELP_LINKS, ...LEGAL_PAGES.map((page) => ({ to: page.path, label: page.label }))].map((link) => (
+              <li key={link.to}>
+                <Link
+                  to={link.to}
+                  className="text-gray-700 hover:text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+                >
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
 
         <div>
           <h2 className="text-sm font-semibold uppercase tracking-wide text-gray-900">Follow us</h2>

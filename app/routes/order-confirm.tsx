@@ -26,7 +26,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   }
 }
 
-export default function OrderConfirmPage({ loaderData }: Route.ComponentProps) {
+export default function OrderConfirmPage({ loaderData, params }: Route.ComponentProps) {
   const { order, error } = loaderData;
   return (
     <section aria-live="polite" className="mx-auto max-w-2xl px-4 py-12">
@@ -38,7 +38,7 @@ export default function OrderConfirmPage({ loaderData }: Route.ComponentProps) {
               Look up your orders
             </Link>{' '}
             or{' '}
-            <Link to="/contact" className="font-semibold underline">
+            <Link to={`/contact?order=${encodeURIComponent(params.orderId)}`} className="font-semibold underline">
               contact support
             </Link>
             .

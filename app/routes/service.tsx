@@ -135,8 +135,15 @@ function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loa
             Buy Now
           </Link>
           <p className="mt-4 text-xs text-gray-700">
-            By placing an order you agree to our Terms of Service and Privacy Policy. We never ask for your password;
-            your account must be public.
+            By placing an order you agree to our{' '}
+            <Link to="/terms-condition" className="font-medium text-brand-700 underline">
+              Terms of Service
+            </Link>{' '}
+            and{' '}
+            <Link to="/privacy-policy" className="font-medium text-brand-700 underline">
+              Privacy Policy
+            </Link>
+            . We never ask for your password; your account must be public.
           </p>
         </aside>
       </article>

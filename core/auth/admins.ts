@@ -18,6 +18,7 @@ import { type AdminLogin, createAdminLogin } from './admin-login.ts';
 import { type AdminSession, createAdminSessions } from './admin-sessions.ts';
 import type { OneTimeCodes } from './one-time-codes.ts';
 import { type SecondFactorStatus, createSecondFactors } from './second-factor.ts';
+import type { TotpKeySource } from './totp-keys.ts';
 import { ADMIN_MESSAGES, AdminAuthError } from './admin-errors.ts';
 
 export { type AdminSummary } from './admin-accounts.ts';
@@ -48,6 +49,8 @@ export interface AdminAuthOptions {
   slowdownBaseMs?: number;
   slowdownMaxMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** Where the TOTP secrets' key comes from (decision 022); the database's key by default (development). */
+  totpKeys?: TotpKeySource;
 }
 
 export interface AdminAuth extends AdminAccounts, AdminLogin {
@@ -72,7 +75,7 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
     ...(options.tokenTtlMs === undefined ? {} : { tokenTtlMs: options.tokenTtlMs }),
   });
   const accounts = createAdminAccounts({ db, now });
-  const secondFactors = createSecondFactors(db);
+  const secondFactors = createSecondFactors(db, options.totpKeys);
   const { maxFailedLogins, lockoutMs, slowdownAfter, slowdownBaseMs, slowdownMaxMs, sleep } = options;
   const login = createAdminLogin({
     db,

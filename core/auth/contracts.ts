@@ -82,6 +82,8 @@ export const SecondFactorStatusReply = z.object({
   method: z.enum(['email', 'totp']),
   recoveryCodesLeft: z.number().int(),
   totpEnabledAt: z.string().nullable(),
+  /** Whether this server can enrol the admin in TOTP, and if not why (decision 022: no key set). */
+  totpSetup: z.object({ available: z.boolean(), reason: z.string().nullable() }),
 });
 export type SecondFactorStatusReply = z.infer<typeof SecondFactorStatusReply>;
 

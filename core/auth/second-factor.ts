@@ -10,14 +10,22 @@
  * A TOTP or recovery code is accepted only while a challenge is open, that is within
  * `CHALLENGE_MS` of a right password; without one the reply is the e-mailed code's "Ask for a
  * code first.", so a code cannot be checked without the password.
+ *
+ * TOTP secrets are sealed under the key totp-keys.ts picks (decision 022: TOTP_ENCRYPTION_KEY,
+ * bound to the admin's id); without a key in production, enrolment is refused with the reason
+ * the security page shows.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { loadInstallSecret } from '../settings/install-secret.ts';
+import { AdminAuthError } from './admin-errors.ts';
+import { DATABASE_KEY_SETTING, TOTP_UNAVAILABLE_MESSAGE, type TotpKeySource, recoveryCodeKey } from './totp-keys.ts';
 import {
   RECOVERY_CODE_COUNT,
   type SecretBox,
-  createSecretBox,
+  createDatabaseBox,
+  createEnvironmentBox,
+  createEnvironmentSealer,
   generateRecoveryCode,
   generateTotpSecret,
   matchTotpStep,
@@ -30,8 +38,6 @@ import {
 export const GRANT_MS = 5 * 60_000;
 /** How long after a right password a TOTP or recovery code may be entered. */
 export const CHALLENGE_MS = 10 * 60_000;
-const KEY_SETTING = 'admin.second-factor-key';
-
 export type SecondFactorMethod = 'email' | 'totp';
 
 export interface SecondFactorStatus {
@@ -39,6 +45,8 @@ export interface SecondFactorStatus {
   /** Unused recovery codes (0 without TOTP). */
   recoveryCodesLeft: number;
   totpEnabledAt: string | null;
+  /** Production without TOTP_ENCRYPTION_KEY refuses enrolment: the page explains instead. */
+  totpSetup: { available: boolean; reason: string | null };
 }
 
 export type CodeCheck = 'ok' | 'invalid' | 'no-challenge';
@@ -46,6 +54,8 @@ export type CodeCheck = 'ok' | 'invalid' | 'no-challenge';
 export interface SecondFactors {
   method(adminId: number): Promise<SecondFactorMethod>;
   status(adminId: number): Promise<SecondFactorStatus>;
+  /** Whether this server can enrol an admin in TOTP, and why not (for the security page). */
+  totpSetup(): { available: boolean; reason: string | null };
   /** A new secret to enrol (replacing an unconfirmed one); shown once, kept encrypted. */
   startTotp(adminId: number, account: string, at: Date): Promise<{ secret: string; otpauthUrl: string }>;
   /** Whether a set-up was started and not confirmed yet. */
@@ -70,9 +80,28 @@ export interface SecondFactors {
 
 const changed = (result: { numUpdatedRows?: bigint | undefined }) => Number(result.numUpdatedRows ?? 0) > 0;
 
-export function createSecondFactors(db: Kysely<Database>): SecondFactors {
+export function createSecondFactors(db: Kysely<Database>, source: TotpKeySource = { kind: 'database' }): SecondFactors {
+  const sealer = source.kind === 'environment' ? createEnvironmentSealer(source.keys) : null;
   let box: Promise<SecretBox> | undefined;
-  const secretBox = () => (box ??= loadInstallSecret(db, KEY_SETTING).then(createSecretBox));
+  const loadBox = (): Promise<SecretBox> => {
+    if (sealer) return (box ??= recoveryCodeKey(db, sealer).then((macKey) => createEnvironmentBox(sealer, macKey)));
+    if (source.kind === 'database')
+      return (box ??= loadInstallSecret(db, DATABASE_KEY_SETTING).then(createDatabaseBox));
+    return Promise.reject(new AdminAuthError(TOTP_UNAVAILABLE_MESSAGE, 409));
+  };
+  const totpSetup = () =>
+    source.kind === 'unavailable'
+      ? { available: false, reason: TOTP_UNAVAILABLE_MESSAGE }
+      : { available: true, reason: null };
+  // A failed load (a database hiccup) is not kept: the next call tries again.
+  const secretBox = async (): Promise<SecretBox> => {
+    try {
+      return await loadBox();
+    } catch (error) {
+      box = undefined;
+      throw error;
+    }
+  };
 
   const row = (adminId: number) =>
     db.selectFrom('admin_second_factors').selectAll().where('admin_id', '=', adminId).executeTakeFirst();
@@ -108,7 +137,7 @@ export function createSecondFactors(db: Kysely<Database>): SecondFactors {
 
   /** A TOTP code, accepted once: the compare-and-set on the last step refuses a replay. */
   async function acceptTotp(adminId: number, sealed: string, lastStep: number | null, code: string, at: Date) {
-    const step = matchTotpStep((await secretBox()).open(sealed), code, at);
+    const step = matchTotpStep((await secretBox()).open(adminId, sealed), code, at);
     if (step === null || (lastStep !== null && step <= lastStep)) return false;
     const updated = await db
       .updateTable('admin_second_factors')
@@ -140,20 +169,27 @@ export function createSecondFactors(db: Kysely<Database>): SecondFactors {
 
     async status(adminId) {
       const current = await row(adminId);
-      if (!current?.totp_secret) return { method: 'email', recoveryCodesLeft: 0, totpEnabledAt: null };
+      if (!current?.totp_secret) {
+        return { method: 'email', recoveryCodesLeft: 0, totpEnabledAt: null, totpSetup: totpSetup() };
+      }
       return {
         method: 'totp',
         recoveryCodesLeft: await unusedRecoveryCodes(adminId),
         totpEnabledAt: current.totp_enabled_at,
+        totpSetup: totpSetup(),
       };
     },
 
+    totpSetup,
+
     async startTotp(adminId, account, at) {
+      // Refused (409, the page's reason) before anything is written when no key can seal it.
+      const sealing = await secretBox();
       await ensureRow(adminId, at);
       const secret = generateTotpSecret();
       await db
         .updateTable('admin_second_factors')
-        .set({ totp_pending_secret: (await secretBox()).seal(secret), updated_at: at.toISOString() })
+        .set({ totp_pending_secret: sealing.seal(adminId, secret), updated_at: at.toISOString() })
         .where('admin_id', '=', adminId)
         .execute();
       return { secret, otpauthUrl: otpauthUrl(account, secret) };
@@ -167,7 +203,7 @@ export function createSecondFactors(db: Kysely<Database>): SecondFactors {
       const current = await row(adminId);
       const pending = current?.totp_pending_secret;
       if (!pending) return null;
-      const step = matchTotpStep((await secretBox()).open(pending), code.trim(), at);
+      const step = matchTotpStep((await secretBox()).open(adminId, pending), code.trim(), at);
       if (step === null) return null;
       const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
       const sealedBox = await secretBox();

@@ -1,7 +1,7 @@
 /**
  * The store promises to keep personal data no longer than 2 years (spec section 1). A daily job
  * deletes orders (with their timeline and refunds), e-mails (the jobs that carried them),
- * one-time codes and provider leftovers older than that, and logs how many of each went.
+ * contact messages, one-time codes and provider leftovers older than that, and logs how many of each went.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -24,6 +24,8 @@ export interface PurgeCounts {
   webhookEvents: number;
   sandboxPayments: number;
   simulatedPanelOrders: number;
+  /** Messages from the contact form (core/contact). */
+  contactMessages: number;
 }
 
 /**
@@ -74,6 +76,19 @@ export async function purgeExpiredData(
     const simulatedPanelOrders = count(
       await trx.deleteFrom('simulated_panel_orders').where('created_at', '<', cutoff).executeTakeFirstOrThrow(),
     );
-    return { orders, mails, jobs, recurringRuns, codes, webhookEvents, sandboxPayments, simulatedPanelOrders };
+    const contactMessages = count(
+      await trx.deleteFrom('contact_messages').where('created_at', '<', cutoff).executeTakeFirstOrThrow(),
+    );
+    return {
+      orders,
+      mails,
+      jobs,
+      recurringRuns,
+      codes,
+      webhookEvents,
+      sandboxPayments,
+      simulatedPanelOrders,
+      contactMessages,
+    };
   });
 }

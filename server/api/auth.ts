@@ -194,7 +194,8 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
       preHandler: adminOnly,
       schema: {
         tags: ['admin auth'],
-        summary: "The admin's second factor: e-mailed codes or TOTP, and unused recovery codes",
+        summary:
+          "The admin's second factor: e-mailed codes or TOTP, unused recovery codes, and whether TOTP can be set up here",
         response: { 200: envelopeOf(SecondFactorStatusReply), 401: FailureSchema },
       },
     },
@@ -209,7 +210,8 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
       schema: {
         tags: ['admin auth'],
         summary: 'Start a TOTP set-up: a new secret and otpauth URL, shown once (confirm with a code to enable)',
-        response: { 200: envelopeOf(TotpSetupReply), 401: FailureSchema, 429: FailureSchema },
+        // 409: no TOTP_ENCRYPTION_KEY in production (decision 022); the status says so beforehand.
+        response: { 200: envelopeOf(TotpSetupReply), 401: FailureSchema, 409: FailureSchema, 429: FailureSchema },
       },
     },
     async (request) =>
@@ -225,7 +227,13 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
         tags: ['admin auth'],
         summary: 'Enable TOTP with a code from the authenticator app; answers the recovery codes, shown once',
         body: TotpCodePayload,
-        response: { 200: envelopeOf(TotpEnabledReply), 400: FailureSchema, 401: FailureSchema, 429: FailureSchema },
+        response: {
+          200: envelopeOf(TotpEnabledReply),
+          400: FailureSchema,
+          401: FailureSchema,
+          409: FailureSchema,
+          429: FailureSchema,
+        },
       },
     },
     async (request) =>

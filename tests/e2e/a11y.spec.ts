@@ -5,7 +5,21 @@ import { gotoHydrated } from './support/page.ts';
 // The pages send a CSP with script nonces, which would block the injected axe script.
 test.use({ bypassCSP: true });
 
-for (const url of ['/', '/service/instagram-followers']) {
+for (const url of [
+  '/',
+  '/service/instagram-followers',
+  '/blog',
+  '/blog/grow-instagram-account-safely',
+  '/blog/category/instagram-updates',
+  '/instagram-issue',
+  '/media-update',
+  '/faq',
+  '/privacy-policy',
+  '/terms-condition',
+  '/disclaimer',
+  '/refund-policy',
+  '/contact',
+]) {
   test(`axe finds no serious or critical violations on ${url}`, async ({ page }) => {
     await gotoHydrated(page, url);
     await expectNoSeriousAxeViolations(page, url);

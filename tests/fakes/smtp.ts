@@ -38,6 +38,8 @@ export interface SmtpSink {
 
 export interface SmtpSinkOptions {
   failWith?: SinkFailure;
+  /** Refuses (550) the recipients it returns true for, whatever `failWith` says (the e2e sink's per-address switch). */
+  rejectRecipient?: (address: string) => boolean;
 }
 
 function smtpError(message: string, responseCode: number): SMTPServerError {
@@ -64,9 +66,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       disableReverseLookup: true,
       logger: false,
       closeTimeout: 100,
-      onRcptTo(_address, _session, callback) {
+      onRcptTo(address, _session, callback) {
         attempts++;
-        if (sink.failWith === 'reject') return callback(smtpError('mailbox unavailable', 550));
+        if (sink.failWith === 'reject' || options.rejectRecipient?.(address.address))
+          return callback(smtpError('mailbox unavailable', 550));
         if (sink.failWith === 'tempfail') return callback(smtpError('mailbox busy, try again later', 451));
         callback();
       },

@@ -590,7 +590,12 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(status.json()).toEqual({
         isSuccessful: true,
         message: 'Success',
-        data: { method: 'email', recoveryCodesLeft: 0, totpEnabledAt: null },
+        data: {
+          method: 'email',
+          recoveryCodesLeft: 0,
+          totpEnabledAt: null,
+          totpSetup: { available: true, reason: null },
+        },
       });
 
       const setup = await post('/api/auth/totp/setup', token);
@@ -630,7 +635,12 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       for (const code of recoveryCodes) expect(JSON.stringify(stored)).not.toContain(code.replace('-', ''));
 
       const after = await get('/api/auth/second-factor', token);
-      expect(after.json().data).toEqual({ method: 'totp', recoveryCodesLeft: 10, totpEnabledAt: expect.any(String) });
+      expect(after.json().data).toEqual({
+        method: 'totp',
+        recoveryCodesLeft: 10,
+        totpEnabledAt: expect.any(String),
+        totpSetup: { available: true, reason: null },
+      });
       expect(after.body).not.toContain(secret);
 
       // From now on: no e-mail, the app's code.

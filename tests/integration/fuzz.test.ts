@@ -190,6 +190,13 @@ function arbitraryFor(schema: JsonSchema | undefined, known: readonly string[], 
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'string': {
+      // A file field of a multipart form: bytes (random, empty, or markup posing as an image).
+      if (schema.format === 'binary') {
+        return fc.oneof(
+          fc.uint8Array({ maxLength: 2048 }).map((bytes) => Buffer.from(bytes)),
+          fc.constantFrom(...NAUGHTY_STRINGS.slice(0, 40), '<svg onload="alert(1)"/>').map((text) => Buffer.from(text)),
+        );
+      }
       const maxLength = Math.min(schema.maxLength ?? 64, 200);
       const text = fc.string({ minLength: schema.minLength ?? 0, maxLength, unit: 'binary' });
       const plain = fc.string({ minLength: schema.minLength ?? 0, maxLength });
@@ -284,10 +291,37 @@ interface FuzzRequest {
   method: Method;
   url: string;
   headers: Record<string, string>;
-  payload?: string;
+  payload?: string | Buffer;
 }
 
-/** One request per sample: parameters into the path and query, the body as (maybe broken) JSON. */
+/**
+ * A multipart/form-data body from a generated value: Buffers become file parts, anything else a
+ * text field; a value that is not an object becomes a form cut off before its closing boundary.
+ */
+function multipartPayload(value: unknown, boundary: string): Buffer {
+  if (!isRecord(value))
+    return Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${asText(value)}"\r\n`);
+  const parts: Buffer[] = [];
+  for (const [name, field] of Object.entries(value)) {
+    const disposition = `--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"`;
+    if (Buffer.isBuffer(field)) {
+      parts.push(
+        Buffer.from(`${disposition}; filename="upload.png"\r\nContent-Type: image/png\r\n\r\n`),
+        field,
+        Buffer.from('\r\n'),
+      );
+    } else {
+      parts.push(Buffer.from(`${disposition}\r\n\r\n${wellFormed(asText(field))}\r\n`));
+    }
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(parts);
+}
+
+/**
+ * One request per sample: parameters into the path and query, the body as (maybe broken) JSON or,
+ * for operations that take one, a (maybe broken) multipart form.
+ */
 function requestArbitrary(
   method: Method,
   template: string,
@@ -302,8 +336,18 @@ function requestArbitrary(
     required: parameters.filter((p) => p.required || p.in === 'path').map((p) => `${p.in}:${p.name}`),
   };
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+  // Operations that take a form (file uploads) get multipart bodies generated from its schema too.
+  const formSchema = operation.requestBody?.content?.['multipart/form-data']?.schema;
+  const formBody = formSchema
+    ? fc.option(
+        fc
+          .tuple(arbitraryFor(formSchema, known), fc.option(mutationFor(formSchema), { freq: 3 }))
+          .map(([value, mutate]) => (mutate ? mutate(value) : value)),
+        { freq: bodySchema ? 2 : 5 },
+      )
+    : fc.constant(null);
   const secured = (operation.security ?? []).length > 0;
-  const body = fc.oneof(
+  const jsonBody = fc.oneof(
     { weight: 3, arbitrary: arbitraryFor(bodySchema, known).map((value) => ({ value, mutated: false })) },
     {
       weight: 2,
@@ -312,6 +356,7 @@ function requestArbitrary(
         .map(([value, mutate]) => ({ value: mutate(value), mutated: true })),
     },
   );
+  const body = fc.tuple(jsonBody, formBody).map(([json, form]) => ({ ...json, form }));
   const rawBody = fc.constantFrom('{', '{"a":', 'not json', '[', '"\u0000"', '{"email":"\u0000"}', '');
   const authorization = secured
     ? fc.constantFrom(`Bearer ${token}`, `Bearer ${token}`, `Bearer ${token}`, '', 'Bearer forged', 'Basic abc')
@@ -324,7 +369,7 @@ function requestArbitrary(
       rawBody: fc.option(rawBody, { freq: 8 }),
       authorization,
     })
-    .map(({ parameters: generated, parameterMutation, body: { value }, rawBody: raw, authorization: auth }) => {
+    .map(({ parameters: generated, parameterMutation, body: { value, form }, rawBody: raw, authorization: auth }) => {
       const values = parameterMutation ? parameterMutation(generated) : generated;
       const record = isRecord(values) ? values : {};
       let url = template;
@@ -341,7 +386,11 @@ function requestArbitrary(
       const headers: Record<string, string> = {};
       if (auth) headers.authorization = auth;
       const request: FuzzRequest = { method, url: search ? `${url}?${search}` : url, headers };
-      if (method !== 'GET' && method !== 'DELETE') {
+      if (method !== 'GET' && method !== 'DELETE' && form !== null) {
+        const boundary = 'fuzzboundary7MA4YWxkTrZu0gW';
+        headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+        request.payload = multipartPayload(form, boundary);
+      } else if (method !== 'GET' && method !== 'DELETE') {
         headers['content-type'] = 'application/json';
         request.payload = raw ?? JSON.stringify(value ?? null);
       }
@@ -384,6 +433,10 @@ describe.each(dialects)('fuzzing every operation of the OpenAPI document on %s',
       if (service.slug) known.push(service.slug);
       for (const plan of service.plans ?? []) if (plan.type) known.push(plan.type);
     }
+    const posts = (await t.app.inject({ method: 'GET', url: '/api/blog?size=50' })).json<{
+      data: { slug: string }[];
+    }>();
+    for (const post of posts.data) known.push(post.slug);
     known.push('fuzz.admin@example.com', 'buyer@example.com', 'instagram', '123456', '100');
   });
   afterAll(async () => {
@@ -429,7 +482,7 @@ describe.each(dialects)('fuzzing every operation of the OpenAPI document on %s',
             const response = await t.app.inject({ ...request, remoteAddress: nextAddress() });
             const status = response.statusCode;
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
-            const sample = `${request.method} ${request.url.slice(0, 160)} ${(request.payload ?? '').slice(0, 160)}`;
+            const sample = `${request.method} ${request.url.slice(0, 160)} ${String(request.payload ?? '').slice(0, 160)}`;
             const note = (problem: string) => {
               const key = `${label}: ${problem}`;
               if (!problems.has(key)) problems.set(key, sample);

@@ -146,6 +146,7 @@ describe.each(dialects)('data retention on %s', (dialect) => {
       webhookEvents: 1,
       sandboxPayments: 0,
       simulatedPanelOrders: 0,
+      contactMessages: 0,
     });
 
     const orders = await database.db.selectFrom('orders').select('id').execute();
@@ -169,6 +170,7 @@ describe.each(dialects)('data retention on %s', (dialect) => {
       webhookEvents: 0,
       sandboxPayments: 0,
       simulatedPanelOrders: 0,
+      contactMessages: 0,
     });
   });
   it('keeps finished runs of recurring jobs a day, and never touches open ones or other kinds', async () => {

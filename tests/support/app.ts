@@ -13,6 +13,8 @@ import { type TestDatabase, openTestDatabase } from './databases.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 const serverBuildPath = path.join(root, 'build/server/index.js');
+/** The TOTP_ENCRYPTION_KEY of the apps tests start (32 bytes, base64; a test key only). */
+export const TEST_TOTP_ENCRYPTION_KEY = 'dGVzdC1vbmx5IHRvdHAga2V5LCBuZXZlciB1c2UgaXQ=';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -43,6 +45,8 @@ export async function startTestApp(
     NODE_ENV: 'production',
     DATA_DIR: path.join(root, '.tmp/unused'),
     LOG_LEVEL: 'silent',
+    // Production keeps admins' TOTP secrets only under this key (decision 022).
+    TOTP_ENCRYPTION_KEY: TEST_TOTP_ENCRYPTION_KEY,
     ...options.env,
   });
   const store = await openStore(config, database, { logger: pino({ level: 'silent' }), ...options.overrides });

@@ -18,7 +18,11 @@ const DETAILS: DetailItem[] = [
   { term: 'Gift', value: '0-20%', hint: 'Bonus extra on top of your order, free of charge.' },
   { term: 'Link', value: 'Username without @', hint: 'Give your username only, never your password.' },
   { term: 'Refill', value: '30-day guarantee', hint: 'Drops within 30 days are topped up for free.' },
-  { term: 'Refund', value: 'full, if not delivered', hint: 'Refunded within 48 hours if we cannot deliver.' },
+  {
+    term: 'Refund',
+    value: 'full, if not delivered',
+    hint: 'What is not delivered is refunded within 48 hours of the order ending.',
+  },
   { term: 'Page', value: 'Must be public', hint: 'We cannot deliver to a private account.' },
 ];
 

@@ -38,7 +38,7 @@ export const homeFaq: FaqItem[] = [
   {
     question: 'What if my order is not delivered?',
     answer:
-      'If we cannot deliver within the promised time you get a full refund within 48 hours. Every order is also covered by our 30-day money-back guarantee.',
+      'If the supplier cancels your order, or delivers only part of it, what was not delivered is refunded to your original payment method automatically, within 48 hours of the order ending. An order that was not delivered as described and not refunded can be claimed from support within 30 days of ordering.',
   },
   {
     question: 'How can I contact support?',
@@ -75,6 +75,6 @@ export const serviceFaq: FaqItem[] = [
   {
     question: 'Is my money safe?',
     answer:
-      'Yes. If your order is not delivered you receive a full refund within 48 hours, and you are covered by a 30-day money-back guarantee. Support is available 24/7 if anything goes wrong.',
+      "Yes. You pay by card on our payment provider's checkout, and we never see your card number. What is not delivered is refunded automatically within 48 hours of the order ending, and support is available 24/7 if anything goes wrong.",
   },
 ];

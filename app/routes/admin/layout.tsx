@@ -35,13 +35,19 @@ interface NavItem {
   failedMailCount?: boolean;
 }
 
-/** The admin sections. Blog management (spec "Admin blog list") is added here as `/admin/blog`. */
+/** The admin sections (blog management: spec "Admin blog list"). */
 const ADMIN_NAV: NavItem[] = [
   {
     to: '/admin/all-orders',
     label: 'All orders',
     matches: ['/admin/all-orders', '/admin/orders'],
     icon: 'M9 5H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-2M9 5a2 2 0 0 0 2 2h2a2 2 0 0 0 2-2M9 5a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2m-6 9 2 2 4-4',
+  },
+  {
+    to: '/admin/blog',
+    label: 'Blog',
+    matches: ['/admin/blog'],
+    icon: 'M5 4h10l4 4v12H5zM15 4v4h4M8 12h8M8 16h5',
   },
   {
     to: '/admin/mail',

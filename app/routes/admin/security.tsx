@@ -17,7 +17,9 @@ import { ButtonSpinner, ErrorBanner, inputClass, primaryButton } from '../../com
  * Here the admin switches to the stronger one, an authenticator app (TOTP): the secret is shown
  * once as text and as the otpauth URL an app reads, a code from the app confirms it, and the ten
  * recovery codes are shown once. With a current code (or a recovery code) the admin turns it
- * off again. Loaded in the browser with the admin's token, like every admin page.
+ * off again. Loaded in the browser with the admin's token, like every admin page. A server
+ * without TOTP_ENCRYPTION_KEY in production cannot enrol anyone (decision 022): the page shows
+ * its reason in place of the set-up button.
  */
 
 export const meta: Route.MetaFunction = () => [
@@ -228,7 +230,17 @@ export default function Security({ loaderData }: Route.ComponentProps) {
             <p className="mt-2 text-gray-700" data-testid="totp-status">
               Off. Logins ask for a code we e-mail you.
             </p>
-            {setup ? (
+            {!status.totpSetup.available ? (
+              // Decision 022: the server has no key to encrypt a secret with, so it would refuse
+              // the set-up: say why instead of offering a button that cannot work.
+              <p
+                role="note"
+                className="mt-4 rounded-xl border border-amber-200 bg-amber-50 p-4 text-amber-900"
+                data-testid="totp-unavailable"
+              >
+                {status.totpSetup.reason}
+              </p>
+            ) : setup ? (
               <div className="mt-4" data-testid="totp-setup">
                 <p className="text-gray-700">
                   Add this account to your authenticator app: open the link on your phone, or type the secret in. It is

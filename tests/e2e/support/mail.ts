@@ -5,12 +5,19 @@ import type { CapturedMail } from './serve.ts';
 
 export type { CapturedMail };
 
-const MAIL_URL = `http://127.0.0.1:${process.env.E2E_MAIL_PORT ?? '4318'}/messages`;
+const SINK_URL = `http://127.0.0.1:${process.env.E2E_MAIL_PORT ?? '4318'}`;
+const MAIL_URL = `${SINK_URL}/messages`;
 
 export async function capturedMail(): Promise<CapturedMail[]> {
   const response = await fetch(MAIL_URL, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`GET ${MAIL_URL} answered ${response.status}`);
   return (await response.json()) as CapturedMail[];
+}
+
+/** Whether `email` is one of the mail's recipients (exactly: `mail@…` is not `blog-mail@…`). */
+export function sentTo(mail: CapturedMail, email: string): boolean {
+  const wanted = email.trim().toLowerCase();
+  return mail.to.split(',').some((recipient) => recipient.trim().toLowerCase() === wanted);
 }
 
 /** Polls until a caught e-mail matches, or fails after `timeoutMs` listing what did arrive. */
@@ -37,13 +44,27 @@ export async function codeFor(email: string, previous: string | null = null, tim
   const deadline = Date.now() + timeoutMs;
   let seen: CapturedMail[] = [];
   for (;;) {
-    seen = (await capturedMail()).filter(
-      (m) => m.to.toLowerCase().includes(email.toLowerCase()) && m.subject.includes('code'),
-    );
+    seen = (await capturedMail()).filter((m) => sentTo(m, email) && m.subject.includes('code'));
     const code = seen.length ? /^\s*(\d{6})\s*$/m.exec(seen[seen.length - 1].text)?.[1] : undefined;
     if (code && code !== previous) return code;
     if (Date.now() >= deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`no code e-mail to ${email} within ${timeoutMs} ms (saw ${seen.length})`);
+}
+
+async function setRefused(address: string, refused: boolean): Promise<void> {
+  const url = `${SINK_URL}/refused/${encodeURIComponent(address)}`;
+  const response = await fetch(url, { method: refused ? 'PUT' : 'DELETE' });
+  if (response.status !== 204) throw new Error(`${refused ? 'PUT' : 'DELETE'} ${url} answered ${response.status}`);
+}
+
+/** From now on the sink refuses mail to `address` with 550 (a permanent failure). */
+export function refuseMailTo(address: string): Promise<void> {
+  return setRefused(address, true);
+}
+
+/** The sink takes mail to `address` again. */
+export function acceptMailTo(address: string): Promise<void> {
+  return setRefused(address, false);
 }

@@ -4,18 +4,30 @@
  * 1. starts a real SMTP sink (tests/fakes/smtp.ts) on an ephemeral 127.0.0.1 port;
  * 2. serves what it caught as JSON at `GET http://127.0.0.1:$E2E_MAIL_PORT/messages`
  *    (default 4318, loopback only), so tests in other processes can read the e-mails;
- * 3. creates the admin account the admin suite logs in with (`scripts/admin.ts create`, same
- *    DATA_DIR), failing the start if that fails;
+ *    The sink refuses (550, a permanent failure) the addresses a test lists with
+ *    `PUT /refused/<address>` until `DELETE /refused/<address>` (see mail.ts), so a test can make
+ *    one e-mail fail for good without disturbing the others' mail;
+ * 3. creates the admin accounts of the suites (support/admins.ts: one per test that logs in) with
+ *    the first one through the CLI (`scripts/admin.ts create`, same DATA_DIR) and the rest through
+ *    the same core call in this process, failing the start if any fails;
  * 4. starts the real store (server/main.ts) as a child process with the environment Playwright
- *    gives this process plus `SMTP_URL` pointing at the sink.
+ *    gives this process plus `SMTP_URL` pointing at the sink (and a TOTP key for the run when
+ *    none is set, so the security suite can turn the authenticator app on in production mode).
  *
  * SIGTERM/SIGINT are forwarded to the store; when it has stopped (or if it dies on its own) the
  * mail endpoint and the sink close and this process exits with the store's exit code.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
+import { createAdminAuth } from '../../../core/auth/admins.ts';
+import { createOneTimeCodes, loadCodePepper } from '../../../core/auth/one-time-codes.ts';
+import { openDatabase } from '../../../db/database.ts';
+import { migrateToLatest } from '../../../db/migrate.ts';
+import { loadConfig } from '../../../server/config.ts';
 import { startSmtpSink } from '../../fakes/smtp.ts';
+import { E2E_ADMINS, E2E_ADMIN_PASSWORD } from './admins.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const mailPort = Number(process.env.E2E_MAIL_PORT ?? 4318);
@@ -30,29 +42,47 @@ export interface CapturedMail {
   text: string;
 }
 
-/** The admin the admin suite logs in as (tests/e2e/admin.spec.ts uses the same defaults). */
-const E2E_ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? 'admin@boostly.test';
-const E2E_ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'correct horse battery staple';
+const [cliAdmin, ...otherAdmins] = Object.values(E2E_ADMINS);
 
-// Before the store opens the database: the CLI migrates it and adds the (unverified) admin.
-const admin = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', 'scripts/admin.ts', 'create', '--email', E2E_ADMIN_EMAIL],
-  {
-    cwd: root,
-    env: { ...process.env, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
-    stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 60_000,
-  },
-);
+// Before the store opens the database: the CLI migrates it and adds the first (unverified) admin,
+// so the e2e run also proves the documented way of making one works.
+const admin = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create', '--email', cliAdmin], {
+  cwd: root,
+  env: { ...process.env, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
+  stdio: ['ignore', 'ignore', 'inherit'],
+  timeout: 60_000,
+});
 if (admin.status !== 0) {
   console.error(
-    `e2e: creating the admin ${E2E_ADMIN_EMAIL} failed (exit ${admin.status ?? admin.signal ?? admin.error?.message})`,
+    `e2e: creating the admin ${cliAdmin} failed (exit ${admin.status ?? admin.signal ?? admin.error?.message})`,
   );
   process.exit(1);
 }
 
-const sink = await startSmtpSink();
+// The others with the call the CLI makes, in this process: one CLI start per account would cost
+// seconds each on a loaded machine.
+{
+  const config = loadConfig();
+  const handle = openDatabase({ url: config.DATABASE_URL, sqlitePath: config.sqlitePath });
+  try {
+    await migrateToLatest(handle.db);
+    const codes = createOneTimeCodes({ db: handle.db, pepper: await loadCodePepper(handle.db) });
+    const auth = createAdminAuth({ db: handle.db, codes, publicUrl: config.PUBLIC_URL });
+    for (const email of otherAdmins) await auth.createAdmin(email, E2E_ADMIN_PASSWORD);
+  } catch (error) {
+    console.error('e2e: creating the admin accounts failed', error);
+    process.exit(1);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Recipients the sink refuses for now (lower case), set by the tests over HTTP. */
+const refusedRecipients = new Set<string>();
+
+const sink = await startSmtpSink({
+  rejectRecipient: (address) => refusedRecipients.has(address.toLowerCase()),
+});
 
 const mailServer = http.createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -66,6 +96,15 @@ const mailServer = http.createServer((request, response) => {
     }));
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
     response.end(JSON.stringify(messages));
+    return;
+  }
+  const refused = /^\/refused\/([^/]+)$/.exec(url.pathname);
+  if (refused && (request.method === 'PUT' || request.method === 'DELETE')) {
+    const address = decodeURIComponent(refused[1] ?? '').toLowerCase();
+    if (request.method === 'PUT') refusedRecipients.add(address);
+    else refusedRecipients.delete(address);
+    response.writeHead(204);
+    response.end();
     return;
   }
   response.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
@@ -83,7 +122,13 @@ console.log(`e2e: SMTP sink at ${sink.url}; captured mail at http://127.0.0.1:${
 
 const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   cwd: root,
-  env: { ...process.env, SMTP_URL: sink.url },
+  env: {
+    // A key for the run (32 random bytes) unless one is given: production mode refuses to turn
+    // the authenticator app on without one.
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ...process.env,
+    SMTP_URL: sink.url,
+  },
   stdio: 'inherit',
 });
 

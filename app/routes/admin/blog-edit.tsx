@@ -1,0 +1,89 @@
+import { Link, useNavigate } from 'react-router';
+import type { Route } from './+types/blog-edit';
+import type { BlogPost } from '../../../core/blog/contracts.ts';
+import { CacheStrategy } from '../../cache.ts';
+import { fetchBlogPost } from '../../admin/blog/api.ts';
+import { BLOG_FORM_MESSAGES, BlogForm } from '../../admin/blog/BlogForm.tsx';
+import { isUnauthorized } from '../../admin/token.ts';
+import { isAbort, messageOf } from '../../api/client.ts';
+
+/**
+ * Edit a blog post (spec "Admin blog add and edit forms"): the post is fetched by its slug with
+ * the admin's token (clientLoader), then edited in the same form as "add". When an update renames
+ * the post, the page moves to the new address without asking about unsaved changes.
+ */
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Edit blog post | Boostly admin' },
+  { name: 'robots', content: 'noindex, nofollow' },
+];
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+
+type PostLoad = { ok: true; post: BlogPost } | { ok: false; message: string; unauthorized: boolean };
+
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<PostLoad> {
+  try {
+    const post = await fetchBlogPost(params.slug, request.signal);
+    if (!post) return { ok: false, message: 'Blog not found', unauthorized: false };
+    return { ok: true, post };
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    console.error(`GET /api/blog/${params.slug} failed`, error);
+    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
+  }
+}
+
+function BackToList() {
+  return (
+    <Link
+      to="/admin/blog"
+      className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline hover:text-brand-800"
+    >
+      <span aria-hidden="true">←</span> All posts
+    </Link>
+  );
+}
+
+export function HydrateFallback() {
+  return (
+    <section aria-labelledby="blog-edit-title">
+      <BackToList />
+      <h1 id="blog-edit-title" className="mt-2 mb-6 text-3xl font-extrabold text-gray-900">
+        Edit blog post
+      </h1>
+      <p role="status" className="text-gray-700">
+        Loading the post...
+      </p>
+    </section>
+  );
+}
+
+export default function EditBlogPostPage({ loaderData }: Route.ComponentProps) {
+  const navigate = useNavigate();
+  return (
+    <section aria-labelledby="blog-edit-title">
+      <BackToList />
+      <h1 id="blog-edit-title" className="mt-2 mb-6 text-3xl font-extrabold text-gray-900">
+        Edit blog post
+      </h1>
+      {loaderData.ok ? (
+        // Keyed by id: a rename moves to the new address but keeps the form (and its message).
+        <BlogForm
+          key={loaderData.post.id}
+          post={loaderData.post}
+          onSlugChanged={(slug) => void navigate(`/admin/blog/${encodeURIComponent(slug)}`, { replace: true })}
+        />
+      ) : loaderData.unauthorized ? null : (
+        <div
+          role="alert"
+          data-testid="blog-fetch-error"
+          className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
+        >
+          <p>{BLOG_FORM_MESSAGES.fetchFailed}</p>
+          <p className="mt-1 font-normal">{loaderData.message}</p>
+        </div>
+      )}
+    </section>
+  );
+}

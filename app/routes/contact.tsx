@@ -1,0 +1,358 @@
+import { type SubmissionResult, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { useId, useState } from 'react';
+import { Link, useFetcher, useSearchParams } from 'react-router';
+import {
+  ContactPayload,
+  type ContactPayloadInput,
+  MAX_CONTACT_MESSAGE_LENGTH,
+  MAX_CONTACT_ORDER_ID_LENGTH,
+} from '../../core/contact/contracts.ts';
+import { REFILL_GUARANTEE_DAYS, type StoreInfo } from '../../core/settings/store-info.ts';
+import type { Route } from './+types/contact';
+import { ApiError, type FieldError, api, messageOf } from '../api/client.ts';
+import { CacheStrategy } from '../cache.ts';
+import { Accordion, type AccordionItem } from '../components/Accordion.tsx';
+import { ButtonSpinner, ErrorBanner, inputClass, primaryButton } from '../components/form.tsx';
+import type { HelpPage } from '../content/legal/pages.ts';
+import { helpPageMeta } from '../content/legal/seo.ts';
+import { requestContext } from '../context.ts';
+
+/**
+ * The contact page (spec "Contact page", issue 12): the store's support address and, when
+ * configured, its office address (store settings, through the loader, so the first HTML has
+ * them), the contact form, and four quick answers. The form validates with the API's own payload
+ * schema (conform) on submit; typing in a field clears that field's error; the message goes to
+ * `POST /api/contact` from this route's `clientAction`, and the reply is a green banner (the
+ * fields clear) or a red one. Decision 024 covers what is stored and mailed.
+ */
+
+const CONTACT_PAGE: HelpPage = {
+  path: '/contact',
+  label: 'Contact',
+  title: 'Contact Us',
+  description:
+    'Questions about a Boostly order? Write to our support team, available 24 hours a day, 7 days a week: we reply by e-mail.',
+};
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { storeInfo, publicUrl } = context.get(requestContext).services;
+  return { storeInfo, publicUrl };
+}
+
+export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
+
+export const meta: Route.MetaFunction = ({ data }) => helpPageMeta(CONTACT_PAGE, data?.publicUrl);
+
+/** The honest line where the spec has "a chat pops up if agents are available": this store has no chat. */
+const NO_CHAT_NOTE =
+  'We do not have a live chat: every message sent here reaches our support team, who reply by e-mail, 24 hours a day, 7 days a week.';
+
+/** Four answers that are true of this store (decisions 004, 007, 008), with the refund window from settings. */
+function quickAnswers(info: Pick<StoreInfo, 'refundWindowHours'>): AccordionItem[] {
+  return [
+    {
+      question: 'Where is my order?',
+      answer: (
+        <>
+          Delivery starts within 24 to 72 hours of payment and continues gradually. To see its status, open{' '}
+          <Link to="/client" className="font-semibold text-brand-700 underline">
+            My orders
+          </Link>{' '}
+          with the e-mail address you ordered with (we e-mail you a 6-digit code), or follow the tracking link in your
+          receipt.
+        </>
+      ),
+    },
+    {
+      question: 'My order was not delivered in full. Do I get a refund?',
+      answer: `Yes, automatically: all of it for a canceled order, the undelivered share for a partial one, issued within ${info.refundWindowHours} hours of the order ending. Your bank may take a few more days to show it.`,
+    },
+    {
+      question: 'Followers dropped after delivery. What can I do?',
+      answer: `Within ${REFILL_GUARANTEE_DAYS} days of your order being completed, send us a message with your order ID: our refill guarantee tops the drop up free of charge.`,
+    },
+    {
+      question: 'Do you need my password?',
+      answer:
+        'No, never. We only need the public username or link and your e-mail address. Anyone asking for your password in our name is not us.',
+    },
+  ];
+}
+
+type ActionData = { result: SubmissionResult; sent?: { notice: string } };
+
+/** The server's refusal as conform reads it: under its fields, or (no field) as the red banner. */
+function refusal(error: unknown): { formErrors: string[]; fieldErrors: Record<string, string[]> } {
+  const fieldErrors: readonly FieldError[] = error instanceof ApiError ? error.fieldErrors : [];
+  const named = fieldErrors.filter((fieldError) => fieldError.field !== '');
+  if (named.length === 0) return { formErrors: [messageOf(error)], fieldErrors: {} };
+  return { formErrors: [], fieldErrors: Object.fromEntries(named.map(({ field, message }) => [field, [message]])) };
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionData> {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ContactPayload });
+  if (submission.status !== 'success') return { result: submission.reply() };
+  // Sent as typed (the server normalises the same way); the honeypot goes too, so bots get the usual reply.
+  const body: ContactPayloadInput = {
+    email: submission.value.email,
+    message: submission.value.message,
+    ...(submission.value.orderId ? { orderId: submission.value.orderId } : {}),
+    ...(submission.value.website ? { website: submission.value.website } : {}),
+  };
+  try {
+    const reply = await api.send<{ message: string }, ContactPayloadInput>('POST', '/api/contact', {
+      body,
+      signal: request.signal,
+    });
+    return { result: submission.reply({ resetForm: true }), sent: { notice: reply.message } };
+  } catch (error) {
+    return { result: submission.reply(refusal(error)) };
+  }
+}
+
+type FieldName = 'email' | 'orderId' | 'message';
+
+/** An order id from `?order=` (the order pages' links), when it looks like one. */
+function orderIdFromQuery(value: string | null): string {
+  return value && /^[A-Za-z0-9_]+$/.test(value) && value.length <= MAX_CONTACT_ORDER_ID_LENGTH ? value : '';
+}
+
+export default function ContactPage({ loaderData }: Route.ComponentProps) {
+  const { storeInfo } = loaderData;
+  const ids = useId();
+  const [searchParams] = useSearchParams();
+  const prefilledOrderId = orderIdFromQuery(searchParams.get('order'));
+
+  const fetcher = useFetcher<ActionData>();
+  const submitting = fetcher.state !== 'idle';
+  /** Bumped after a success: the form starts afresh, its three fields empty. */
+  const [attempt, setAttempt] = useState(0);
+  const [handled, setHandled] = useState<ActionData | undefined>(undefined);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [shownResult, setShownResult] = useState<SubmissionResult | null>(null);
+  /** Fields typed in since the last submit: their errors are cleared (spec section 4). */
+  const [edited, setEdited] = useState<ReadonlySet<FieldName>>(new Set());
+
+  // A reply is acted on once, while rendering, so no frame shows the old state.
+  const reply = fetcher.data;
+  if (reply && reply !== handled) {
+    setHandled(reply);
+    if (reply.sent) {
+      setNotice(reply.sent.notice);
+      setShownResult(null);
+      setAttempt((count) => count + 1);
+    } else {
+      setShownResult(reply.result);
+    }
+  }
+
+  const [form, fields] = useForm({
+    id: `${ids}-contact-${attempt}`,
+    lastResult: shownResult,
+    defaultValue: { email: '', orderId: attempt === 0 ? prefilledOrderId : '', message: '' },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactPayload }),
+  });
+
+  const markEdited = (name: FieldName) => {
+    if (!edited.has(name)) setEdited(new Set([...edited, name]));
+  };
+  const errorOf = (name: FieldName) => (edited.has(name) ? undefined : fields[name].errors?.[0]);
+  const emailError = errorOf('email');
+  const orderIdError = errorOf('orderId');
+  const messageError = errorOf('message');
+  const banner = form.errors?.[0];
+
+  const emailId = `${ids}-email`;
+  const orderIdId = `${ids}-order-id`;
+  const messageId = `${ids}-message`;
+  const websiteId = `${ids}-website`;
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-12">
+      <div className="grid gap-10 lg:grid-cols-[2fr_3fr]">
+        <section aria-labelledby={`${ids}-title`}>
+          <h1 id={`${ids}-title`} className="text-3xl font-extrabold text-gray-900 sm:text-4xl">
+            Contact Us
+          </h1>
+          <p className="mt-3 text-gray-700">
+            Questions about an order, a refund or a refill? Write to us and include your order ID if you have one.
+          </p>
+          <dl className="mt-6 space-y-4" data-testid="contact-details">
+            <div>
+              <dt className="text-sm font-semibold text-gray-600">Support e-mail</dt>
+              <dd className="mt-1">
+                <a
+                  href={`mailto:${storeInfo.supportEmail}`}
+                  data-testid="support-email"
+                  className="font-semibold break-all text-brand-700 underline hover:text-brand-800"
+                >
+                  {storeInfo.supportEmail}
+                </a>
+              </dd>
+            </div>
+            {storeInfo.supportPhone ? (
+              <div>
+                <dt className="text-sm font-semibold text-gray-600">Phone</dt>
+                <dd className="mt-1 text-gray-900">{storeInfo.supportPhone}</dd>
+              </div>
+            ) : null}
+            {storeInfo.officeAddress ? (
+              <div>
+                <dt className="text-sm font-semibold text-gray-600">Office</dt>
+                <dd data-testid="office-address" className="mt-1 whitespace-pre-line text-gray-900">
+                  {storeInfo.officeAddress}
+                </dd>
+              </div>
+            ) : null}
+          </dl>
+          <p className="mt-6 text-sm text-gray-700" data-testid="chat-note">
+            {NO_CHAT_NOTE}
+          </p>
+        </section>
+
+        <section
+          aria-labelledby={`${ids}-form-title`}
+          className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm sm:p-8"
+        >
+          <h2 id={`${ids}-form-title`} className="text-xl font-bold text-gray-900">
+            Send us a message
+          </h2>
+          {notice ? (
+            <p
+              role="status"
+              data-testid="contact-success"
+              className="mt-4 rounded-xl border border-green-200 bg-green-50 px-4 py-3 text-sm font-medium text-green-900"
+            >
+              {notice}
+            </p>
+          ) : null}
+          <fetcher.Form
+            method="post"
+            id={form.id}
+            noValidate
+            onSubmit={(event) => {
+              setEdited(new Set());
+              setNotice(null);
+              form.onSubmit(event);
+            }}
+            className="mt-4 space-y-4"
+          >
+            <div>
+              <label htmlFor={emailId} className="mb-1.5 block font-semibold text-gray-900">
+                Email
+              </label>
+              <input
+                id={emailId}
+                key={fields.email.key}
+                name={fields.email.name}
+                defaultValue={fields.email.initialValue}
+                onInput={() => markEdited('email')}
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                placeholder="you@example.com"
+                aria-invalid={!!emailError}
+                aria-describedby={emailError ? fields.email.errorId : undefined}
+                className={inputClass(!!emailError)}
+              />
+              {emailError ? (
+                <p
+                  id={fields.email.errorId}
+                  data-testid="email-error"
+                  className="mt-1.5 text-sm font-medium text-red-800"
+                >
+                  {emailError}
+                </p>
+              ) : null}
+            </div>
+            <div>
+              <label htmlFor={orderIdId} className="mb-1.5 block font-semibold text-gray-900">
+                Order ID <span className="font-normal text-gray-600">(optional)</span>
+              </label>
+              <input
+                id={orderIdId}
+                key={fields.orderId.key}
+                name={fields.orderId.name}
+                defaultValue={fields.orderId.initialValue}
+                onInput={() => markEdited('orderId')}
+                type="text"
+                autoComplete="off"
+                maxLength={MAX_CONTACT_ORDER_ID_LENGTH}
+                placeholder="e.g. Q7nX2bL9fP3kTz"
+                aria-invalid={!!orderIdError}
+                aria-describedby={orderIdError ? fields.orderId.errorId : undefined}
+                className={inputClass(!!orderIdError)}
+              />
+              {orderIdError ? (
+                <p
+                  id={fields.orderId.errorId}
+                  data-testid="order-id-error"
+                  className="mt-1.5 text-sm font-medium text-red-800"
+                >
+                  {orderIdError}
+                </p>
+              ) : null}
+            </div>
+            <div>
+              <label htmlFor={messageId} className="mb-1.5 block font-semibold text-gray-900">
+                Message
+              </label>
+              <textarea
+                id={messageId}
+                key={fields.message.key}
+                name={fields.message.name}
+                defaultValue={fields.message.initialValue}
+                onInput={() => markEdited('message')}
+                rows={5}
+                maxLength={MAX_CONTACT_MESSAGE_LENGTH}
+                placeholder="How can we help?"
+                aria-invalid={!!messageError}
+                aria-describedby={messageError ? fields.message.errorId : undefined}
+                className={inputClass(!!messageError)}
+              />
+              {messageError ? (
+                <p
+                  id={fields.message.errorId}
+                  data-testid="message-error"
+                  className="mt-1.5 text-sm font-medium text-red-800"
+                >
+                  {messageError}
+                </p>
+              ) : null}
+            </div>
+            {/* The honeypot (decision 024): off-screen and hidden from assistive technology; people leave it empty. */}
+            <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+              <label htmlFor={websiteId}>Leave this field empty</label>
+              <input id={websiteId} name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+            </div>
+            {banner ? <ErrorBanner message={banner} testId="contact-error" /> : null}
+            <button type="submit" disabled={submitting} className={primaryButton}>
+              {submitting ? <ButtonSpinner /> : null}
+              {submitting ? 'Sending…' : 'Send message'}
+            </button>
+          </fetcher.Form>
+        </section>
+      </div>
+
+      <section aria-labelledby={`${ids}-answers`} className="mt-14">
+        <h2 id={`${ids}-answers`} className="text-2xl font-bold text-gray-900">
+          Quick Answers
+        </h2>
+        <div className="mt-6" data-testid="quick-answers">
+          <Accordion items={quickAnswers(storeInfo)} idPrefix="quick-answers" />
+        </div>
+        <p className="mt-6 text-gray-700">
+          More questions are answered in our{' '}
+          <Link to="/faq" className="font-semibold text-brand-700 underline">
+            FAQ
+          </Link>
+          .
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import { gotoHydrated } from './support/page.ts';
+
+const HELP_AND_LEGAL = {
+  FAQ: '/faq',
+  Contact: '/contact',
+  'My orders': '/client',
+  'Privacy Policy': '/privacy-policy',
+  'Terms of Service': '/terms-condition',
+  Disclaimer: '/disclaimer',
+  'Refund Policy': '/refund-policy',
+} as const;
+
+test.describe('FAQ and legal pages (issue 12)', () => {
+  test('the FAQ accordion keeps one question open at a time, and clicking the open one closes it', async ({ page }) => {
+    await gotoHydrated(page, '/faq');
+    const questions = page.getByTestId('faq-accordion').getByRole('button');
+    await expect(questions).toHaveCount(17);
+    const expanded = page.getByTestId('faq-accordion').locator('button[aria-expanded="true"]');
+    await expect(expanded).toHaveCount(1);
+    await expect(questions.nth(0)).toHaveAttribute('aria-expanded', 'true');
+
+    await questions.nth(4).click();
+    await expect(questions.nth(4)).toHaveAttribute('aria-expanded', 'true');
+    await expect(questions.nth(0)).toHaveAttribute('aria-expanded', 'false');
+    await expect(expanded).toHaveCount(1);
+    await expect(page.getByRole('region', { name: await questions.nth(4).innerText() })).toBeVisible();
+
+    await questions.nth(4).click();
+    await expect(expanded).toHaveCount(0);
+    await expect(page.getByTestId('faq-accordion').getByRole('region')).toHaveCount(0);
+
+    await questions.nth(16).click();
+    await expect(questions.nth(16)).toHaveAttribute('aria-expanded', 'true');
+    await expect(expanded).toHaveCount(1);
+  });
+
+  test('the footer links reach every help and legal page, each answering 200', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    const footer = page.getByTestId('site-footer');
+    for (const [label, path] of Object.entries(HELP_AND_LEGAL)) {
+      const link = footer.getByRole('link', { name: label, exact: true });
+      await expect(link).toHaveAttribute('href', path);
+      const response = await page.request.get(path);
+      expect(response.status(), path).toBe(200);
+    }
+    // A client-side click from the footer lands on the page, with its heading.
+    for (const [label, heading] of [
+      ['Refund Policy', 'Refund Policy'],
+      ['Privacy Policy', 'Privacy Policy'],
+      ['Terms of Service', 'Terms of Service'],
+      ['Disclaimer', 'Disclaimer'],
+      ['FAQ', 'Frequently asked questions'],
+    ] as const) {
+      await page.getByTestId('site-footer').getByRole('link', { name: label, exact: true }).click();
+      await expect(page).toHaveURL(HELP_AND_LEGAL[label]);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    }
+  });
+
+  test('the header links to the FAQ, contact and My orders', async ({ page }) => {
+    await gotoHydrated(page, '/privacy-policy');
+    const header = page.getByRole('navigation', { name: 'Main' });
+    await header.getByRole('link', { name: 'My orders', exact: true }).click();
+    await expect(page).toHaveURL('/client');
+    await expect(header.getByRole('link', { name: 'FAQ', exact: true })).toHaveAttribute('href', '/faq');
+    await expect(header.getByRole('link', { name: 'Contact', exact: true })).toHaveAttribute('href', '/contact');
+  });
+
+  test('the service page’s terms notice links to the Terms of Service and Privacy Policy', async ({ page }) => {
+    await gotoHydrated(page, '/service/instagram-followers');
+    await page.getByRole('link', { name: 'Terms of Service', exact: true }).first().click();
+    await expect(page).toHaveURL('/terms-condition');
+    await expect(page.getByText('Last updated: August 2024')).toBeVisible();
+  });
+});
