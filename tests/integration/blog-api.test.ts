@@ -10,6 +10,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog } from '../../core/blog/blog.ts';
+import type { BlogPost as Post, BlogPostSummary as Summary } from '../../core/blog/contracts.ts';
 import { plainTextOf, wordCount } from '../../core/blog/text.ts';
 import { blogSeed } from '../../db/seed/blog-posts.ts';
 import { adminToken } from '../support/admin-session.ts';
@@ -22,23 +23,6 @@ interface Envelope<T = unknown> {
   message: string;
   data: T;
   errors?: { field: string; message: string }[];
-}
-interface Summary {
-  id: number;
-  slug: string;
-  title: string;
-  shortDesc: string;
-  category: string;
-  categorySlug: string | null;
-  image: string;
-  imageWidth: number | null;
-  imageHeight: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
-interface Post extends Summary {
-  description: string;
-  readingMinutes: number;
 }
 interface ListReply extends Envelope<Summary[]> {
   totalPages: number;
