@@ -20,6 +20,7 @@ import { HELP_LINKS } from './content/legal/pages.ts';
 import { requestContext } from './context.ts';
 import { showsFooter, showsTopBar } from './layout-rules.ts';
 import { useNonce } from './nonce.tsx';
+import { jsonLdScriptText, organizationJsonLd } from './seo/meta.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -32,6 +33,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     groups: await services.catalog.listGroups(),
     flashSale: { endsAt: services.flashSaleEndsAt(), renderedAt: Date.now() },
     paymentsSimulated: services.paymentsSimulated,
+    // schema.org Organization for every page's head: written once here, not in every route's meta.
+    organizationJsonLd: organizationJsonLd(services.publicUrl, services.storeInfo.supportEmail),
   };
 }
 
@@ -87,6 +90,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        {data ? (
+          <script
+            type="application/ld+json"
+            dangerouslySetInnerHTML={{ __html: jsonLdScriptText(data.organizationJsonLd) }}
+          />
+        ) : null}
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">

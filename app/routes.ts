@@ -17,6 +17,13 @@ export default [
   route('terms-condition', 'routes/legal/terms-condition.tsx'),
   route('disclaimer', 'routes/legal/disclaimer.tsx'),
   route('refund-policy', 'routes/legal/refund-policy.tsx'),
+  // The static course catalogue (issue 12): the list at /courses per decision 002; decision 027.
+  route('courses', 'routes/courses.tsx'),
+  route('course/:slug', 'routes/course.tsx'),
+  // The spec's static mock-ups, built as honest previews that take no payment (docs/decisions/028-mock-up-pages.md).
+  route('free-followers', 'routes/mockups/free-followers.tsx'),
+  route('payment', 'routes/mockups/payment.tsx'),
+  route('payment/sample-confirmation', 'routes/mockups/sample-confirmation.tsx'),
   route('login', 'routes/login.tsx'),
   // The public blog (issue 11) in its own header and footer; /instagram-issue and /media-update
   // show the two seeded categories (docs/decisions/020-blog-pages-and-seo.md).
@@ -37,6 +44,9 @@ export default [
     route('orders/:orderId', 'routes/admin/order-detail.tsx'),
     route('security', 'routes/admin/security.tsx'),
     route('mail', 'routes/admin/mail.tsx'),
+    // The contact messages' inbox (decision 026).
+    route('messages', 'routes/admin/messages.tsx'),
+    route('messages/:id', 'routes/admin/messages-detail.tsx'),
     route('blog', 'routes/admin/blog.tsx'),
     route('blog/add', 'routes/admin/blog-add.tsx'),
     route('blog/:slug', 'routes/admin/blog-edit.tsx'),

@@ -12,6 +12,7 @@ import * as adminLoginHardening from './migrations/010-admin-login-hardening.ts'
 import * as reconcileRotation from './migrations/009-reconcile-rotation.ts';
 import * as blog from './migrations/011-blog.ts';
 import * as contactMessages from './migrations/012-contact-messages.ts';
+import * as contactInbox from './migrations/013-contact-inbox.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '010-admin-login-hardening': adminLoginHardening,
   '011-blog': blog,
   '012-contact-messages': contactMessages,
+  '013-contact-inbox': contactInbox,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

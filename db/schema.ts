@@ -75,6 +75,7 @@ export interface Database {
   blog_posts: BlogPostsTable;
   blog_content: BlogContentTable;
   contact_messages: ContactMessagesTable;
+  contact_replies: ContactRepliesTable;
 }
 
 export interface OrdersTable {
@@ -350,6 +351,22 @@ export interface ContactMessagesTable {
   status: Generated<ContactMessageStatus>;
   created_at: string;
   handled_at: string | null;
+  /** When an admin first opened it (migration 013); null: unread. */
+  read_at: Generated<string | null>;
+  /** The admin who marked it handled. */
+  handled_by: Generated<number | null>;
+  /** E-mail, linked order id and text, lowercased (core/contact/inbox.ts `contactSearchText`). */
+  search_text: Generated<string>;
 }
 
 export type ContactMessageStatus = 'new' | 'handled';
+
+/** Admins' replies to contact messages (migration 013, decision 026). */
+export interface ContactRepliesTable {
+  id: Generated<number>;
+  message_id: number;
+  body: string;
+  admin_id: number | null;
+  admin_email: string;
+  created_at: string;
+}

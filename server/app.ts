@@ -32,6 +32,8 @@ import { contactApi } from './api/contact.ts';
 import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
 import { adminMailApi } from './api/admin-mail.ts';
+import { adminMessagesApi } from './api/admin-messages.ts';
+import { createContactInbox } from '../core/contact/inbox.ts';
 import { createFailedMailConsole } from '../core/mail/failed-mail.ts';
 import { loggerOptions } from './logging.ts';
 import { verificationApi } from './api/verification.ts';
@@ -221,6 +223,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(adminMailApi, {
         failedMail: createFailedMailConsole({ db: store.database.db }),
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
+      await api.register(adminMessagesApi, {
+        inbox: createContactInbox({
+          db: store.database.db,
+          publicUrl: config.PUBLIC_URL,
+          supportEmail: store.contact.supportEmail,
+        }),
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
     },

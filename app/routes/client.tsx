@@ -9,7 +9,8 @@ import type { Route } from './+types/client';
 import { ApiError, type FieldError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
 import { StatusTag } from '../components/StatusTag.tsx';
-import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
+import { privatePageMeta } from '../seo/meta.ts';
+import { ButtonSpinner, ErrorBanner, TextField, linkButton, primaryButton } from '../components/form.tsx';
 
 /**
  * The client page (spec "Client page"): an e-mail, then that customer's orders, read-only.
@@ -23,10 +24,7 @@ import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } fro
  * red banner.
  */
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'My orders | Boostly' },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = () => privatePageMeta('My orders');
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
@@ -242,34 +240,19 @@ export default function ClientPage() {
             className="mt-6 space-y-4"
           >
             <input type="hidden" name="intent" value={INTENT.requestCode} />
-            <div>
-              <label htmlFor={emailId} className="mb-1.5 block font-semibold text-gray-900">
-                Email
-              </label>
-              <input
-                id={emailId}
-                ref={emailInput}
-                key={emailFields.email.key}
-                name={emailFields.email.name}
-                defaultValue={emailFields.email.initialValue}
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                placeholder="you@example.com"
-                aria-invalid={!!emailError}
-                aria-describedby={emailError ? emailFields.email.errorId : undefined}
-                className={inputClass(!!emailError)}
-              />
-              {emailError ? (
-                <p
-                  id={emailFields.email.errorId}
-                  data-testid="email-error"
-                  className="mt-1.5 text-sm font-medium text-red-800"
-                >
-                  {emailError}
-                </p>
-              ) : null}
-            </div>
+            <TextField
+              id={emailId}
+              ref={emailInput}
+              label="Email"
+              field={emailFields.email}
+              error={emailError}
+              errorId={emailFields.email.errorId}
+              errorTestId="email-error"
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+            />
             {emailBanner ? <ErrorBanner message={emailBanner} testId="history-error" /> : null}
             <button type="submit" disabled={sending} className={primaryButton}>
               {sending ? <ButtonSpinner /> : null}
@@ -299,43 +282,32 @@ export default function ClientPage() {
           >
             <input type="hidden" name="intent" value={INTENT.lookUp} />
             <input type="hidden" name="email" value={sentTo} />
-            <div>
-              <label htmlFor={codeId} className="mb-1.5 block font-semibold text-gray-900">
-                6-digit code
-              </label>
-              <input
-                id={codeId}
-                ref={codeInput}
-                key={codeFields.code.key}
-                name={codeFields.code.name}
-                defaultValue={codeFields.code.initialValue}
-                type="text"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                pattern="[0-9]*"
-                maxLength={6}
-                placeholder="123456"
-                aria-invalid={!!codeError}
-                aria-describedby={codeError ? `${codeFields.code.errorId} ${codeHintId}` : codeHintId}
-                className={`${inputClass(!!codeError)} font-mono text-lg tracking-[0.4em]`}
-              />
-              {codeError ? (
-                <p
-                  id={codeFields.code.errorId}
-                  data-testid="code-error"
-                  className="mt-1.5 text-sm font-medium text-red-800"
-                >
-                  {codeError}
+            <TextField
+              id={codeId}
+              ref={codeInput}
+              label="6-digit code"
+              field={codeFields.code}
+              error={codeError}
+              errorId={codeFields.code.errorId}
+              errorTestId="code-error"
+              describedBy={codeHintId}
+              controlClassName="font-mono text-lg tracking-[0.4em]"
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]*"
+              maxLength={6}
+              placeholder="123456"
+              hint={
+                <p id={codeHintId} className="mt-1.5 text-xs text-gray-700">
+                  Sent to{' '}
+                  <span className="font-semibold text-gray-900" data-testid="code-sent-to">
+                    {sentTo}
+                  </span>
+                  . Check your spam folder if it does not arrive.
                 </p>
-              ) : null}
-              <p id={codeHintId} className="mt-1.5 text-xs text-gray-700">
-                Sent to{' '}
-                <span className="font-semibold text-gray-900" data-testid="code-sent-to">
-                  {sentTo}
-                </span>
-                . Check your spam folder if it does not arrive.
-              </p>
-            </div>
+              }
+            />
             {codeBanner ? <ErrorBanner message={codeBanner} testId="history-error" /> : null}
             <button type="submit" disabled={loading || sending} className={primaryButton}>
               {loading ? <ButtonSpinner /> : null}

@@ -8,12 +8,13 @@ import {
   MAX_CONTACT_MESSAGE_LENGTH,
   MAX_CONTACT_ORDER_ID_LENGTH,
 } from '../../core/contact/contracts.ts';
+import { courseEnquiryMessage } from '../components/courses/catalogue.server.ts';
 import { REFILL_GUARANTEE_DAYS, type StoreInfo } from '../../core/settings/store-info.ts';
 import type { Route } from './+types/contact';
 import { ApiError, type FieldError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
 import { Accordion, type AccordionItem } from '../components/Accordion.tsx';
-import { ButtonSpinner, ErrorBanner, inputClass, primaryButton } from '../components/form.tsx';
+import { ButtonSpinner, ErrorBanner, TextAreaField, TextField, primaryButton } from '../components/form.tsx';
 import type { HelpPage } from '../content/legal/pages.ts';
 import { helpPageMeta } from '../content/legal/seo.ts';
 import { requestContext } from '../context.ts';
@@ -35,9 +36,11 @@ const CONTACT_PAGE: HelpPage = {
     'Questions about a Boostly order? Write to our support team, available 24 hours a day, 7 days a week: we reply by e-mail.',
 };
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context, request }: Route.LoaderArgs) {
   const { storeInfo, publicUrl } = context.get(requestContext).services;
-  return { storeInfo, publicUrl };
+  // "Ask about this course" links here with ?course={slug}: the message starts with the course named (decision 027).
+  const courseEnquiry = courseEnquiryMessage(new URL(request.url).searchParams.get('course'));
+  return { storeInfo, publicUrl, courseEnquiry };
 }
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
@@ -151,7 +154,11 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const [form, fields] = useForm({
     id: `${ids}-contact-${attempt}`,
     lastResult: shownResult,
-    defaultValue: { email: '', orderId: attempt === 0 ? prefilledOrderId : '', message: '' },
+    defaultValue: {
+      email: '',
+      orderId: attempt === 0 ? prefilledOrderId : '',
+      message: attempt === 0 ? loaderData.courseEnquiry : '',
+    },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onSubmit',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactPayload }),
@@ -241,89 +248,48 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
             }}
             className="mt-4 space-y-4"
           >
-            <div>
-              <label htmlFor={emailId} className="mb-1.5 block font-semibold text-gray-900">
-                Email
-              </label>
-              <input
-                id={emailId}
-                key={fields.email.key}
-                name={fields.email.name}
-                defaultValue={fields.email.initialValue}
-                onInput={() => markEdited('email')}
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                placeholder="you@example.com"
-                aria-invalid={!!emailError}
-                aria-describedby={emailError ? fields.email.errorId : undefined}
-                className={inputClass(!!emailError)}
-              />
-              {emailError ? (
-                <p
-                  id={fields.email.errorId}
-                  data-testid="email-error"
-                  className="mt-1.5 text-sm font-medium text-red-800"
-                >
-                  {emailError}
-                </p>
-              ) : null}
-            </div>
-            <div>
-              <label htmlFor={orderIdId} className="mb-1.5 block font-semibold text-gray-900">
-                Order ID <span className="font-normal text-gray-600">(optional)</span>
-              </label>
-              <input
-                id={orderIdId}
-                key={fields.orderId.key}
-                name={fields.orderId.name}
-                defaultValue={fields.orderId.initialValue}
-                onInput={() => markEdited('orderId')}
-                type="text"
-                autoComplete="off"
-                maxLength={MAX_CONTACT_ORDER_ID_LENGTH}
-                placeholder="e.g. Q7nX2bL9fP3kTz"
-                aria-invalid={!!orderIdError}
-                aria-describedby={orderIdError ? fields.orderId.errorId : undefined}
-                className={inputClass(!!orderIdError)}
-              />
-              {orderIdError ? (
-                <p
-                  id={fields.orderId.errorId}
-                  data-testid="order-id-error"
-                  className="mt-1.5 text-sm font-medium text-red-800"
-                >
-                  {orderIdError}
-                </p>
-              ) : null}
-            </div>
-            <div>
-              <label htmlFor={messageId} className="mb-1.5 block font-semibold text-gray-900">
-                Message
-              </label>
-              <textarea
-                id={messageId}
-                key={fields.message.key}
-                name={fields.message.name}
-                defaultValue={fields.message.initialValue}
-                onInput={() => markEdited('message')}
-                rows={5}
-                maxLength={MAX_CONTACT_MESSAGE_LENGTH}
-                placeholder="How can we help?"
-                aria-invalid={!!messageError}
-                aria-describedby={messageError ? fields.message.errorId : undefined}
-                className={inputClass(!!messageError)}
-              />
-              {messageError ? (
-                <p
-                  id={fields.message.errorId}
-                  data-testid="message-error"
-                  className="mt-1.5 text-sm font-medium text-red-800"
-                >
-                  {messageError}
-                </p>
-              ) : null}
-            </div>
+            <TextField
+              id={emailId}
+              label="Email"
+              field={fields.email}
+              error={emailError}
+              errorId={fields.email.errorId}
+              errorTestId="email-error"
+              onInput={() => markEdited('email')}
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+            />
+            <TextField
+              id={orderIdId}
+              label={
+                <>
+                  Order ID <span className="font-normal text-gray-600">(optional)</span>
+                </>
+              }
+              field={fields.orderId}
+              error={orderIdError}
+              errorId={fields.orderId.errorId}
+              errorTestId="order-id-error"
+              onInput={() => markEdited('orderId')}
+              type="text"
+              autoComplete="off"
+              maxLength={MAX_CONTACT_ORDER_ID_LENGTH}
+              placeholder="e.g. Q7nX2bL9fP3kTz"
+            />
+            <TextAreaField
+              id={messageId}
+              label="Message"
+              field={fields.message}
+              error={messageError}
+              errorId={fields.message.errorId}
+              errorTestId="message-error"
+              onInput={() => markEdited('message')}
+              rows={5}
+              maxLength={MAX_CONTACT_MESSAGE_LENGTH}
+              placeholder="How can we help?"
+            />
             {/* The honeypot (decision 024): off-screen and hidden from assistive technology; people leave it empty. */}
             <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
               <label htmlFor={websiteId}>Leave this field empty</label>

@@ -2,10 +2,11 @@ import type { Route } from './+types/faq';
 import { CacheStrategy } from '../cache.ts';
 import { Accordion } from '../components/Accordion.tsx';
 import { TextLink } from '../content/legal/LegalDocument.tsx';
-import { faqPageJsonLd, generalFaq } from '../content/legal/faq.ts';
+import { generalFaq } from '../content/legal/faq.ts';
 import { FAQ_PAGE } from '../content/legal/pages.ts';
 import { helpPageMeta } from '../content/legal/seo.ts';
 import { requestContext } from '../context.ts';
+import { absoluteUrl, faqPageJsonLd } from '../seo/meta.ts';
 
 export function loader({ context }: Route.LoaderArgs) {
   const { storeInfo, publicUrl } = context.get(requestContext).services;
@@ -18,7 +19,7 @@ export const meta: Route.MetaFunction = ({ data }) =>
   helpPageMeta(
     FAQ_PAGE,
     data?.publicUrl,
-    data ? faqPageJsonLd(data.entries, new URL(FAQ_PAGE.path, `${data.publicUrl}/`).href) : undefined,
+    data ? faqPageJsonLd(data.entries, absoluteUrl(data.publicUrl, FAQ_PAGE.path)) : undefined,
   );
 
 export default function FaqPage({ loaderData }: Route.ComponentProps) {

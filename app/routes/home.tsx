@@ -16,27 +16,30 @@ import { PrivacySafety } from '../components/marketing/PrivacySafety.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
 import { homeFaq } from '../components/marketing/faq-content.ts';
 import { requestContext } from '../context.ts';
+import { absoluteUrl, faqPageJsonLd, pageMeta } from '../seo/meta.ts';
 import { type Selection, resolveSelection, selectPlan, selectService, selectServiceIn } from '../selection.ts';
 
 /** Spec section 9: the selected category's services load after a 300 ms pause. */
 const SERVICE_LOAD_DELAY_MS = 300;
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Boostly: Instagram, YouTube and TikTok growth packages' },
-  {
-    name: 'description',
-    content: 'Followers, likes and views for Instagram, YouTube and TikTok, delivered gradually. No password needed.',
-  },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  pageMeta({
+    publicUrl: loaderData?.publicUrl,
+    path: '/',
+    title: 'Instagram, YouTube and TikTok growth packages',
+    description:
+      'Followers, likes and views for Instagram, YouTube and TikTok, delivered gradually. No password needed.',
+    jsonLd: faqPageJsonLd(homeFaq, absoluteUrl(loaderData?.publicUrl, '/')),
+  });
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 
 /** The server render already shows the first category's first service, so prices are in the HTML. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { catalog } = context.get(requestContext).services;
+  const { catalog, publicUrl } = context.get(requestContext).services;
   const groups = await catalog.listGroups();
   const first = groups[0] ? await catalog.getGroupDetail(groups[0].slug) : null;
-  return { groups, first };
+  return { groups, first, publicUrl };
 }
 
 type LoadState =

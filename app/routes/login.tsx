@@ -12,9 +12,10 @@ import type { Route } from './+types/login';
 import { getClearReason, getToken, setToken, subscribeToken } from '../admin/token.ts';
 import { ApiError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
-import { ButtonSpinner, ErrorBanner, inputClass, linkButton, primaryButton } from '../components/form.tsx';
+import { ButtonSpinner, ErrorBanner, TextField, linkButton, primaryButton } from '../components/form.tsx';
 import { StrokeIcon } from '../components/StrokeIcon.tsx';
 import { useHydrated } from '../hydrated.ts';
+import { privatePageMeta } from '../seo/meta.ts';
 
 /**
  * Admin login (spec "Admin login", section 4 "Admin login", section 8): e-mail and password, both
@@ -31,10 +32,7 @@ import { useHydrated } from '../hydrated.ts';
  * action would read back.
  */
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Admin login | Boostly' },
-  { name: 'robots', content: 'noindex, nofollow' },
-];
+export const meta: Route.MetaFunction = () => privatePageMeta('Admin login', { nofollow: true });
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
@@ -308,56 +306,36 @@ export default function LoginPage() {
           // method="post" keeps the password out of the address bar should the form ever be
           // submitted without JavaScript (the button stays disabled until the page is live).
           <form id={loginForm.id} method="post" noValidate onSubmit={loginForm.onSubmit} className="mt-6 space-y-5">
-            <div>
-              <label htmlFor={emailId} className="mb-1.5 block font-semibold text-gray-900">
-                Email
-              </label>
-              <input
-                id={emailId}
-                key={loginFields.email.key}
-                defaultValue={loginFields.email.initialValue}
-                name="email"
-                type="email"
-                inputMode="email"
-                autoComplete="username"
-                autoCapitalize="none"
-                spellCheck={false}
-                required
-                aria-invalid={!!emailError}
-                aria-describedby={emailError ? `${emailId}-error` : undefined}
-                className={inputClass(!!emailError)}
-              />
-              {emailError ? (
-                <p
-                  id={`${emailId}-error`}
-                  data-testid="email-error"
-                  className="mt-1.5 text-sm font-medium text-red-800"
-                >
-                  {emailError}
-                </p>
-              ) : null}
-            </div>
+            <TextField
+              id={emailId}
+              label="Email"
+              field={loginFields.email}
+              error={emailError}
+              errorId={`${emailId}-error`}
+              errorTestId="email-error"
+              type="email"
+              inputMode="email"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+            />
 
-            <div>
-              <label htmlFor={passwordId} className="mb-1.5 block font-semibold text-gray-900">
-                Password
-              </label>
-              <div className="relative">
-                <input
-                  id={passwordId}
-                  ref={passwordInput}
-                  name="password"
-                  type={showPassword ? 'text' : 'password'}
-                  autoComplete="current-password"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  required
-                  key={loginFields.password.key}
-                  defaultValue={loginFields.password.initialValue}
-                  aria-invalid={!!passwordError}
-                  aria-describedby={passwordError ? `${passwordId}-error` : undefined}
-                  className={`${inputClass(!!passwordError)} pr-14`}
-                />
+            <TextField
+              id={passwordId}
+              ref={passwordInput}
+              label="Password"
+              field={loginFields.password}
+              error={passwordError}
+              errorId={`${passwordId}-error`}
+              errorTestId="password-error"
+              controlClassName="pr-14"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              adornment={
                 <button
                   type="button"
                   onClick={() => setShowPassword((shown) => !shown)}
@@ -368,17 +346,8 @@ export default function LoginPage() {
                 >
                   <EyeIcon crossed={showPassword} />
                 </button>
-              </div>
-              {passwordError ? (
-                <p
-                  id={`${passwordId}-error`}
-                  data-testid="password-error"
-                  className="mt-1.5 text-sm font-medium text-red-800"
-                >
-                  {passwordError}
-                </p>
-              ) : null}
-            </div>
+              }
+            />
 
             {banner ? <ErrorBanner message={banner} testId="login-error" /> : null}
 
@@ -409,38 +378,24 @@ export default function LoginPage() {
             ) : null}
             <form id={otpForm.id} noValidate onSubmit={otpForm.onSubmit} className="mt-6 space-y-5">
               <input type="hidden" name="email" value={otpEmail} />
-              <div>
-                <label htmlFor={codeId} className="mb-1.5 block font-semibold text-gray-900">
-                  {secondFactor === 'totp' ? 'Code or recovery code' : '6-digit code'}
-                </label>
-                <input
-                  id={codeId}
-                  ref={codeInput}
-                  name="otp"
-                  type="text"
-                  inputMode={secondFactor === 'totp' ? 'text' : 'numeric'}
-                  autoComplete="one-time-code"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  maxLength={secondFactor === 'totp' ? 12 : 6}
-                  placeholder="123456"
-                  required
-                  key={otpFields.otp.key}
-                  defaultValue={otpFields.otp.initialValue}
-                  aria-invalid={!!codeError}
-                  aria-describedby={codeError ? `${codeId}-error` : undefined}
-                  className={`${inputClass(!!codeError)} font-mono text-lg tracking-[0.4em]`}
-                />
-                {codeError ? (
-                  <p
-                    id={`${codeId}-error`}
-                    data-testid="code-error"
-                    className="mt-1.5 text-sm font-medium text-red-800"
-                  >
-                    {codeError}
-                  </p>
-                ) : null}
-              </div>
+              <TextField
+                id={codeId}
+                ref={codeInput}
+                label={secondFactor === 'totp' ? 'Code or recovery code' : '6-digit code'}
+                field={otpFields.otp}
+                error={codeError}
+                errorId={`${codeId}-error`}
+                errorTestId="code-error"
+                controlClassName="font-mono text-lg tracking-[0.4em]"
+                type="text"
+                inputMode={secondFactor === 'totp' ? 'text' : 'numeric'}
+                autoComplete="one-time-code"
+                autoCapitalize="none"
+                spellCheck={false}
+                maxLength={secondFactor === 'totp' ? 12 : 6}
+                placeholder="123456"
+                required
+              />
 
               {banner ? <ErrorBanner message={banner} testId="login-error" /> : null}
 

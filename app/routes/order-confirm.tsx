@@ -5,11 +5,9 @@ import type { Route } from './+types/order-confirm';
 import { CacheStrategy } from '../cache.ts';
 import { StatusTag } from '../components/StatusTag.tsx';
 import { isRefusal, requestContext } from '../context.ts';
+import { privatePageMeta } from '../seo/meta.ts';
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Order confirmation | Boostly' },
-  { name: 'robots', content: 'noindex' },
-];
+export const meta: Route.MetaFunction = () => privatePageMeta('Order confirmation');
 
 /** Per order and changing (payment, delivery): never stored by any cache. */
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });

@@ -11,8 +11,9 @@ import { OrderHeader } from '../components/order/OrderHeader.tsx';
 import { PaymentWindow } from '../components/order/PaymentWindow.tsx';
 import { QuantityDropdown } from '../components/order/QuantityDropdown.tsx';
 import { requestContext } from '../context.ts';
+import { privatePageMeta } from '../seo/meta.ts';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Order | Boostly' }, { name: 'robots', content: 'noindex' }];
+export const meta: Route.MetaFunction = () => privatePageMeta('Order');
 
 /** The page itself holds nothing personal, but it is a checkout: never stored by any cache. */
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });

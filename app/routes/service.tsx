@@ -1,40 +1,88 @@
 import { useState } from 'react';
 import { Link, NavLink, data, redirect } from 'react-router';
 import { orderPath } from '../../core/catalog/order-path.ts';
-import { describePrice } from '../../core/catalog/pricing.ts';
+import { chargeAmountE4, describePrice } from '../../core/catalog/pricing.ts';
+import type { ServiceView } from '../../core/catalog/types.ts';
+import { formatAmountE4, numberToE4 } from '../../core/money/money.ts';
+import { ORDER_CURRENCY } from '../../core/orders/types.ts';
 import type { Route } from './+types/service';
 import { CacheStrategy } from '../cache.ts';
 import { Accordion } from '../components/Accordion.tsx';
 import { NotFound } from '../components/NotFound.tsx';
 import { PlanTabs, PriceCards } from '../components/PackagePicker.tsx';
 import { HowToBuy } from '../components/marketing/HowToBuy.tsx';
+import { OtherServices, WhyBuyArticle } from '../components/marketing/InstagramLanding.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
 import { serviceFaq } from '../components/marketing/faq-content.ts';
+import { whyBuyFollowersArticle } from '../components/marketing/why-buy-followers.server.ts';
 import { requestContext } from '../context.ts';
+import { absoluteUrl, breadcrumbJsonLd, faqPageJsonLd, pageMeta, privatePageMeta, productJsonLd } from '../seo/meta.ts';
 import { type Selection, resolveSelection, selectPlan, selectServiceIn } from '../selection.ts';
 
+/** The service whose page carries the spec's landing tail ('why buy' article, links to the others). */
+const LANDING_SERVICE_SLUG = 'instagram-followers';
+
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { catalog } = context.get(requestContext).services;
+  const { catalog, publicUrl, storeInfo } = context.get(requestContext).services;
   const detail = await catalog.getGroupDetail(params.slug);
   if (!detail) throw data(null, { status: 404 });
   // A group slug (/service/instagram) names no single service: show the group's first one.
   if (detail.selected !== params.slug) throw redirect(`/service/${detail.selected}`);
-  return detail;
+  const landing = detail.selected === LANDING_SERVICE_SLUG ? whyBuyFollowersArticle(storeInfo) : null;
+  return { detail, publicUrl, landing };
+}
+
+/** schema.org Product for a service: one Offer per plan and tier, at the price the buyer is charged. */
+function serviceProductJsonLd(publicUrl: string, service: ServiceView, path: string) {
+  return productJsonLd(publicUrl, {
+    name: service.name,
+    description: service.description,
+    path,
+    offers: service.plans.flatMap((plan) =>
+      plan.list.map((tier) => ({
+        name: `${service.name}: ${tier.text}, ${plan.title}`,
+        price: formatAmountE4(chargeAmountE4(numberToE4(tier.price)), 2),
+        currency: ORDER_CURRENCY,
+        path: orderPath(service.slug, tier.qty, plan.type),
+      })),
+    ),
+  });
 }
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 
-export const meta: Route.MetaFunction = ({ data: detail }) => {
-  const service = detail?.services.find((s) => s.slug === detail.selected);
-  if (!service) return [{ title: 'Page not found | Boostly' }];
-  return [{ title: `${service.name} | Boostly` }, { name: 'description', content: service.description }];
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const service = loaderData?.detail.services.find((s) => s.slug === loaderData.detail.selected);
+  if (!loaderData || !service) return privatePageMeta('Page not found');
+  const { publicUrl } = loaderData;
+  const path = `/service/${service.slug}`;
+  return pageMeta({
+    publicUrl,
+    path,
+    title: service.name,
+    description: service.description,
+    jsonLd: [
+      serviceProductJsonLd(publicUrl, service, path),
+      breadcrumbJsonLd(publicUrl, [{ name: service.name, path }]),
+      faqPageJsonLd(serviceFaq, absoluteUrl(publicUrl, path)),
+    ],
+  });
 };
 
-export default function ServicePage({ loaderData: detail }: Route.ComponentProps) {
-  return <ServiceDetail key={detail.selected} services={detail.services} slug={detail.selected} />;
+export default function ServicePage({ loaderData }: Route.ComponentProps) {
+  const { detail, landing } = loaderData;
+  return <ServiceDetail key={detail.selected} services={detail.services} slug={detail.selected} landing={landing} />;
 }
 
-function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loaderData']['services']; slug: string }) {
+function ServiceDetail({
+  services,
+  slug,
+  landing,
+}: {
+  services: Route.ComponentProps['loaderData']['detail']['services'];
+  slug: string;
+  landing: Route.ComponentProps['loaderData']['landing'];
+}) {
   const [selection, setSelection] = useState<Selection>(() => selectServiceIn(services, slug));
   const { service, plan, tier } = resolveSelection(services, selection);
   const price = describePrice(tier.price, tier.discount, plan.currency);
@@ -154,8 +202,17 @@ function ServiceDetail({ services, slug }: { services: Route.ComponentProps['loa
         <h2 id="service-faq-heading" className="mb-6 text-center text-2xl font-bold">
           {service.name}: questions and answers
         </h2>
-        <Accordion items={serviceFaq} idPrefix="service-faq" />
+        <Accordion items={serviceFaq} idPrefix="service-faq" variant={landing ? 'radio' : 'card'} />
       </section>
+      {landing ? (
+        <>
+          <WhyBuyArticle article={landing} />
+          <OtherServices
+            heading="More for your Instagram"
+            services={services.filter((other) => other.slug !== service.slug)}
+          />
+        </>
+      ) : null}
     </>
   );
 }

@@ -13,6 +13,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import { enqueueMail } from '../mail/send-mail-job.ts';
 import { providerOrderIdFrom, publicOrderId } from '../orders/types.ts';
 import type { ContactMessageInput } from './contracts.ts';
+import { contactSearchText } from './inbox-search-text.ts';
 import { renderAcknowledgement, renderSupportMail } from './mails.ts';
 
 /**
@@ -82,6 +83,12 @@ export function createContactDesk(options: ContactDeskOptions): ContactDesk {
             status: 'new',
             created_at: receivedAt,
             handled_at: null,
+            // The admin inbox searches this one column (decision 026).
+            search_text: contactSearchText({
+              email: input.email,
+              providerOrderId: order?.provider_order_id ?? null,
+              message: input.message,
+            }),
           })
           .returning('id')
           .executeTakeFirstOrThrow();

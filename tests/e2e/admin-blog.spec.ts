@@ -454,6 +454,73 @@ test.describe('admin blog', () => {
     }
   });
 
+  test('saving shows a spinner; a failed update says so; messages clear on an edit; closing with changes asks', async ({
+    page,
+    request,
+  }) => {
+    const word = uniqueWord();
+    const headers = { authorization: `Bearer ${await tokenFor(request)}` };
+    const created = await request.post('/api/blog', {
+      headers,
+      multipart: { title: `Saving ${word}`, category: '', description: `<p>About ${word}</p>` },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const { data } = (await created.json()) as { data: ApiPost };
+    try {
+      await gotoHydrated(page, `/admin/blog/${data.slug}`);
+      await expect(editor(page)).toBeVisible();
+      const save = page.getByRole('button', { name: /^(Update post|Saving…)$/ });
+
+      // A slow save: the button spins and the form is busy until the server answers.
+      let releaseSave: () => void = () => undefined;
+      const saveHeld = new Promise<void>((resolve) => {
+        releaseSave = resolve;
+      });
+      await page.route(`**/api/blog/${data.slug}`, async (route) => {
+        if (route.request().method() !== 'PATCH') return route.continue();
+        await saveHeld;
+        return route.continue();
+      });
+      await page.getByLabel('Title').fill(`Saving ${word} again`);
+      await save.click();
+      await expect(save).toHaveText('Saving…');
+      await expect(save).toBeDisabled();
+      await expect(page.locator('form[aria-busy="true"]')).toHaveCount(1);
+      releaseSave();
+      await expect(formMessage(page)).toHaveText('Blog updated successfully');
+      await expect(save).toHaveText('Update post');
+      await page.unroute(`**/api/blog/${data.slug}`);
+
+      // A failure without the server's envelope (a proxy's 502): the spec's message.
+      await page.route(`**/api/blog/${data.slug}`, (route) =>
+        route.request().method() === 'PATCH'
+          ? route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>' })
+          : route.continue(),
+      );
+      await page.getByLabel('Title').fill(`Saving ${word} third`);
+      await save.click();
+      await expect(formMessage(page)).toHaveText('An error occurred while updating.');
+      await expect(formMessage(page)).toHaveAttribute('role', 'alert');
+      // Any edit clears it.
+      await page.getByLabel('Title').press('End');
+      await page.keyboard.type('!');
+      await expect(formMessage(page)).toHaveCount(0);
+      expect((await apiPost(request, data.slug)).post?.title).toBe(`Saving ${word} again`);
+
+      // Closing or reloading the tab with unsaved changes: the browser's own question.
+      const asked = new Promise<string>((resolve) => {
+        page.once('dialog', (dialog) => {
+          resolve(dialog.type());
+          void dialog.dismiss();
+        });
+      });
+      await page.close({ runBeforeUnload: true });
+      expect(await asked).toBe('beforeunload');
+    } finally {
+      await request.delete(`/api/blog/${data.id}`, { headers });
+    }
+  });
+
   test('a post that cannot be loaded says so', async ({ page }) => {
     await gotoHydrated(page, `/admin/blog/${uniqueWord()}-missing`);
     await expect(page.getByTestId('blog-fetch-error')).toContainText('An error occurred while fetching data.');
@@ -484,6 +551,20 @@ test.describe('admin blog', () => {
       await tool(page, 'Link').click();
       await expect(page.getByLabel('Link address or e-mail')).toBeVisible();
       await expectNoSeriousAxeViolations(page, '/admin/blog/add (editor, link box)');
+    });
+
+    test('axe: the edit form of a seeded post, and its unsaved-changes question', async ({ page }) => {
+      await gotoHydrated(page, '/admin/blog/grow-instagram-account-safely');
+      await expect(heading(page)).toHaveText('Edit blog post');
+      await expect(editor(page).locator('h2').first()).toBeVisible();
+      await expect(page.getByTestId('image-preview')).toBeVisible();
+      await expectNoSeriousAxeViolations(page, '/admin/blog/{slug}');
+      await page.getByLabel('Title').press('End');
+      await page.keyboard.type(' (draft)');
+      await page.getByRole('link', { name: 'All posts' }).click();
+      await expect(page.getByTestId('unsaved-dialog')).toBeVisible();
+      await expectNoSeriousAxeViolations(page, '/admin/blog/{slug} (unsaved-changes question)');
+      await page.getByTestId('unsaved-dialog').getByRole('button', { name: 'Stay' }).click();
     });
   });
 });

@@ -8,8 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminAuthError, createAdminAuth, hashToken } from '../../core/auth/admins.ts';
 import { createOneTimeCodes, loadCodePepper } from '../../core/auth/one-time-codes.ts';
+import { SCRYPT_N, SCRYPT_P, SCRYPT_R, needsRehash, verifyPassword } from '../../core/auth/passwords.ts';
 import { totpCode } from '../../core/auth/totp.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
+import { seedAdmin } from '../support/admin-accounts.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { createTestClock } from '../support/clock.ts';
 import { dialects } from '../support/databases.ts';
@@ -101,12 +103,18 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     return { mail, code: match![1] };
   }
 
-  /** An admin that has verified its account (the e-mailed code step is skipped). */
+  /**
+   * An admin that has verified its account (the e-mailed code step is skipped). Its row holds a
+   * cheaper hash than `createAdmin` writes (tests/support/admin-accounts.ts): these cases test what
+   * comes after the password, and the first right password re-hashes it anyway.
+   */
   async function verifiedAdmin(label: string): Promise<string> {
-    const email = freshEmail(label);
-    await t.store.adminAuth.createAdmin(email, PASSWORD);
-    await t.database.db.updateTable('admins').set({ is_verified: 1 }).where('email', '=', email).execute();
-    return email;
+    return (await seedAdmin(t.database.db, freshEmail(label), PASSWORD, { verified: true, at: clock.now() })).email;
+  }
+
+  /** An admin that has not yet entered its first e-mailed code, with the same cheaper hash. */
+  async function unverifiedAdmin(label: string): Promise<string> {
+    return (await seedAdmin(t.database.db, freshEmail(label), PASSWORD, { verified: false, at: clock.now() })).email;
   }
 
   /** The whole login with the e-mailed code, from one address: 409, the code, verify, 200. */
@@ -286,8 +294,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     });
 
     it('a second login while the resend is throttled still answers 409 and queues no second e-mail', async () => {
-      const email = freshEmail('throttled.login');
-      await t.store.adminAuth.createAdmin(email, PASSWORD);
+      const email = await unverifiedAdmin('throttled.login');
       const from = nextAddress();
       expect((await login(email, PASSWORD, from)).statusCode).toBe(409);
       const jobs = await mailJobCount();
@@ -298,8 +305,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     });
 
     it('a wrong password for an unverified admin is a 401 and sends nothing', async () => {
-      const email = freshEmail('unverified.wrong');
-      await t.store.adminAuth.createAdmin(email, PASSWORD);
+      const email = await unverifiedAdmin('unverified.wrong');
       const jobs = await mailJobCount();
       const response = await login(email, 'not the password at all');
       expect(response.statusCode).toBe(401);
@@ -308,8 +314,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     });
 
     it('locks the code after 5 wrong guesses', async () => {
-      const email = freshEmail('guesses');
-      await t.store.adminAuth.createAdmin(email, PASSWORD);
+      const email = await unverifiedAdmin('guesses');
       const since = smtp.messages.length;
       expect((await login(email, PASSWORD)).statusCode).toBe(409);
       const { code } = await codeMailFor(email, since);
@@ -334,8 +339,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     });
 
     it('refuses an expired code', async () => {
-      const email = freshEmail('expired.code');
-      await t.store.adminAuth.createAdmin(email, PASSWORD);
+      const email = await unverifiedAdmin('expired.code');
       const since = smtp.messages.length;
       await login(email, PASSWORD);
       const { code } = await codeMailFor(email, since);
@@ -347,8 +351,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     });
 
     it('resend e-mails a new code that replaces the old one, and is throttled with 429', async () => {
-      const email = freshEmail('resend');
-      await t.store.adminAuth.createAdmin(email, PASSWORD);
+      const email = await unverifiedAdmin('resend');
       const from = nextAddress();
       let since = smtp.messages.length;
       await login(email, PASSWORD, from);
@@ -376,8 +379,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
     });
 
     it('answers an unknown e-mail exactly like an admin one, and e-mails nothing without the password', async () => {
-      const admin = freshEmail('known');
-      await t.store.adminAuth.createAdmin(admin, PASSWORD);
+      const admin = await unverifiedAdmin('known');
       const stranger = freshEmail('stranger');
 
       // Never asked: both get the same answer.
@@ -430,6 +432,27 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(wrongPassword.json()).toEqual(INVALID_LOGIN);
       expect(unknown.body).toBe(wrongPassword.body);
       expect(wrongPassword.headers['cache-control']).toBe('private, no-store');
+    });
+
+    it("re-hashes an older, cheaper password hash with today's parameters at the first right password", async () => {
+      const email = await verifiedAdmin('rehash');
+      const storedHash = async () =>
+        (
+          await t.database.db
+            .selectFrom('admins')
+            .select('password_hash')
+            .where('email', '=', email)
+            .executeTakeFirstOrThrow()
+        ).password_hash;
+      const older = await storedHash();
+      expect(older).toMatch(/^scrypt\$1024\$8\$1\$/);
+      expect((await login(email, 'not the password at all')).statusCode).toBe(401);
+      expect(await storedHash()).toBe(older);
+      expect((await login(email, PASSWORD)).json()).toEqual(EMAILED_CODE);
+      const upgraded = await storedHash();
+      expect(upgraded).toMatch(new RegExp(`^scrypt\\$${SCRYPT_N}\\$${SCRYPT_R}\\$${SCRYPT_P}\\$`));
+      expect(await verifyPassword(PASSWORD, upgraded)).toBe(true);
+      expect(needsRehash(upgraded)).toBe(false);
     });
 
     const EMAIL_REQUIRED = { field: 'email', message: 'Email is required' };

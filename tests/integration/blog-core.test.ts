@@ -3,8 +3,12 @@
  * time, search tokens), related posts, categories, the feed, concurrent writers and the seed
  * running exactly once when several instances boot together.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Blog, createBlog } from '../../core/blog/blog.ts';
+import { BLOG_SHARE_IMAGE, SHARE_IMAGE_HEIGHT, SHARE_IMAGE_WIDTH, shareImageOf } from '../../core/blog/share-image.ts';
 import {
   deriveShortDesc,
   fold,
@@ -17,6 +21,60 @@ import {
 import { migrateToLatest } from '../../db/migrate.ts';
 import { blogSeed } from '../../db/seed/blog-posts.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
+
+describe('share images (link previews ignore SVG)', () => {
+  const publicDir = path.resolve(import.meta.dirname, '../../public');
+
+  it('maps every image a post can have to a raster', () => {
+    expect(shareImageOf('/images/blog/youtube-views.svg')).toBe('/images/blog/youtube-views.png');
+    expect(shareImageOf('/uploads/0123456789abcdef0123456789abcdef.png')).toBe(
+      '/uploads/0123456789abcdef0123456789abcdef.png',
+    );
+    expect(shareImageOf('/uploads/0123456789abcdef0123456789abcdef.jpg')).toBe(
+      '/uploads/0123456789abcdef0123456789abcdef.jpg',
+    );
+    expect(shareImageOf('')).toBe(BLOG_SHARE_IMAGE);
+    expect(shareImageOf('/images/logo.svg')).toBe(BLOG_SHARE_IMAGE);
+    expect(shareImageOf('/images/blog/../logo.svg')).toBe(BLOG_SHARE_IMAGE);
+    expect(shareImageOf('https://elsewhere.example/x.svg')).toBe(BLOG_SHARE_IMAGE);
+  });
+
+  /** Mean absolute difference per channel (0–255) between two same-sized RGB renderings. */
+  async function meanDifference(a: Buffer, b: Buffer): Promise<number> {
+    const raw = (image: Buffer) =>
+      sharp(image).resize(SHARE_IMAGE_WIDTH, SHARE_IMAGE_HEIGHT, { fit: 'cover' }).removeAlpha().raw().toBuffer();
+    const [left, right] = await Promise.all([raw(a), raw(b)]);
+    let sum = 0;
+    for (let index = 0; index < left.length; index += 1) sum += Math.abs((left[index] ?? 0) - (right[index] ?? 0));
+    return sum / left.length;
+  }
+
+  it('has a PNG rendition of every seeded illustration, and of the blog default, that matches its SVG', async () => {
+    const illustrations = [
+      ...blogSeed.posts.map((post) => post.image?.url ?? ''),
+      BLOG_SHARE_IMAGE.replace(/\.png$/, '.svg'),
+    ];
+    for (const illustration of illustrations) {
+      expect(illustration).toMatch(/^\/images\/blog\/[a-z0-9-]+\.svg$/);
+      const rendition = shareImageOf(illustration);
+      expect(rendition).toBe(illustration.replace(/\.svg$/, '.png'));
+      const png = await readFile(path.join(publicDir, rendition));
+      const info = await sharp(png).metadata();
+      expect({ format: info.format, width: info.width, height: info.height }, rendition).toEqual({
+        format: 'png',
+        width: SHARE_IMAGE_WIDTH,
+        height: SHARE_IMAGE_HEIGHT,
+      });
+      // Rendered again from the SVG (scripts/render-blog-share-images.ts): an edited
+      // illustration whose PNG was not rendered again fails here.
+      const fresh = await sharp(await readFile(path.join(publicDir, illustration)), { density: 216 })
+        .resize(SHARE_IMAGE_WIDTH, SHARE_IMAGE_HEIGHT, { fit: 'cover' })
+        .png()
+        .toBuffer();
+      expect(await meanDifference(png, fresh), rendition).toBeLessThan(3);
+    }
+  });
+});
 
 describe('blog text rules', () => {
   it('folds case and accents, including letters Unicode does not decompose', () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BLOG_SHARE_IMAGE, shareImageOf } from '../../core/blog/share-image.ts';
 import { blogSeed } from '../../db/seed/blog-posts.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
@@ -236,9 +237,12 @@ describe.each(dialects)('public blog pages on %s', (dialect) => {
     expect(headTag(html, 'rel', 'canonical', 'href')).toBe(`${PUBLIC_URL}/blog/${post.slug}`);
     expect(headTag(html, 'rel', 'alternate', 'href')).toBe(`${PUBLIC_URL}/blog/feed.xml`);
     expect(headTag(html, 'property', 'og:type', 'content')).toBe('article');
-    expect(headTag(html, 'property', 'og:image', 'content')).toBe(`${PUBLIC_URL}${post.image}`);
+    // The page shows the SVG illustration; link previews get its PNG rendition (networks ignore SVG).
+    expect(post.image).toMatch(/^\/images\/blog\/[a-z-]+\.svg$/);
+    const shareImage = `${PUBLIC_URL}${post.image.replace(/\.svg$/, '.png')}`;
+    expect(headTag(html, 'property', 'og:image', 'content')).toBe(shareImage);
     expect(headTag(html, 'name', 'twitter:card', 'content')).toBe('summary_large_image');
-    expect(headTag(html, 'name', 'twitter:image', 'content')).toBe(`${PUBLIC_URL}${post.image}`);
+    expect(headTag(html, 'name', 'twitter:image', 'content')).toBe(shareImage);
 
     const [jsonLd] = jsonLdBlocks(html);
     const posting = JSON.parse(jsonLd) as Record<string, unknown>;
@@ -248,10 +252,78 @@ describe.each(dialects)('public blog pages on %s', (dialect) => {
       headline: post.title,
       datePublished: post.createdAt,
       dateModified: post.updatedAt,
-      image: [`${PUBLIC_URL}${post.image}`],
+      image: [shareImage],
       author: { '@type': 'Organization', name: 'Boostly' },
       publisher: { '@type': 'Organization', name: 'Boostly' },
     });
+  });
+
+  it('gives every page a raster share image: seeded posts their PNG rendition, lists and imageless posts the blog one, uploads their own', async () => {
+    const rasterServed = async (absolute: string) => {
+      const response = await get(absolute.slice(PUBLIC_URL.length));
+      expect(response.statusCode, absolute).toBe(200);
+      expect(response.headers['content-type'], absolute).toMatch(/^image\/(png|jpeg|webp)/);
+      const { format } = await sharp(response.rawPayload).metadata();
+      expect(['png', 'jpeg', 'webp'], absolute).toContain(format);
+    };
+    const sharedOn = async (url: string) => {
+      const html = (await get(url)).body;
+      const og = headTag(html, 'property', 'og:image', 'content');
+      expect(headTag(html, 'name', 'twitter:image', 'content'), url).toBe(og);
+      expect(og, url).toBeDefined();
+      expect(og, url).not.toMatch(/\.svg$/i);
+      return og ?? '';
+    };
+
+    for (const seeded of blogSeed.posts) {
+      const og = await sharedOn(`/blog/${seeded.slug}`);
+      expect(og).toBe(`${PUBLIC_URL}${shareImageOf(seeded.image?.url ?? '')}`);
+      await rasterServed(og);
+    }
+    for (const url of ['/blog', '/blog/category/instagram-updates', '/instagram-issue', '/blog?s=instagram']) {
+      expect(await sharedOn(url)).toBe(`${PUBLIC_URL}${BLOG_SHARE_IMAGE}`);
+    }
+    await rasterServed(`${PUBLIC_URL}${BLOG_SHARE_IMAGE}`);
+
+    expect(
+      (
+        await t.store.blog.createPost({
+          title: 'No cover at all',
+          slug: 'no-cover',
+          category: '',
+          description: '<p>x</p>',
+        })
+      ).ok,
+    ).toBe(true);
+    const imageless = await waitFor(async () => ((await get('/blog/no-cover')).statusCode === 200 ? true : null), {
+      message: 'the imageless post',
+    });
+    expect(imageless).toBe(true);
+    expect(await sharedOn('/blog/no-cover')).toBe(`${PUBLIC_URL}${BLOG_SHARE_IMAGE}`);
+
+    // An uploaded SVG cover is stored rasterised: the share image is the upload itself.
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="225"><rect width="400" height="225" fill="#16a34a"/></svg>',
+    );
+    expect(
+      (
+        await t.store.blog.createPost({
+          title: 'SVG cover',
+          slug: 'svg-cover',
+          category: '',
+          description: '<p>x</p>',
+          image: { upload: svg },
+        })
+      ).ok,
+    ).toBe(true);
+    const uploaded = (await t.store.blog.findPost('svg-cover'))!;
+    expect(uploaded.image).toMatch(/^\/uploads\/[0-9a-f]{32}\.png$/);
+    const og = await waitFor(
+      async () => ((await get('/blog/svg-cover')).statusCode === 200 ? sharedOn('/blog/svg-cover') : null),
+      { message: 'the SVG-cover post' },
+    );
+    expect(og).toBe(`${PUBLIC_URL}${uploaded.image}`);
+    await rasterServed(og);
   });
 
   it('keeps a hostile title and body inert: JSON-LD escaped, body sanitised again on render', async () => {

@@ -32,9 +32,14 @@ describe.each(dialects)('server-rendered pages on %s', (dialect) => {
     const csp = String(response.headers['content-security-policy']);
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeTruthy();
-    const inlineScripts = response.body.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? [];
+    // JSON-LD blocks are data the browser never runs (CSP does not apply to them); every inline
+    // script that does run must carry the nonce.
+    const inlineScripts = (response.body.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).filter(
+      (tag) => !tag.includes('type="application/ld+json"'),
+    );
     expect(inlineScripts.length).toBeGreaterThan(0);
     for (const tag of inlineScripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(response.body).toContain('<script type="application/ld+json">');
   });
 
   it('serves repeated requests from the page cache, compressed once, with the matching nonce', async () => {

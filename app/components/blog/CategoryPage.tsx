@@ -2,6 +2,7 @@ import type { MetaDescriptor } from 'react-router';
 import { categoryPath } from './format.ts';
 import { NewerPostsLink, NoBlogs } from './ListViews.tsx';
 import { PostList } from './PostList.tsx';
+import { BLOG_SHARE_IMAGE } from '../../../core/blog/share-image.ts';
 import { blogMeta } from './seo.ts';
 import type { CategoryPageData } from './types.ts';
 
@@ -22,6 +23,7 @@ export function categoryMeta(loaded: CategoryPageData | undefined): MetaDescript
     path: pageHref(categoryPath(category.slug), list.currentPage),
     title: `${category.name}${pageSuffix}`,
     description: `${category.name} from the Boostly blog: ${list.count} ${list.count === 1 ? 'post' : 'posts'} on growing your social media accounts.`,
+    image: BLOG_SHARE_IMAGE,
   });
 }
 

@@ -9,7 +9,7 @@ export const homeFaq: FaqItem[] = [
   {
     question: 'How does Boostly deliver followers, views and likes?',
     answer:
-      'We promote your profile or post through advertising, and delivery arrives gradually over several days rather than all at once. Delivery usually starts within 24 to 72 hours of payment.',
+      'Once your payment is confirmed, your order goes to our delivery partner, and it arrives gradually over several days rather than all at once. Delivery usually starts within 24 to 72 hours of payment, and we e-mail you when it starts and when it ends.',
   },
   {
     question: 'Do you need my password?',
@@ -56,7 +56,7 @@ export const serviceFaq: FaqItem[] = [
   {
     question: 'What happens if some followers drop?',
     answer:
-      'A small drop over time is normal. Our 30-day refill guarantee tops up any followers lost within 30 days of delivery, free of charge.',
+      'A small drop over time is normal. Within 30 days of your order being completed, send support your order ID: our refill guarantee tops the drop up free of charge.',
   },
   {
     question: 'What do I need to provide?',

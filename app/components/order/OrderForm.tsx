@@ -9,6 +9,7 @@ import type { OrderFormDetail } from '../../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../../core/orders/orders.ts';
 import { type OrderFormField, orderFormSchema } from '../../../core/orders/validation.ts';
 import { ApiError, api, messageOf } from '../../api/client.ts';
+import { TextAreaField, TextField } from '../form.tsx';
 import { INVALID_URL_MESSAGE, isTargetAccepted, useTargetVerification } from './target-verification.ts';
 
 /** The spec's random 6-digit, left-padded client order id (section 9). */
@@ -254,35 +255,23 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
         </div>
       </div>
 
-      <div>
-        <label htmlFor={emailId} className="mb-1.5 block font-semibold text-gray-900">
-          {emailField.title}
-        </label>
-        <input
-          id={emailId}
-          key={fields.email.key}
-          name={fields.email.name}
-          defaultValue={fields.email.initialValue}
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          placeholder={emailField.placeholder}
-          onChange={() => setFormError(null)}
-          aria-invalid={!!errors.email}
-          aria-describedby={errors.email ? emailErrorId : undefined}
-          className={`w-full rounded-xl border-2 bg-white px-4 py-3 text-gray-900 placeholder:text-gray-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
-            errors.email ? 'border-red-700' : 'border-gray-300 focus:border-brand-600'
-          }`}
-        />
-        {errors.email ? (
-          <p id={emailErrorId} className="mt-1.5 text-sm font-medium text-red-800">
-            {errors.email}
+      <TextField
+        id={emailId}
+        label={emailField.title}
+        field={fields.email}
+        error={errors.email}
+        errorId={emailErrorId}
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        placeholder={emailField.placeholder}
+        onChange={() => setFormError(null)}
+        hint={
+          <p className="mt-1.5 text-xs text-gray-700">
+            Your receipt and order updates go to this address. We never ask for your password.
           </p>
-        ) : null}
-        <p className="mt-1.5 text-xs text-gray-700">
-          Your receipt and order updates go to this address. We never ask for your password.
-        </p>
-      </div>
+        }
+      />
 
       <fieldset>
         <legend className="mb-2 font-semibold text-gray-900">Choose your package</legend>
@@ -312,30 +301,16 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
       </fieldset>
 
       {commentShown ? (
-        <div>
-          <label htmlFor={commentId} className="mb-1.5 block font-semibold text-gray-900">
-            {commentField.title}
-          </label>
-          <textarea
-            id={commentId}
-            key={fields.comment.key}
-            name={fields.comment.name}
-            defaultValue={fields.comment.initialValue}
-            rows={7}
-            placeholder={commentField.placeholder}
-            onChange={() => setFormError(null)}
-            aria-invalid={!!errors.comment}
-            aria-describedby={errors.comment ? commentErrorId : undefined}
-            className={`w-full rounded-xl border-2 bg-white px-4 py-3 text-gray-900 placeholder:text-gray-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 ${
-              errors.comment ? 'border-red-700' : 'border-gray-300 focus:border-brand-600'
-            }`}
-          />
-          {errors.comment ? (
-            <p id={commentErrorId} className="mt-1.5 text-sm font-medium text-red-800">
-              {errors.comment}
-            </p>
-          ) : null}
-        </div>
+        <TextAreaField
+          id={commentId}
+          label={commentField.title}
+          field={fields.comment}
+          error={errors.comment}
+          errorId={commentErrorId}
+          rows={7}
+          placeholder={commentField.placeholder}
+          onChange={() => setFormError(null)}
+        />
       ) : null}
 
       <div className="flex items-center justify-between rounded-xl bg-gray-50 px-4 py-3">

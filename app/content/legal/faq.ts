@@ -103,17 +103,3 @@ export function generalFaq(info: StoreInfo): FaqEntry[] {
     },
   ];
 }
-
-/** schema.org FAQPage for the same questions and answers. */
-export function faqPageJsonLd(entries: FaqEntry[], url: string): Record<string, unknown> {
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'FAQPage',
-    url,
-    mainEntity: entries.map((entry) => ({
-      '@type': 'Question',
-      name: entry.question,
-      acceptedAnswer: { '@type': 'Answer', text: entry.answer },
-    })),
-  };
-}

@@ -66,4 +66,9 @@ export const HELP_LINKS: readonly { to: string; label: string }[] = [
   { to: FAQ_PAGE.path, label: FAQ_PAGE.label },
   { to: '/contact', label: 'Contact' },
   { to: '/client', label: 'My orders' },
+  // The course catalogue (decision 027): linked here so visitors and crawlers reach it.
+  { to: '/courses', label: 'Courses' },
 ];
+
+/** Reading links in the site footer only: the blog has its own header and footer (decision 020). */
+export const READING_LINKS: readonly { to: string; label: string }[] = [{ to: '/blog', label: 'Blog' }];

@@ -3,10 +3,13 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/layout';
 import { CacheStrategy } from '../../cache.ts';
 import { ToastProvider } from '../../admin/toasts.tsx';
+import { fetchUnreadCount } from '../../admin/messages/api.ts';
+import { subscribeInboxChanged } from '../../admin/messages/unread.ts';
 import { adminApi, clearToken, getToken, isUnauthorized, subscribeToken, takeClearReason } from '../../admin/token.ts';
 import { isAbort } from '../../api/client.ts';
 import { StrokeIcon } from '../../components/StrokeIcon.tsx';
 import { useHydrated } from '../../hydrated.ts';
+import { privatePageMeta } from '../../seo/meta.ts';
 
 /**
  * The admin shell (spec section 2: "/admin (guarded)"). Logged-in state is the token in local
@@ -17,10 +20,7 @@ import { useHydrated } from '../../hydrated.ts';
  * shell sends the visitor to /login.
  */
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Admin | Boostly' },
-  { name: 'robots', content: 'noindex, nofollow' },
-];
+export const meta: Route.MetaFunction = () => privatePageMeta('Admin', { nofollow: true });
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
@@ -33,6 +33,8 @@ interface NavItem {
   icon: string;
   /** Shows the number of e-mails that failed for good next to the label. */
   failedMailCount?: boolean;
+  /** Shows the number of unread contact messages next to the label (decision 026). */
+  unreadMessagesCount?: boolean;
 }
 
 /** The admin sections (blog management: spec "Admin blog list"). */
@@ -42,6 +44,13 @@ const ADMIN_NAV: NavItem[] = [
     label: 'All orders',
     matches: ['/admin/all-orders', '/admin/orders'],
     icon: 'M9 5H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-2M9 5a2 2 0 0 0 2 2h2a2 2 0 0 0 2-2M9 5a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2m-6 9 2 2 4-4',
+  },
+  {
+    to: '/admin/messages',
+    label: 'Messages',
+    matches: ['/admin/messages'],
+    icon: 'M4 5h16v11H8l-4 4V5ZM8 9h8M8 12h5',
+    unreadMessagesCount: true,
   },
   {
     to: '/admin/blog',
@@ -100,6 +109,11 @@ export default function AdminLayout() {
   const [loggingOut, setLoggingOut] = useState(false);
   /** E-mails given up for good (decision 015): the alert in the navigation. */
   const [failedMail, setFailedMail] = useState(0);
+  /** Contact messages no admin has opened (decision 026): the badge next to Messages. */
+  const [unreadMessages, setUnreadMessages] = useState(0);
+  /** Bumped when this tab opened, handled or answered a message: the count is asked again. */
+  const [inboxVersion, setInboxVersion] = useState(0);
+  useEffect(() => subscribeInboxChanged(() => setInboxVersion((version) => version + 1)), []);
 
   // Only a change of token decides when to leave; the location is only read for the way back.
   const leaveForLogin = useEffectEvent(() => {
@@ -147,6 +161,22 @@ export default function AdminLayout() {
     );
     return () => controller.abort();
   }, [token, location.key]);
+
+  // Asked again on every navigation and whenever a screen changed the inbox.
+  useEffect(() => {
+    if (!token) return undefined;
+    const controller = new AbortController();
+    fetchUnreadCount(controller.signal).then(
+      (reply) => {
+        if (!controller.signal.aborted) setUnreadMessages(reply.count);
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error))
+          console.error('GET /api/admin/messages/unread-count failed', error);
+      },
+    );
+    return () => controller.abort();
+  }, [token, location.key, inboxVersion]);
 
   const logOut = useCallback(async () => {
     setLoggingOut(true);
@@ -200,6 +230,15 @@ export default function AdminLayout() {
                         >
                           {failedMail}
                           <span className="sr-only"> failed</span>
+                        </span>
+                      ) : null}
+                      {item.unreadMessagesCount && unreadMessages > 0 ? (
+                        <span
+                          data-testid="unread-messages-count"
+                          className="ml-auto rounded-full bg-brand-700 px-2 py-0.5 text-xs font-bold text-white tabular-nums"
+                        >
+                          {unreadMessages}
+                          <span className="sr-only"> unread</span>
                         </span>
                       ) : null}
                     </Link>

@@ -10,6 +10,7 @@ import {
 } from '../../components/blog/ListViews.tsx';
 import { PostList } from '../../components/blog/PostList.tsx';
 import { blogMeta } from '../../components/blog/seo.ts';
+import { BLOG_SHARE_IMAGE } from '../../../core/blog/share-image.ts';
 import { requestContext } from '../../context.ts';
 import { loadListPage, requestedPage, searchKeyword } from './blog-data.server.ts';
 
@@ -49,6 +50,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
     path: listHref(keyword, list.currentPage),
     title: keyword ? `Search results for “${keyword}”${pageSuffix}` : `${BLOG_TITLE}${pageSuffix}`,
     description: keyword ? `${list.count} blog posts about “${keyword}”.` : BLOG_DESCRIPTION,
+    image: BLOG_SHARE_IMAGE,
     noindex: keyword !== '',
   });
 };

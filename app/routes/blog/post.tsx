@@ -5,7 +5,8 @@ import { BlogImage } from '../../components/blog/BlogImage.tsx';
 import { BlogRouteError } from '../../components/blog/ListViews.tsx';
 import { PostCard } from '../../components/blog/PostCard.tsx';
 import { categoryPath, formatPostDate, postPath } from '../../components/blog/format.ts';
-import { blogMeta, blogPostingJsonLd } from '../../components/blog/seo.ts';
+import { blogMeta, blogPostBreadcrumbJsonLd, blogPostingJsonLd } from '../../components/blog/seo.ts';
+import { shareImageOf } from '../../../core/blog/share-image.ts';
 import { requestContext } from '../../context.ts';
 import { articleOf, cardOf, notFound } from './blog-data.server.ts';
 
@@ -30,14 +31,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: 'Page not found | Boostly' }];
   const { article, publicUrl } = loaderData;
   const path = postPath(article.slug);
+  // Link previews get a raster (the networks ignore SVG); the page shows the post's own image.
+  const shared = { ...article, image: shareImageOf(article.image) };
   return blogMeta({
     publicUrl,
     path,
     title: article.title,
     description: article.shortDesc,
-    image: article.image || undefined,
+    image: shared.image,
     type: 'article',
-    jsonLd: blogPostingJsonLd(publicUrl, path, article),
+    jsonLd: [blogPostingJsonLd(publicUrl, path, shared), blogPostBreadcrumbJsonLd(publicUrl, path, article)],
   });
 };
 

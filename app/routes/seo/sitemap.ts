@@ -1,14 +1,19 @@
 /**
- * `/sitemap.xml`: every public page that exists, with the blog's `lastmod`. It grows with the
- * store: add a page's URL here when the page is built.
+ * `/sitemap.xml`: every public, indexable page that exists (docs/decisions/029), with `lastmod`
+ * where the store knows when a page changed (blog posts, dated legal texts). It grows with the
+ * store: add a page's URL here when the page is built. Private pages (orders, /client, /login,
+ * /admin) and noindex pages (search results, the mock-up previews) are never listed:
+ * tests/integration/seo.test.ts checks each listed page is a 200 with a canonical URL of itself.
  */
 import type { Route } from './+types/sitemap';
 import type { BlogPostSummary } from '../../../core/blog/contracts.ts';
+import { listCourses } from '../../../core/courses/catalogue.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { categoryPath, postPath } from '../../components/blog/format.ts';
-import { absoluteUrl } from '../../components/blog/seo.ts';
+
 import { FAQ_PAGE, LEGAL_PAGES } from '../../content/legal/pages.ts';
 import { requestContext } from '../../context.ts';
+import { absoluteUrl } from '../../seo/meta.ts';
 import { escapeXml, xmlResponse } from './xml.server.ts';
 
 /** The protocol's limit per sitemap file. */
@@ -46,6 +51,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     ),
     ...[FAQ_PAGE, ...LEGAL_PAGES].map((page) => ({ path: page.path, lastmod: page.lastUpdated?.iso })),
     { path: '/contact' },
+    { path: '/courses' },
+    ...listCourses().map((course) => ({ path: `/course/${encodeURIComponent(course.slug)}` })),
     { path: '/blog', lastmod: newest(posts) },
     ...categories
       .filter((category) => category.postCount === undefined || category.postCount > 0)

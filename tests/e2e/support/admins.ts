@@ -33,6 +33,8 @@ export const E2E_ADMINS = {
   blog: 'blog@boostly.test',
   /** The blog suites' XSS checks. */
   blogXss: 'blog-xss@boostly.test',
+  /** admin-messages.spec.ts: the contact inbox (badge, search, open, reply, mark handled). */
+  messages: 'messages@boostly.test',
 } as const;
 
 export type E2eAdmin = (typeof E2E_ADMINS)[keyof typeof E2E_ADMINS];
