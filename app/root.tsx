@@ -16,11 +16,12 @@ import { Footer } from './components/Footer.tsx';
 import { NotFound } from './components/NotFound.tsx';
 import { SandboxNotice } from './components/SandboxNotice.tsx';
 import { TopBar } from './components/TopBar.tsx';
-import { HELP_LINKS } from './content/legal/pages.ts';
+import { HELP_LINKS } from './content/legal/links.ts';
 import { requestContext } from './context.ts';
 import { showsFooter, showsTopBar } from './layout-rules.ts';
 import { useNonce } from './nonce.tsx';
-import { jsonLdScriptText, organizationJsonLd } from './seo/meta.ts';
+import { organizationJsonLd } from './seo/json-ld.ts';
+import { jsonLdScriptText } from './seo/meta.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -34,7 +35,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     flashSale: { endsAt: services.flashSaleEndsAt(), renderedAt: Date.now() },
     paymentsSimulated: services.paymentsSimulated,
     // schema.org Organization for every page's head: written once here, not in every route's meta.
-    organizationJsonLd: organizationJsonLd(services.publicUrl, services.storeInfo.supportEmail),
+    // Serialised here, on the server, so the browser's root module needs no JSON-LD code.
+    organizationJsonLd: jsonLdScriptText(organizationJsonLd(services.publicUrl, services.storeInfo.supportEmail)),
   };
 }
 
@@ -91,10 +93,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         {data ? (
-          <script
-            type="application/ld+json"
-            dangerouslySetInnerHTML={{ __html: jsonLdScriptText(data.organizationJsonLd) }}
-          />
+          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: data.organizationJsonLd }} />
         ) : null}
         <Links />
       </head>

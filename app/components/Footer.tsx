@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { HELP_LINKS, LEGAL_PAGES, READING_LINKS } from '../content/legal/pages.ts';
+import { HELP_LINKS, LEGAL_LINKS, READING_LINKS } from '../content/legal/links.ts';
 
 export interface FooterGroup {
   slug: string;
@@ -57,11 +57,7 @@ export function Footer({ groups }: FooterProps) {
             Help and legal
           </h2>
           <ul className="mt-4 space-y-2 text-sm">
-            {[
-              ...HELP_LINKS,
-              ...READING_LINKS,
-              ...LEGAL_PAGES.map((page) => ({ to: page.path, label: page.label })),
-            ].map((link) => (
+            {[...HELP_LINKS, ...READING_LINKS, ...LEGAL_LINKS].map((link) => (
               <li key={link.to}>
                 <Link
                   to={link.to}

@@ -17,3 +17,10 @@ export function Spinner({ label = 'Loading', className = '' }: SpinnerProps) {
     </div>
   );
 }
+
+/** The small white ring inside a primary button while its request runs. */
+export function ButtonSpinner() {
+  return (
+    <span aria-hidden="true" className="h-5 w-5 animate-spin rounded-full border-2 border-white/40 border-t-white" />
+  );
+}

@@ -13,11 +13,9 @@ export const primaryButton =
 export const linkButton =
   'font-semibold text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-gray-700 disabled:no-underline';
 
-export function ButtonSpinner() {
-  return (
-    <span aria-hidden="true" className="h-5 w-5 animate-spin rounded-full border-2 border-white/40 border-t-white" />
-  );
-}
+// Lives with the other spinners so a page that only needs it (the blog's Load More) does not
+// download the form fields.
+export { ButtonSpinner } from './Spinner.tsx';
 
 /** The red banner with the server's message (spec section 8). */
 export function ErrorBanner({ message, testId }: { message: string; testId: string }) {

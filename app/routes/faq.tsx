@@ -6,7 +6,8 @@ import { generalFaq } from '../content/legal/faq.ts';
 import { FAQ_PAGE } from '../content/legal/pages.ts';
 import { helpPageMeta } from '../content/legal/seo.ts';
 import { requestContext } from '../context.ts';
-import { absoluteUrl, faqPageJsonLd } from '../seo/meta.ts';
+import { faqPageJsonLd } from '../seo/json-ld.ts';
+import { absoluteUrl } from '../seo/meta.ts';
 
 export function loader({ context }: Route.LoaderArgs) {
   const { storeInfo, publicUrl } = context.get(requestContext).services;

@@ -16,7 +16,8 @@ import { PrivacySafety } from '../components/marketing/PrivacySafety.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
 import { homeFaq } from '../components/marketing/faq-content.ts';
 import { requestContext } from '../context.ts';
-import { absoluteUrl, faqPageJsonLd, pageMeta } from '../seo/meta.ts';
+import { faqPageJsonLd } from '../seo/json-ld.ts';
+import { absoluteUrl, pageMeta } from '../seo/meta.ts';
 import { type Selection, resolveSelection, selectPlan, selectService, selectServiceIn } from '../selection.ts';
 
 /** Spec section 9: the selected category's services load after a 300 ms pause. */

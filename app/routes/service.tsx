@@ -16,7 +16,8 @@ import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
 import { serviceFaq } from '../components/marketing/faq-content.ts';
 import { whyBuyFollowersArticle } from '../components/marketing/why-buy-followers.server.ts';
 import { requestContext } from '../context.ts';
-import { absoluteUrl, breadcrumbJsonLd, faqPageJsonLd, pageMeta, privatePageMeta, productJsonLd } from '../seo/meta.ts';
+import { faqPageJsonLd, productJsonLd } from '../seo/json-ld.ts';
+import { absoluteUrl, breadcrumbJsonLd, pageMeta, privatePageMeta } from '../seo/meta.ts';
 import { type Selection, resolveSelection, selectPlan, selectServiceIn } from '../selection.ts';
 
 /** The service whose page carries the spec's landing tail ('why buy' article, links to the others). */

@@ -19,6 +19,14 @@ for (const url of [
   '/disclaimer',
   '/refund-policy',
   '/contact',
+  '/courses',
+  '/course/ai-for-beginners',
+  '/free-followers',
+  '/payment',
+  '/payment/sample-confirmation',
+  '/client',
+  '/login',
+  '/no-such-page',
 ]) {
   test(`axe finds no serious or critical violations on ${url}`, async ({ page }) => {
     await gotoHydrated(page, url);

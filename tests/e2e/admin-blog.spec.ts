@@ -508,14 +508,18 @@ test.describe('admin blog', () => {
       expect((await apiPost(request, data.slug)).post?.title).toBe(`Saving ${word} again`);
 
       // Closing or reloading the tab with unsaved changes: the browser's own question.
+      // Leaving (accept) lets the page close for good; staying (dismiss) left a page whose
+      // handler could hold up the context's close at the end of the test.
       const asked = new Promise<string>((resolve) => {
         page.once('dialog', (dialog) => {
           resolve(dialog.type());
-          void dialog.dismiss();
+          void dialog.accept();
         });
       });
+      const closed = page.waitForEvent('close');
       await page.close({ runBeforeUnload: true });
       expect(await asked).toBe('beforeunload');
+      await closed;
     } finally {
       await request.delete(`/api/blog/${data.id}`, { headers });
     }

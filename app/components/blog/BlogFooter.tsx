@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { FAQ_PAGE, LEGAL_PAGES } from '../../content/legal/pages.ts';
+import { FAQ_LINK, LEGAL_LINKS } from '../../content/legal/links.ts';
 import { BLOG_MENU } from './BlogHeader.tsx';
 
 /** The blog's own footer (the store's footer is hidden on blog pages, spec "Layout rules"). */
@@ -39,10 +39,10 @@ export function BlogFooter() {
                 RSS feed
               </a>
             </li>
-            {[FAQ_PAGE, ...LEGAL_PAGES].map((page) => (
-              <li key={page.path}>
+            {[{ to: FAQ_LINK.path, label: FAQ_LINK.label }, ...LEGAL_LINKS].map((page) => (
+              <li key={page.to}>
                 <Link
-                  to={page.path}
+                  to={page.to}
                   className="hover:text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-700"
                 >
                   {page.label}

@@ -1,7 +1,7 @@
 import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import type { BlogPostSummary } from '../../../core/blog/contracts.ts';
 import { api, isAbort, messageOf } from '../../api/client.ts';
-import { ButtonSpinner } from '../form.tsx';
+import { ButtonSpinner } from '../Spinner.tsx';
 import { PostCard } from './PostCard.tsx';
 import { BLOG_PAGE_SIZE, type BlogCard, type BlogListPage } from './types.ts';
 

@@ -1,10 +1,11 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/all-orders';
 import { MAX_KEYWORD_LENGTH, type OrdersListReply } from '../../../core/admin/contracts.ts';
 import { ORDER_STATUSES } from '../../../core/orders/status.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
+import { AdminSearchForm, ListCount, ListLoadError, ListLoading, adminFieldClass } from '../../admin/list-parts.tsx';
 import {
   ButtonSpinner,
   PAYMENT_STYLES,
@@ -100,31 +101,6 @@ function downloadName(response: Response): string {
   return `boostly-orders-${new Date().toISOString().slice(0, 10)}.csv`;
 }
 
-function MagnifierIcon() {
-  return (
-    <StrokeIcon className="h-5 w-5">
-      <circle cx="11" cy="11" r="7" />
-      <path d="m20 20-3.5-3.5" />
-    </StrokeIcon>
-  );
-}
-
-function ListLoading() {
-  return (
-    <div
-      role="status"
-      data-testid="orders-loading"
-      className="mt-6 flex items-center gap-3 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700"
-    >
-      <span
-        aria-hidden="true"
-        className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
-      />
-      Loading orders...
-    </div>
-  );
-}
-
 /** Before the first page has arrived in the browser (and in the server's HTML). */
 export function HydrateFallback() {
   return (
@@ -132,13 +108,11 @@ export function HydrateFallback() {
       <h1 id="all-orders-title" className="text-3xl font-extrabold text-gray-900">
         All orders
       </h1>
-      <ListLoading />
+      <ListLoading testId="orders-loading" label="Loading orders..." />
     </section>
   );
 }
 
-const fieldClass =
-  'rounded-xl border-2 border-gray-300 bg-white px-3 py-2 text-gray-900 focus:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500';
 const secondaryButton =
   'inline-flex items-center justify-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-4 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-gray-700 disabled:hover:border-gray-300';
 
@@ -176,8 +150,7 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
     setSearchParams(toParams({ ...query, ...next }));
   };
 
-  const submitSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submitSearch = () => {
     const keyword = keywordInput.trim();
     setKeywordInput(keyword);
     if (keyword === query.keyword && query.page === 1) reload();
@@ -238,11 +211,15 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
           <h1 id={`${ids}-title`} className="text-3xl font-extrabold text-gray-900">
             All orders
           </h1>
-          <p className="mt-1 text-sm text-gray-700" data-testid="orders-count" aria-live="polite">
-            {listState === 'ready'
-              ? `${about}${count.toLocaleString('en-US')} ${count === 1 ? 'order' : 'orders'}${filtered ? ' found' : ''}`
-              : '\u00a0'}
-          </p>
+          <ListCount
+            testId="orders-count"
+            spacing="mt-1"
+            count={listState === 'ready' ? count : null}
+            one="order"
+            many="orders"
+            approximate={about !== ''}
+            filtered={filtered}
+          />
         </div>
         <button type="button" onClick={() => void exportCsv()} disabled={exporting} className={secondaryButton}>
           {exporting ? (
@@ -265,7 +242,7 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
             id={`${ids}-status`}
             value={query.status}
             onChange={(event) => go({ status: event.target.value, page: 1 })}
-            className={`${fieldClass} min-w-44`}
+            className={`${adminFieldClass} min-w-44`}
           >
             <option value="">All</option>
             {ORDER_STATUSES.map((status) => (
@@ -276,32 +253,17 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
           </select>
         </div>
 
-        <form role="search" onSubmit={submitSearch} className="min-w-64 flex-1 sm:max-w-md">
-          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-semibold text-gray-900">
-            Search orders
-          </label>
-          <div className="flex">
-            <input
-              id={`${ids}-search`}
-              type="search"
-              name="keyword"
-              value={keywordInput}
-              onChange={(event) => setKeywordInput(event.target.value)}
-              placeholder="Order ID, e-mail, target or service"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={MAX_KEYWORD_LENGTH}
-              className={`${fieldClass} min-w-0 flex-1 rounded-r-none`}
-            />
-            <button
-              type="submit"
-              aria-label="Search"
-              className="-ml-0.5 inline-flex items-center rounded-r-xl border-2 border-brand-700 bg-brand-700 px-3 text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-            >
-              <MagnifierIcon />
-            </button>
-          </div>
-        </form>
+        <AdminSearchForm
+          inputId={`${ids}-search`}
+          label="Search orders"
+          placeholder="Order ID, e-mail, target or service"
+          maxLength={MAX_KEYWORD_LENGTH}
+          className="min-w-64 flex-1 sm:max-w-md"
+          value={keywordInput}
+          onValueChange={setKeywordInput}
+          onSearch={submitSearch}
+          spellCheck={false}
+        />
 
         {filtered ? (
           <button
@@ -314,20 +276,13 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
         ) : null}
       </div>
 
-      {listState === 'failed' ? (
-        <div
-          role="alert"
-          data-testid="orders-error"
-          className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
-        >
-          <span>{list.ok ? null : list.message}</span>
-          <button type="button" onClick={reload} className="font-semibold underline">
-            Try again
-          </button>
-        </div>
+      {listState === 'failed' && !list.ok ? (
+        <ListLoadError testId="orders-error" spacing="mt-6" message={list.message} onRetry={reload} />
       ) : null}
 
-      {listState === 'loading' && rows.length === 0 ? <ListLoading /> : null}
+      {listState === 'loading' && rows.length === 0 ? (
+        <ListLoading testId="orders-loading" label="Loading orders..." />
+      ) : null}
 
       {listState === 'ready' && rows.length === 0 ? (
         <p

@@ -1,10 +1,11 @@
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/blog';
 import type { BlogPostSummary } from '../../../core/blog/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { ADMIN_BLOG_PAGE_SIZE, type BlogListReply, deleteBlogPost, listBlogPosts } from '../../admin/blog/api.ts';
 import { ConfirmDialog } from '../../admin/blog/ConfirmDialog.tsx';
+import { AdminSearchForm, ListCount, ListEmpty, ListLoadError, ListLoading } from '../../admin/list-parts.tsx';
 import { ButtonSpinner } from '../../admin/orders.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
@@ -78,27 +79,11 @@ function Header({ titleId }: { titleId: string }) {
   );
 }
 
-function ListLoading() {
-  return (
-    <div
-      role="status"
-      data-testid="blog-list-loading"
-      className="mt-6 flex items-center gap-3 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700"
-    >
-      <span
-        aria-hidden="true"
-        className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700 motion-reduce:animate-none"
-      />
-      Loading posts...
-    </div>
-  );
-}
-
 export function HydrateFallback() {
   return (
     <section aria-labelledby="admin-blog-title">
       <Header titleId="admin-blog-title" />
-      <ListLoading />
+      <ListLoading testId="blog-list-loading" label="Loading posts..." />
     </section>
   );
 }
@@ -118,8 +103,6 @@ function rowsOf(list: ListLoad): Rows {
     : { base: list, posts: [], count: 0 };
 }
 
-const fieldClass =
-  'rounded-xl border-2 border-gray-300 bg-white px-3 py-2 text-gray-900 focus:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500';
 const iconButton =
   'inline-flex h-9 w-9 items-center justify-center rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2';
 
@@ -151,11 +134,6 @@ export default function AdminBlogListPage({ loaderData: list }: Route.ComponentP
     setKeywordInput(trimmed);
     if (trimmed === list.keyword) void revalidator.revalidate();
     else setSearchParams(trimmed ? { keyword: trimmed } : {});
-  };
-
-  const submitSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    search(keywordInput);
   };
 
   const loadMore = async () => {
@@ -231,70 +209,48 @@ export default function AdminBlogListPage({ loaderData: list }: Route.ComponentP
     <section aria-labelledby={`${ids}-title`}>
       <Header titleId={`${ids}-title`} />
 
-      <form role="search" onSubmit={submitSearch} className="mt-6 max-w-md">
-        <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-semibold text-gray-900">
-          Search posts
-        </label>
-        <div className="flex">
-          <input
-            id={`${ids}-search`}
-            type="search"
-            name="keyword"
-            value={keywordInput}
-            onChange={(event) => {
-              setKeywordInput(event.target.value);
-              // Clearing the box (typing it empty or its ×) shows every post again, from page 1.
-              if (event.target.value.trim() === '' && list.keyword !== '') search('');
-            }}
-            placeholder="Title or text"
-            autoComplete="off"
-            maxLength={MAX_KEYWORD_LENGTH}
-            className={`${fieldClass} min-w-0 flex-1 rounded-r-none`}
-          />
-          <button
-            type="submit"
-            aria-label="Search"
-            className="-ml-0.5 inline-flex items-center rounded-r-xl border-2 border-brand-700 bg-brand-700 px-3 text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-          >
-            <StrokeIcon className="h-5 w-5">
-              <circle cx="11" cy="11" r="7" />
-              <path d="m20 20-3.5-3.5" />
-            </StrokeIcon>
-          </button>
-        </div>
-      </form>
+      <AdminSearchForm
+        inputId={`${ids}-search`}
+        label="Search posts"
+        placeholder="Title or text"
+        maxLength={MAX_KEYWORD_LENGTH}
+        className="mt-6 max-w-md"
+        value={keywordInput}
+        onValueChange={setKeywordInput}
+        onSearch={() => search(keywordInput)}
+        // Clearing the box (typing it empty or its ×) shows every post again, from page 1.
+        onCleared={list.keyword !== '' ? () => search('') : undefined}
+      />
 
-      <p className="mt-3 text-sm text-gray-700" data-testid="blog-count" aria-live="polite">
-        {listState === 'ready'
-          ? `${rows.count.toLocaleString('en-US')} ${rows.count === 1 ? 'post' : 'posts'}${list.keyword ? ` found for “${list.keyword}”` : ''}`
-          : '\u00a0'}
-      </p>
+      <ListCount
+        testId="blog-count"
+        spacing="mt-3"
+        count={listState === 'ready' ? rows.count : null}
+        one="post"
+        many="posts"
+        keyword={list.keyword}
+      />
 
-      {listState === 'failed' ? (
-        <div
-          role="alert"
-          data-testid="blog-list-error"
-          className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
-        >
-          <span>The posts could not be loaded. {list.ok ? null : list.message}</span>
-          <button type="button" onClick={() => void revalidator.revalidate()} className="font-semibold underline">
-            Try again
-          </button>
-        </div>
+      {listState === 'failed' && !list.ok ? (
+        <ListLoadError
+          testId="blog-list-error"
+          spacing="mt-4"
+          intro="The posts could not be loaded."
+          message={list.message}
+          onRetry={() => void revalidator.revalidate()}
+        />
       ) : null}
 
-      {listState === 'loading' && rows.posts.length === 0 ? <ListLoading /> : null}
+      {listState === 'loading' && rows.posts.length === 0 ? (
+        <ListLoading testId="blog-list-loading" label="Loading posts..." />
+      ) : null}
 
       {listState === 'ready' && rows.posts.length === 0 ? (
-        <div
-          data-testid="blog-empty"
-          className="mt-4 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700"
-        >
-          <p className="font-semibold text-gray-900">
-            {list.keyword ? BLOG_LIST_MESSAGES.noResults : BLOG_LIST_MESSAGES.empty}
-          </p>
-          <p className="mt-2 text-sm">
-            {list.keyword ? (
+        <ListEmpty
+          testId="blog-empty"
+          title={list.keyword ? BLOG_LIST_MESSAGES.noResults : BLOG_LIST_MESSAGES.empty}
+          hint={
+            list.keyword ? (
               'Try another word, or clear the search to see every post.'
             ) : (
               <>
@@ -303,9 +259,9 @@ export default function AdminBlogListPage({ loaderData: list }: Route.ComponentP
                 </Link>
                 : it appears on the public blog as soon as you publish it.
               </>
-            )}
-          </p>
-        </div>
+            )
+          }
+        />
       ) : null}
 
       {rows.posts.length > 0 ? (

@@ -5,6 +5,7 @@ import { type InboxMessage, MAX_REPLY_LENGTH } from '../../../core/contact/inbox
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
 import { markMessageHandled, openMessage, reopenMessage, replyToMessage } from '../../admin/messages/api.ts';
+import { DetailLoadingPage } from '../../admin/list-parts.tsx';
 import { MessageStatusBadge, OrderTimeline } from '../../admin/messages/parts.tsx';
 import { notifyInboxChanged } from '../../admin/messages/unread.ts';
 import { ButtonSpinner, PAYMENT_STYLES, formatAdminDate, formatAdminPrice } from '../../admin/orders.tsx';
@@ -89,24 +90,8 @@ export async function clientAction({ params, request }: Route.ClientActionArgs):
   }
 }
 
-function DetailLoading() {
-  return (
-    <div role="status" className="mt-6 flex items-center gap-3 text-gray-700">
-      <span
-        aria-hidden="true"
-        className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700 motion-reduce:animate-none"
-      />
-      Loading message...
-    </div>
-  );
-}
-
 export function HydrateFallback() {
-  return (
-    <section aria-busy="true">
-      <DetailLoading />
-    </section>
-  );
+  return <DetailLoadingPage label="Loading message..." />;
 }
 
 const backLink = (

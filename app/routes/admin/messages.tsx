@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/messages';
 import {
@@ -9,12 +9,12 @@ import {
   type InboxRow,
 } from '../../../core/contact/inbox-contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
+import { AdminSearchForm, ListCount, ListEmpty, ListLoadError, ListLoading } from '../../admin/list-parts.tsx';
 import { ADMIN_INBOX_PAGE_SIZE, listMessages } from '../../admin/messages/api.ts';
 import { MessageStatusBadge } from '../../admin/messages/parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
-import { StrokeIcon } from '../../components/StrokeIcon.tsx';
 
 /**
  * The admin inbox (decision 026): the contact form's messages, newest first, with search (Enter
@@ -70,27 +70,11 @@ function Header({ titleId }: { titleId: string }) {
   );
 }
 
-function ListLoading() {
-  return (
-    <div
-      role="status"
-      data-testid="messages-loading"
-      className="mt-6 flex items-center gap-3 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700"
-    >
-      <span
-        aria-hidden="true"
-        className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700 motion-reduce:animate-none"
-      />
-      Loading messages...
-    </div>
-  );
-}
-
 export function HydrateFallback() {
   return (
     <section aria-labelledby="admin-messages-title">
       <Header titleId="admin-messages-title" />
-      <ListLoading />
+      <ListLoading testId="messages-loading" label="Loading messages..." />
     </section>
   );
 }
@@ -123,9 +107,6 @@ function emptyText(list: ListLoad): { title: string; hint: string } {
   };
 }
 
-const fieldClass =
-  'rounded-xl border-2 border-gray-300 bg-white px-3 py-2 text-gray-900 focus:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500';
-
 export default function AdminMessagesPage({ loaderData: list }: Route.ComponentProps) {
   const ids = useId();
   const navigation = useNavigation();
@@ -156,11 +137,6 @@ export default function AdminMessagesPage({ loaderData: list }: Route.ComponentP
     setKeywordInput(trimmed);
     if (trimmed === list.keyword) void revalidator.revalidate();
     else setSearchParams(paramsFor(trimmed, list.status));
-  };
-
-  const submitSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    search(keywordInput);
   };
 
   const loadMore = async () => {
@@ -218,69 +194,45 @@ export default function AdminMessagesPage({ loaderData: list }: Route.ComponentP
           </ul>
         </nav>
 
-        <form role="search" onSubmit={submitSearch} className="w-full max-w-md">
-          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-semibold text-gray-900">
-            Search messages
-          </label>
-          <div className="flex">
-            <input
-              id={`${ids}-search`}
-              type="search"
-              name="keyword"
-              value={keywordInput}
-              onChange={(event) => {
-                setKeywordInput(event.target.value);
-                // Clearing the box (typing it empty or its ×) shows every message again, from page 1.
-                if (event.target.value.trim() === '' && list.keyword !== '') search('');
-              }}
-              placeholder="E-mail, order ID or words"
-              autoComplete="off"
-              maxLength={INBOX_MAX_KEYWORD_LENGTH}
-              className={`${fieldClass} min-w-0 flex-1 rounded-r-none`}
-            />
-            <button
-              type="submit"
-              aria-label="Search"
-              className="-ml-0.5 inline-flex items-center rounded-r-xl border-2 border-brand-700 bg-brand-700 px-3 text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-            >
-              <StrokeIcon className="h-5 w-5">
-                <circle cx="11" cy="11" r="7" />
-                <path d="m20 20-3.5-3.5" />
-              </StrokeIcon>
-            </button>
-          </div>
-        </form>
+        <AdminSearchForm
+          inputId={`${ids}-search`}
+          label="Search messages"
+          placeholder="E-mail, order ID or words"
+          maxLength={INBOX_MAX_KEYWORD_LENGTH}
+          className="w-full max-w-md"
+          value={keywordInput}
+          onValueChange={setKeywordInput}
+          onSearch={() => search(keywordInput)}
+          // Clearing the box (typing it empty or its ×) shows every message again, from page 1.
+          onCleared={list.keyword !== '' ? () => search('') : undefined}
+        />
       </div>
 
-      <p className="mt-3 text-sm text-gray-700" data-testid="messages-count" aria-live="polite">
-        {listState === 'ready'
-          ? `${rows.count.toLocaleString('en-US')} ${rows.count === 1 ? 'message' : 'messages'}${list.keyword ? ` found for “${list.keyword}”` : ''}`
-          : '\u00a0'}
-      </p>
+      <ListCount
+        testId="messages-count"
+        spacing="mt-3"
+        count={listState === 'ready' ? rows.count : null}
+        one="message"
+        many="messages"
+        keyword={list.keyword}
+      />
 
-      {listState === 'failed' ? (
-        <div
-          role="alert"
-          data-testid="messages-error"
-          className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm font-medium text-red-800"
-        >
-          <span>The messages could not be loaded. {list.ok ? null : list.message}</span>
-          <button type="button" onClick={() => void revalidator.revalidate()} className="font-semibold underline">
-            Try again
-          </button>
-        </div>
+      {listState === 'failed' && !list.ok ? (
+        <ListLoadError
+          testId="messages-error"
+          spacing="mt-4"
+          intro="The messages could not be loaded."
+          message={list.message}
+          onRetry={() => void revalidator.revalidate()}
+        />
       ) : null}
 
-      {listState === 'loading' && rows.messages.length === 0 ? <ListLoading /> : null}
+      {listState === 'loading' && rows.messages.length === 0 ? (
+        <ListLoading testId="messages-loading" label="Loading messages..." />
+      ) : null}
 
       {listState === 'ready' && rows.messages.length === 0 ? (
-        <div
-          data-testid="messages-empty"
-          className="mt-4 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700"
-        >
-          <p className="font-semibold text-gray-900">{empty.title}</p>
-          <p className="mt-2 text-sm">{empty.hint}</p>
-        </div>
+        <ListEmpty testId="messages-empty" title={empty.title} hint={empty.hint} />
       ) : null}
 
       {rows.messages.length > 0 ? (

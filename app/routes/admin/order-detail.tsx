@@ -4,6 +4,7 @@ import type { Route } from './+types/order-detail';
 import type { OrderDetail } from '../../../core/admin/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
+import { DetailLoadingPage } from '../../admin/list-parts.tsx';
 import {
   PAYMENT_STYLES,
   RowActionCell,
@@ -48,25 +49,9 @@ export async function clientLoader({ params, request }: Route.ClientLoaderArgs):
 
 export const clientAction = orderActionClientAction;
 
-function DetailLoading() {
-  return (
-    <div role="status" className="mt-6 flex items-center gap-3 text-gray-700">
-      <span
-        aria-hidden="true"
-        className="h-6 w-6 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
-      />
-      Loading order...
-    </div>
-  );
-}
-
 /** Before the order has arrived in the browser (and in the server's HTML). */
 export function HydrateFallback() {
-  return (
-    <section aria-busy="true">
-      <DetailLoading />
-    </section>
-  );
+  return <DetailLoadingPage label="Loading order..." />;
 }
 
 /** A value from a timeline entry's detail (parsed JSON) as text: strings as they are, the rest as JSON. */
