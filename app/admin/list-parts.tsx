@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { StrokeIcon } from '../components/StrokeIcon.tsx';
+import { ButtonSpinner } from './orders.tsx';
 
 /**
  * The pieces the admin list screens (orders, blog, messages) share: the search form, the live
@@ -207,5 +208,43 @@ export function ListEmpty({ testId, title, hint }: { testId: string; title: stri
       <p className="font-semibold text-gray-900">{title}</p>
       <p className="mt-2 text-sm">{hint}</p>
     </div>
+  );
+}
+
+interface ListLoadMoreProps {
+  /** "posts", "messages": the failure line says what could not be loaded. */
+  noun: string;
+  /** Whether a next page exists (and the list is ready). */
+  show: boolean;
+  loading: boolean;
+  /** The last Load More's failure, if it failed. */
+  error: string | null;
+  onLoadMore: () => void;
+}
+
+/** The failure line of the last Load More, and the button that appends the next page. */
+export function ListLoadMore({ noun, show, loading, error, onLoadMore }: ListLoadMoreProps) {
+  return (
+    <>
+      {error ? (
+        <p role="alert" className="mt-4 text-sm font-medium text-red-800">
+          More {noun} could not be loaded: {error}
+        </p>
+      ) : null}
+
+      {show ? (
+        <div className="mt-6 flex justify-center">
+          <button
+            type="button"
+            onClick={onLoadMore}
+            disabled={loading}
+            className="inline-flex items-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-5 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait"
+          >
+            {loading ? <ButtonSpinner /> : null}
+            Load More
+          </button>
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_SHARE_IMAGE, shareImageOf } from '../../core/blog/share-image.ts';
 import { blogSeed } from '../../db/seed/blog-posts.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
+import { decodeEntities, jsonLdBlocks } from '../support/html.ts';
 import { dialects } from '../support/databases.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -46,22 +47,6 @@ function escapeHtml(text: string): string {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_m, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
-/** Every JSON-LD block of a page, as written (so the test can look for a raw `</script`). */
-function jsonLdBlocks(html: string): string[] {
-  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((match) => match[1]);
-}
 
 interface XmlElement {
   name: string;

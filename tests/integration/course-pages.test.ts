@@ -9,37 +9,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COURSES } from '../../core/courses/catalogue.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
+import { bodyText, jsonLdBlocks } from '../support/html.ts';
 import { dialects } from '../support/databases.ts';
 
 const PUBLIC_URL = 'https://shop.example.com';
 
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_m, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
-/** The page's visible text: the body without scripts and tags, entities decoded, spaces collapsed. */
-function bodyText(html: string): string {
-  const body = html.slice(html.indexOf('<body'));
-  return decodeEntities(
-    body
-      .replace(/<script\b[\s\S]*?<\/script>/g, ' ')
-      .replace(/<!--[\s\S]*?-->/g, '')
-      .replace(/<[^>]+>/g, ' '),
-  )
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 function jsonLd(html: string): Record<string, unknown>[] {
-  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
-    (m) => JSON.parse(m[1] ?? '') as Record<string, unknown>,
-  );
+  return jsonLdBlocks(html).map((block) => JSON.parse(block) as Record<string, unknown>);
 }
 
 function count(html: string, needle: string): number {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, startTestApp } from '../support/app.ts';
+import { bodyText, jsonLdBlocks } from '../support/html.ts';
 import { dialects } from '../support/databases.ts';
 
 const PUBLIC_URL = 'https://shop.example.com';
@@ -24,33 +25,6 @@ const PAGES = [
   { path: '/disclaimer', title: 'Disclaimer | Boostly', lastUpdated: null },
   { path: '/refund-policy', title: 'Refund Policy | Boostly', lastUpdated: null },
 ] as const;
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_m, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
-/** The page's visible text: the body without scripts and tags, entities decoded, spaces collapsed. */
-function bodyText(html: string): string {
-  const body = html.slice(html.indexOf('<body'));
-  return decodeEntities(
-    body
-      .replace(/<script\b[\s\S]*?<\/script>/g, ' ')
-      .replace(/<!--[\s\S]*?-->/g, '')
-      .replace(/<[^>]+>/g, ' '),
-  )
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-function jsonLdBlocks(html: string): string[] {
-  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
-}
 
 interface FaqJsonLd {
   '@context': string;

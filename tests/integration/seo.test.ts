@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderPath } from '../../core/catalog/order-path.ts';
 import type { ServiceView } from '../../core/catalog/types.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
+import { decodeEntities } from '../support/html.ts';
 import { dialects } from '../support/databases.ts';
 
 const PUBLIC_URL = 'https://shop.example.com';
@@ -21,17 +22,6 @@ const W3C_DATE =
 const SCHEMA_AVAILABILITY = /^https:\/\/schema\.org\/(InStock|OutOfStock|PreOrder|OnlineOnly|LimitedAvailability)$/;
 
 type Json = Record<string, unknown>;
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_m, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
 
 /** The head of a page: the part search engines and link previews read. */
 const headOf = (html: string) => html.slice(0, html.indexOf('</head>'));

@@ -5,8 +5,14 @@ import type { BlogPostSummary } from '../../../core/blog/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { ADMIN_BLOG_PAGE_SIZE, type BlogListReply, deleteBlogPost, listBlogPosts } from '../../admin/blog/api.ts';
 import { ConfirmDialog } from '../../admin/blog/ConfirmDialog.tsx';
-import { AdminSearchForm, ListCount, ListEmpty, ListLoadError, ListLoading } from '../../admin/list-parts.tsx';
-import { ButtonSpinner } from '../../admin/orders.tsx';
+import {
+  AdminSearchForm,
+  ListCount,
+  ListEmpty,
+  ListLoadError,
+  ListLoading,
+  ListLoadMore,
+} from '../../admin/list-parts.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
@@ -350,25 +356,13 @@ export default function AdminBlogListPage({ loaderData: list }: Route.ComponentP
         </div>
       ) : null}
 
-      {loadMoreError ? (
-        <p role="alert" className="mt-4 text-sm font-medium text-red-800">
-          More posts could not be loaded: {loadMoreError}
-        </p>
-      ) : null}
-
-      {listState === 'ready' && hasMore ? (
-        <div className="mt-6 flex justify-center">
-          <button
-            type="button"
-            onClick={() => void loadMore()}
-            disabled={loadingMore}
-            className="inline-flex items-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-5 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait"
-          >
-            {loadingMore ? <ButtonSpinner /> : null}
-            Load More
-          </button>
-        </div>
-      ) : null}
+      <ListLoadMore
+        noun="posts"
+        show={listState === 'ready' && hasMore}
+        loading={loadingMore}
+        error={loadMoreError}
+        onLoadMore={() => void loadMore()}
+      />
 
       <ConfirmDialog
         open={toDelete !== null}
