@@ -5,6 +5,7 @@
 import { createContext, RouterContextProvider } from 'react-router';
 import type { Blog } from '../core/blog/blog.ts';
 import type { Catalog } from '../core/catalog/catalog.ts';
+import type { SaleBanner } from '../core/catalog/sale.ts';
 import type { OrderFormLookup } from '../core/orders/form-detail.ts';
 import type { OrderStatusView } from '../core/orders/orders.ts';
 import type { StoreInfo } from '../core/settings/store-info.ts';
@@ -13,8 +14,10 @@ export interface StoreServices {
   catalog: Catalog;
   /** Blog posts, categories and search (core/blog/blog.ts). */
   blog: Blog;
-  /** When the flash sale on the top bar ends (epoch ms); null hides the countdown. */
-  flashSaleEndsAt: () => number | null;
+  /** The sale running now, for the top bar (decision 031); null: no sale, no banner. */
+  saleBanner: () => SaleBanner | null;
+  /** Orders really paid in the last 24 hours: the order page's activity line (decision 031). */
+  ordersPaidRecently: () => Promise<number>;
   /** The order page's form for the package an order URL names, or the spec's message why there is none. */
   orderForm: (params: { slug: string; qty: string; type: string }) => Promise<OrderFormLookup>;
   /**

@@ -1,6 +1,8 @@
 /**
- * Spec section 2, "Layout rules": where the top bar (flash-sale banner) and the footer show.
- * The footer hides on the same pages as the top bar, and in the admin area too.
+ * Spec section 2, "Layout rules": where the top bar (flash-sale banner), the storefront header
+ * and the footer show. The footer hides on the same pages as the top bar, and in the admin area
+ * too. The admin area (issue 13, decision 034) is a back office with its own navigation: neither
+ * the storefront's top bar nor its header belong there, so both hide inside /admin as well.
  */
 const BARE_PREFIXES = [
   '/login',
@@ -12,6 +14,8 @@ const BARE_PREFIXES = [
   '/order',
 ];
 
+const ADMIN_PREFIX = '/admin';
+
 function matchesPrefix(pathname: string, prefix: string): boolean {
   return pathname === prefix || pathname.startsWith(`${prefix}/`);
 }
@@ -21,10 +25,16 @@ function isBarePage(pathname: string): boolean {
   return BARE_PREFIXES.some((prefix) => matchesPrefix(pathname, prefix));
 }
 
+/** Whether the page is part of the admin back office (its own shell, no storefront chrome). */
+export function isAdminPage(pathname: string): boolean {
+  return matchesPrefix(pathname, ADMIN_PREFIX);
+}
+
+/** The top bar and the storefront header (root.tsx renders both from this one rule). */
 export function showsTopBar(pathname: string): boolean {
-  return !isBarePage(pathname);
+  return !isBarePage(pathname) && !isAdminPage(pathname);
 }
 
 export function showsFooter(pathname: string): boolean {
-  return !isBarePage(pathname) && !matchesPrefix(pathname, '/admin');
+  return !isBarePage(pathname) && !isAdminPage(pathname);
 }

@@ -7,23 +7,10 @@
 import { z } from 'zod';
 import { isEmail, normaliseEmail } from './email.ts';
 
-/**
- * Characters no text field takes: C0 controls (NUL breaks PostgreSQL text and SQLite's FTS5),
- * DEL, C1 controls, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
- * U+2066–U+2069) that make text read differently from what it is. Tab, line feed and carriage
- * return are left to `SINGLE_LINE_BREAKS`: a textarea may hold them.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
-export const UNSAFE_TEXT_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
-/** What a single-line field refuses on top of UNSAFE_TEXT_CHARACTERS. */
-const SINGLE_LINE_BREAKS = /[\t\n\r]/;
+// The character rule lives in ./text-rules.ts, without zod, for checks that run in the browser (decision 036).
+import { UNSAFE_TEXT_MESSAGE, hasUnsafeCharacters } from './text-rules.ts';
 
-export const UNSAFE_TEXT_MESSAGE = 'Contains control or text-direction characters';
-
-/** Whether a text holds a character no field takes; single-line fields refuse tabs and line breaks too. */
-export function hasUnsafeCharacters(value: string, options: { multiline?: boolean } = {}): boolean {
-  return UNSAFE_TEXT_CHARACTERS.test(value) || (!options.multiline && SINGLE_LINE_BREAKS.test(value));
-}
+export { UNSAFE_TEXT_CHARACTERS, UNSAFE_TEXT_MESSAGE, hasUnsafeCharacters } from './text-rules.ts';
 
 /** Any text field of a payload: at most `max` characters, none of them unsafe (single-line unless said). */
 export function safeText(max: number, options: { multiline?: boolean } = {}) {

@@ -4,6 +4,7 @@
  * tests can run the real thing in-process.
  */
 import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
@@ -43,9 +44,13 @@ import { FailureSchema, failure } from './api/envelope.ts';
 import { refuseUnsafeText } from './api/text-guard.ts';
 import type { Config } from './config.ts';
 import { PageCache } from './page-cache.ts';
+import { type PageFastPath, createPageFastPath } from './page-fast-path.ts';
 import type { Store } from './store.ts';
 import { pagesPlugin } from './pages.ts';
 import { API_CSP } from './security.ts';
+
+/** Node's default keep-alive (5 s) is shorter than most proxies'; avoid racing them. */
+const KEEP_ALIVE_MS = 65_000;
 
 /** Methods a fetch Request (and so React Router) refuses to carry. */
 const PAGE_UNSUPPORTED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
@@ -59,6 +64,11 @@ export interface AppOptions {
   clientDir?: string;
   /** The server's logger, shared with background work; false for none. */
   logger?: false | FastifyBaseLogger;
+  /**
+   * Connect-style middleware that sees every request before Fastify and calls `next` for those it
+   * does not answer: the Vite dev server's (server/dev.ts, `npm run dev`). Never set in production.
+   */
+  devMiddleware?: (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
 }
 
 const ADMIN_BEARER = 'adminBearer';
@@ -98,6 +108,11 @@ const documentRouteGuards: typeof jsonSchemaTransform = (input) => {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const { services } = store;
+  // Pages and their cache exist only with a server build; fresh cached pages are answered before
+  // Fastify (server/page-fast-path.ts, decision 035).
+  const pageCache = options.build ? new PageCache({ maxSeconds: config.PAGE_CACHE_SECONDS }) : null;
+  const contentVersion = combinedContentVersion(services);
+  let fastPath: PageFastPath | null = null;
   const app = Fastify({
     ...(options.logger === false
       ? { logger: false }
@@ -110,11 +125,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     // Fastify accepts a hop count too; its option type leaves numbers out.
     trustProxy: config.TRUST_PROXY as boolean | string,
-    // Node's default keep-alive (5 s) is shorter than most proxies'; avoid racing them.
-    keepAliveTimeout: 65_000,
+    keepAliveTimeout: KEEP_ALIVE_MS,
     // Fastify's default (100) sends a longer path parameter past its route to the not-found
     // answer; up to this length the route's own schema refuses it with a 400 naming the field.
     routerOptions: { maxParamLength: 1000 },
+    // Fastify's own HTTP server, with the dev middleware and the page fast path in front of it.
+    serverFactory: (fastifyHandler) => {
+      const devMiddleware = options.devMiddleware;
+      const server = http.createServer((request, response) => {
+        if (fastPath?.serve(request, response)) return;
+        if (devMiddleware) devMiddleware(request, response, () => fastifyHandler(request, response));
+        else fastifyHandler(request, response);
+      });
+      // What Fastify does to a server it makes itself (fastify/lib/server.js), with its defaults
+      // for the timeouts we do not set: none per request, none per idle connection.
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      server.requestTimeout = 0;
+      server.setTimeout(0);
+      return server;
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -281,16 +310,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
-  if (options.build) {
-    const pageCache = new PageCache({ maxSeconds: config.PAGE_CACHE_SECONDS });
+  if (options.build && pageCache) {
     await app.register(pagesPlugin, {
       build: options.build,
       mode: config.isProduction ? 'production' : 'development',
       services,
       pageCache,
-      contentVersion: combinedContentVersion(services),
+      contentVersion,
       razorpayCheckout: store.provider.name === 'razorpay',
     });
+    if (pageCache.enabled) {
+      const pages = createPageFastPath({ pageCache, contentVersion, logger: () => app.log });
+      // While closing, Fastify answers new requests 503 (and in-flight ones finish): let it.
+      app.addHook('preClose', async () => pages.stop());
+      fastPath = pages;
+    }
   }
 
   return app;

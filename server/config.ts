@@ -8,6 +8,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { TOTP_KEY_HINT, parseTotpKey } from '../core/auth/totp.ts';
 import { REFUND_JOB } from '../core/fulfilment/jobs.ts';
+import { type SaleConfig, SaleConfigError, parseSaleEnv } from '../core/catalog/sale.ts';
 import {
   DEFAULT_REFUND_WINDOW_HOURS,
   type StoreInfo,
@@ -44,8 +45,6 @@ const EnvSchema = z.object({
       value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
     ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** When the flash sale ends (ISO-8601). Unset: the sale runs to each next midnight UTC. */
-  FLASH_SALE_ENDS_AT: z.iso.datetime({ offset: true }).optional(),
   /** Seconds a public page may be served from the in-process page cache; 0 turns it off. */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   RAZORPAY_KEY_ID: z.string().optional(),
@@ -116,6 +115,8 @@ export interface Config extends Env {
   paymentsSimulated: boolean;
   /** Support contacts and the refund window, as the pages quote them. */
   storeInfo: StoreInfo;
+  /** The configured sale from SALE_* (decision 031), or null: no banner, list prices. */
+  sale: SaleConfig | null;
 }
 
 export class ConfigError extends Error {}
@@ -180,6 +181,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
       `Invalid configuration:\n  REFUND_WINDOW_HOURS: the refund job may take up to ${refundHoursNeeded} hours with SUPPLIER_SYNC_SECONDS and JOB_LEASE_SECONDS as set; promise at least that`,
     );
   }
+  let sale: SaleConfig | null;
+  try {
+    sale = parseSaleEnv(withoutEmpty(env));
+  } catch (error) {
+    if (error instanceof SaleConfigError) throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
+    throw error;
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,
@@ -193,5 +201,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
       officeAddress: values.OFFICE_ADDRESS ?? null,
       refundWindowHours: values.REFUND_WINDOW_HOURS,
     },
+    sale,
   };
 }

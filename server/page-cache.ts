@@ -4,18 +4,32 @@
  * served for N seconds (capped by PAGE_CACHE_SECONDS), then served stale for up to M seconds
  * while a single background render refreshes it. Concurrent misses for one page share one
  * render. Compressed variants are made once per entry, not once per response.
+ *
+ * A cached page is the same bytes for everyone, so its CSP cannot carry a per-response nonce:
+ * it allows exactly the inline scripts the page holds, by their SHA-256 hashes (decision 035).
+ * Fresh entries are also served by the fast path (server/page-fast-path.ts) before Fastify.
  */
+import { createHash } from 'node:crypto';
+import type { OutgoingHttpHeader } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export interface CachedPage {
   status: number;
   headers: [string, string][];
   body: Buffer;
-  /** The CSP nonce baked into the HTML; the CSP header must repeat it. */
+  /** The CSP nonce the HTML was rendered with; cached responses allow its scripts by hash instead. */
   nonce: string;
+  /** `'sha256-…'` sources for every inline script in the HTML: the CSP of every response that serves it. */
+  scriptHashes: string[];
   freshUntil: number;
   staleUntil: number;
   encoded: { br?: Buffer; gzip?: Buffer };
+  /**
+   * Every header Fastify sent with this entry (helmet's, the CSP, cache-control, vary, …) except
+   * the per-response ones (request id, length, encoding): recorded the first time Fastify serves
+   * it, then replayed by the fast path, so both paths send the same headers.
+   */
+  wireHeaders?: [string, OutgoingHttpHeader][];
 }
 
 export interface RenderedPage {
@@ -72,6 +86,12 @@ export class PageCache {
     return this.refresh(key, render);
   }
 
+  /** The entry for `key` while it is fresh; never renders, never refreshes (the fast path's look-up). */
+  peekFresh(key: string): CachedPage | undefined {
+    const entry = this.entries.get(key);
+    return entry && this.now() < entry.freshUntil ? entry : undefined;
+  }
+
   clear(): void {
     this.entries.clear();
   }
@@ -99,6 +119,7 @@ export class PageCache {
       headers: page.headers,
       body: page.body,
       nonce: page.nonce,
+      scriptHashes: inlineScriptHashes(page.body.toString('utf8')),
       freshUntil: now + fresh,
       staleUntil: now + fresh + policy.swr * 1000,
       encoded: {},
@@ -136,4 +157,21 @@ export function encodedBody(entry: CachedPage, encoding: Encoding): Buffer {
 
 export function isCachedPage(page: CachedPage | RenderedPage): page is CachedPage {
   return 'freshUntil' in page;
+}
+
+/**
+ * CSP hash sources for the inline scripts of an HTML page: the SHA-256 of each script's text as
+ * the browser reads it (line breaks normalised to LF, as HTML parsing does). Scripts with a `src`
+ * and JSON-LD data blocks are not inline code and are left out. Script text cannot contain
+ * `</script`, so the first closing tag ends it.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const attributes = match[1] ?? '';
+    if (/\ssrc\s*=/i.test(attributes) || /\stype\s*=\s*["']?application\/ld\+json/i.test(attributes)) continue;
+    const text = (match[2] ?? '').replace(/\r\n?/g, '\n');
+    hashes.add(`'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`);
+  }
+  return [...hashes];
 }

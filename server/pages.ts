@@ -4,6 +4,7 @@
  * Public pages go through the page cache; everything else streams straight through. No /api
  * request reaches it: the API's fallback (server/api/fallback.ts) answers those no route takes.
  */
+import type { OutgoingHttpHeader } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,7 +18,7 @@ import {
   isCachedPage,
   pickEncoding,
 } from './page-cache.ts';
-import { type PageCspOptions, newNonce, setPageCsp } from './security.ts';
+import { type PageCspOptions, newNonce, setCachedPageCsp, setPageCsp } from './security.ts';
 
 /** What our entry.server module exports besides the renderer. */
 interface StoreServerBuild extends ServerBuild {
@@ -47,6 +48,17 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
     (typeof options.build === 'function' ? await options.build() : options.build) as StoreServerBuild;
   const handler = createRequestHandler(options.build, options.mode);
 
+  // The first time Fastify serves a cache entry, its headers as sent (after every hook, the
+  // root's included) are kept with it for the fast path (server/page-fast-path.ts) to replay.
+  const recording = new WeakMap<FastifyRequest, CachedPage>();
+  app.addHook('onSend', async (request, reply, payload) => {
+    const entry = recording.get(request);
+    if (entry && !entry.wireHeaders && reply.statusCode === entry.status) {
+      entry.wireHeaders = replayableHeaders(reply.getHeaders());
+    }
+    return payload;
+  });
+
   const render = async (request: FastifyRequest, nonce: string): Promise<Response> => {
     const build = await loadBuild();
     const loadContext = build.entry.module.buildLoadContext({ services: options.services, nonce });
@@ -68,8 +80,29 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
       const nonce = newNonce();
       return bufferResponse(await render(request, nonce), nonce);
     });
+    if (isCachedPage(page) && !page.wireHeaders) recording.set(request, page);
     return sendPage(request, reply, page, csp);
   });
+}
+
+/** Headers that belong to one response, not to the page: the fast path makes its own. */
+const PER_RESPONSE_HEADERS = new Set([
+  'content-length',
+  'content-encoding',
+  'x-request-id',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'set-cookie',
+]);
+
+function replayableHeaders(headers: Record<string, OutgoingHttpHeader | undefined>): [string, OutgoingHttpHeader][] {
+  const kept: [string, OutgoingHttpHeader][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !PER_RESPONSE_HEADERS.has(name.toLowerCase())) kept.push([name, value]);
+  }
+  return kept;
 }
 
 function toFetchRequest(request: FastifyRequest): Request {
@@ -123,8 +156,12 @@ async function bufferResponse(response: Response, nonce: string): Promise<Render
 function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage | RenderedPage, csp: PageCspOptions) {
   reply.status(page.status);
   copyHeaders(reply, page.headers);
-  setPageCsp(reply, page.nonce, csp);
-  if (!isCachedPage(page)) return reply.send(page.body);
+  if (!isCachedPage(page)) {
+    setPageCsp(reply, page.nonce, csp);
+    return reply.send(page.body);
+  }
+  // The same bytes for everyone: its inline scripts are allowed by hash (decision 035).
+  setCachedPageCsp(reply, page.scriptHashes, csp);
   const encoding = pickEncoding(request.headers['accept-encoding']);
   reply.header('vary', 'Accept-Encoding');
   if (encoding !== 'identity') reply.header('content-encoding', encoding);

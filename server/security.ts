@@ -27,12 +27,25 @@ export interface PageCspOptions {
   razorpayCheckout?: boolean;
 }
 
-/** Pages: our own scripts plus the one inline bootstrap script carrying this response's nonce. */
+/** Pages: our own scripts plus the inline ones carrying this response's nonce. */
 export function pageCsp(nonce: string, options: PageCspOptions = {}): string {
+  return buildPageCsp(`'nonce-${nonce}'`, options);
+}
+
+/**
+ * Cached pages (the same bytes for everyone, decision 035): our own scripts plus exactly the
+ * inline scripts the page holds, by hash (`'sha256-…'` sources from page-cache.ts).
+ */
+export function cachedPageCsp(scriptHashes: readonly string[], options: PageCspOptions = {}): string {
+  return buildPageCsp(scriptHashes.join(' '), options);
+}
+
+/** `inlineScripts`: the nonce or hash sources for inline scripts; empty allows none. */
+function buildPageCsp(inlineScripts: string, options: PageCspOptions): string {
   const rzp = options.razorpayCheckout;
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${rzp ? ` ${RAZORPAY_CHECKOUT.script}` : ''}`,
+    `script-src 'self'${inlineScripts ? ` ${inlineScripts}` : ''}${rzp ? ` ${RAZORPAY_CHECKOUT.script}` : ''}`,
     `frame-src ${rzp ? `${RAZORPAY_CHECKOUT.frame} ` : ''}${VIDEO_EMBED_FRAMES}`,
     // React renders a few `style` attributes (e.g. carousel offsets); styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
@@ -48,4 +61,12 @@ export function pageCsp(nonce: string, options: PageCspOptions = {}): string {
 
 export function setPageCsp(reply: FastifyReply, nonce: string, options: PageCspOptions = {}): void {
   reply.header('content-security-policy', pageCsp(nonce, options));
+}
+
+export function setCachedPageCsp(
+  reply: FastifyReply,
+  scriptHashes: readonly string[],
+  options: PageCspOptions = {},
+): void {
+  reply.header('content-security-policy', cachedPageCsp(scriptHashes, options));
 }

@@ -11,7 +11,8 @@ import type { StoreServices } from '../app/context.ts';
 import { type Blog, createBlog } from '../core/blog/blog.ts';
 import { type Catalog, createCatalog } from '../core/catalog/catalog.ts';
 import { storeUploadedImage } from '../core/uploads/images.ts';
-import { flashSaleEnd } from '../core/catalog/flash-sale.ts';
+import { saleBanner, unknownSaleServices } from '../core/catalog/sale.ts';
+import { createPaidRecentlyCounter } from '../core/orders/paid-recently.ts';
 import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment.ts';
 import { APPLY_SERVICE_JOB, FULFIL_JOB, REFUND_JOB, REORDER_JOB, SUPPLIER_SYNC_JOB } from '../core/fulfilment/jobs.ts';
 import { fulfilmentSubscriber } from '../core/fulfilment/subscribers.ts';
@@ -112,8 +113,12 @@ export async function openStore(
   if (totpReport.warning) overrides.logger?.warn(totpReport.warning);
   if (totpReport.reencrypted || totpReport.databaseKeyDeleted)
     overrides.logger?.info(totpReport, 'TOTP secrets moved to TOTP_ENCRYPTION_KEY');
-  const catalog = createCatalog(db);
+  const catalog = createCatalog(db, { sale: config.sale, clock });
   await catalog.seedIfEmpty(catalogueSeed);
+  // Decision 031: a sale naming a service the catalogue lacks is a typo; refuse to start.
+  const unknownSale = unknownSaleServices(config.sale, await catalog.serviceSlugs());
+  if (unknownSale.length > 0)
+    throw new Error(`Invalid configuration:\n  SALE_SERVICES: no such service: ${unknownSale.join(', ')}`);
   const blog = createBlog({
     db,
     clock,
@@ -240,11 +245,11 @@ export async function openStore(
     logger,
   });
 
-  const fixedEnd = config.FLASH_SALE_ENDS_AT ? Date.parse(config.FLASH_SALE_ENDS_AT) : null;
   const services: StoreServices = {
     catalog,
     blog,
-    flashSaleEndsAt: () => flashSaleEnd(clock().getTime(), fixedEnd),
+    saleBanner: () => saleBanner(config.sale, clock().getTime()),
+    ordersPaidRecently: createPaidRecentlyCounter(db, clock),
     orderForm: (params) => lookUpOrderForm(catalog, params),
     orderStatus: (orderId) => orders.status(orderId),
     paymentsSimulated: provider.name === 'sandbox',

@@ -8,6 +8,50 @@ import { ButtonSpinner } from './orders.tsx';
  * box. Each screen passes its own words, test ids and spacing; the markup is the same everywhere.
  */
 
+/**
+ * Every admin screen's header (Polaris-style): the title, an optional line under it (a
+ * description, or a live count), and the screen's primary action on the right, which wraps
+ * under the title on narrow screens. `before` is for a "back to …" link above the title.
+ */
+export function AdminPageHeader({
+  titleId,
+  title,
+  description,
+  action,
+  before,
+  titleClassName = '',
+}: {
+  titleId: string;
+  title: ReactNode;
+  description?: ReactNode;
+  action?: ReactNode;
+  before?: ReactNode;
+  /** Extra classes for the h1 (e.g. `break-all` for a title that is an e-mail address). */
+  titleClassName?: string;
+}) {
+  return (
+    <header className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-3" data-testid="admin-page-header">
+      <div className="min-w-0 flex-1 basis-64">
+        {before}
+        <h1
+          id={titleId}
+          className={`text-2xl font-extrabold text-gray-900 sm:text-3xl ${before ? 'mt-2' : ''} ${titleClassName}`}
+        >
+          {title}
+        </h1>
+        {typeof description === 'string' ? <p className="mt-1 text-sm text-gray-700">{description}</p> : description}
+      </div>
+      {action ? <div className="flex shrink-0 flex-wrap items-center gap-2">{action}</div> : null}
+    </header>
+  );
+}
+
+/** The admin screens' primary action (one per screen) and secondary buttons. */
+export const adminPrimaryButtonClass =
+  'inline-flex items-center justify-center gap-2 rounded-xl bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:bg-gray-500';
+export const adminSecondaryButtonClass =
+  'inline-flex items-center justify-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-4 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-gray-700 disabled:hover:border-gray-300';
+
 /** The admin screens' text inputs and selects (border, focus ring). */
 export const adminFieldClass =
   'rounded-xl border-2 border-gray-300 bg-white px-3 py-2 text-gray-900 focus:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500';
@@ -198,15 +242,32 @@ export function ListLoadError({ testId, spacing, intro, message, onRetry }: List
   );
 }
 
-/** The box shown instead of an empty list: what is (not) there, and what to do next. */
-export function ListEmpty({ testId, title, hint }: { testId: string; title: string; hint: ReactNode }) {
+/**
+ * The box shown instead of an empty list: what is (not) there, what to do next, and (optional)
+ * the button or link that does it.
+ */
+export function ListEmpty({
+  testId,
+  title,
+  hint,
+  action,
+}: {
+  testId: string;
+  title: string;
+  hint: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div
       data-testid={testId}
-      className="mt-4 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700"
+      className="mt-4 rounded-2xl border border-dashed border-gray-300 bg-white px-6 py-10 text-center text-gray-700"
     >
-      <p className="font-semibold text-gray-900">{title}</p>
+      <StrokeIcon className="mx-auto h-8 w-8 text-gray-500">
+        <path d="M4 13h4l2 3h4l2-3h4M4 13l2-8h12l2 8v6H4v-6Z" />
+      </StrokeIcon>
+      <p className="mt-3 font-semibold text-gray-900">{title}</p>
       <p className="mt-2 text-sm">{hint}</p>
+      {action ? <div className="mt-4 flex justify-center">{action}</div> : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { HELP_LINKS, LEGAL_LINKS, READING_LINKS } from '../content/legal/links.ts';
+import { Logo } from './Logo.tsx';
 
 export interface FooterGroup {
   slug: string;
@@ -17,23 +18,24 @@ const SOCIAL_LABELS = ['Instagram', 'YouTube', 'TikTok', 'Facebook', 'X'] as con
 /** Site footer: logo, pitch, one column of service links per group, social labels, legal lines. */
 export function Footer({ groups }: FooterProps) {
   return (
-    <footer data-testid="site-footer" className="border-t border-gray-200 bg-gray-50 text-gray-700">
+    <footer data-testid="site-footer" className="border-t border-line bg-surface text-gray-700">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.5fr)_repeat(auto-fit,minmax(10rem,1fr))]">
         <div className="max-w-xs">
           <Link
             to="/"
-            className="inline-block rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+            aria-label="Boostly home"
+            className="inline-block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
           >
-            <img src="/images/logo.svg" alt="Boostly" width={140} height={36} className="h-9 w-auto" />
+            <Logo size="sm" />
           </Link>
           <p className="mt-4 text-sm leading-relaxed text-gray-600">
-            Gradual, ad-based growth for your Instagram, YouTube and TikTok accounts. No password needed.
+            Gradual growth for your Instagram, YouTube and TikTok accounts. No password needed.
           </p>
         </div>
 
         {groups.map((group) => (
           <div key={group.slug}>
-            <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-gray-900">
+            <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-ink">
               <img src={group.image} alt="" width={20} height={20} className="h-5 w-5" />
               {group.title}
             </h2>
@@ -53,7 +55,7 @@ export function Footer({ groups }: FooterProps) {
         ))}
 
         <nav aria-labelledby="footer-help-heading">
-          <h2 id="footer-help-heading" className="text-sm font-semibold uppercase tracking-wide text-gray-900">
+          <h2 id="footer-help-heading" className="text-sm font-semibold uppercase tracking-wide text-ink">
             Help and legal
           </h2>
           <ul className="mt-4 space-y-2 text-sm">
@@ -71,7 +73,7 @@ export function Footer({ groups }: FooterProps) {
         </nav>
 
         <div>
-          <h2 className="text-sm font-semibold uppercase tracking-wide text-gray-900">Follow us</h2>
+          <h2 className="text-sm font-semibold uppercase tracking-wide text-ink">Follow us</h2>
           <ul className="mt-4 space-y-2 text-sm text-gray-700">
             {SOCIAL_LABELS.map((label) => (
               <li key={label}>{label}</li>
@@ -80,7 +82,7 @@ export function Footer({ groups }: FooterProps) {
         </div>
       </div>
 
-      <div className="border-t border-gray-200">
+      <div className="border-t border-line">
         <div className="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-6 text-sm text-gray-600 sm:flex-row sm:justify-between">
           <p>© Boostly. For personal use only.</p>
           <p>Support 24 hours a day, 7 days a week, holidays included.</p>

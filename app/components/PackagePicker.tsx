@@ -1,6 +1,7 @@
 /** The service, plan and price-tier choosers shared by the home page and the service page. */
 import type { PlanType, PlanView, PriceTierView } from '../../core/catalog/types.ts';
-import { describePrice, formatHomePrice } from '../../core/catalog/pricing.ts';
+import { describePrice } from '../../core/catalog/pricing.ts';
+import { TierPrice } from './TierPrice.tsx';
 
 const pill = (active: boolean) =>
   `rounded-full border px-4 py-2 text-sm font-semibold transition ${
@@ -58,8 +59,8 @@ export function PlanTabs({
             aria-pressed={active}
             data-testid="plan-tab"
             onClick={() => onSelect(plan.type)}
-            className={`flex items-center gap-3 rounded-xl border-2 p-3 text-left transition ${
-              active ? 'border-brand-700 bg-brand-50' : 'border-gray-200 bg-white hover:border-brand-500'
+            className={`flex items-center gap-3 rounded-card border-2 p-3 text-left transition ${
+              active ? 'border-brand-700 bg-brand-50' : 'border-line bg-white hover:border-brand-500'
             }`}
           >
             <img src={plan.icon} alt="" width={32} height={32} />
@@ -67,7 +68,7 @@ export function PlanTabs({
               {showType ? (
                 <span className="block text-xs font-bold uppercase tracking-wide text-brand-800">{plan.type}</span>
               ) : null}
-              <span className="block font-semibold text-gray-900">{plan.title}</span>
+              <span className="block font-semibold text-ink">{plan.title}</span>
             </span>
           </button>
         );
@@ -91,30 +92,32 @@ export function PriceCards({
   detailed?: boolean;
 }) {
   return (
-    <ul aria-label="Packages" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+    // auto-rows-fr: every card as tall as the tallest, also across rows (a quantity that wraps on a
+    // phone makes the whole grid taller, never one card).
+    <ul aria-label="Packages" className="grid auto-rows-fr grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
       {tiers.map((tier) => {
         const active = tier.qty === selectedQty;
-        const price = describePrice(tier.price, tier.discount, currency);
+        const price = describePrice(tier.price, tier.discount, currency, tier.listPrice);
         return (
-          <li key={tier.qty}>
+          <li key={tier.qty} className="flex">
             <button
               type="button"
               aria-pressed={active}
               data-testid="price-card"
               data-qty={tier.qty}
               onClick={() => onSelect(tier.qty)}
-              className={`relative w-full rounded-xl border-2 px-3 py-4 text-center transition ${
-                active ? 'border-brand-700 bg-brand-50' : 'border-gray-200 bg-white hover:border-brand-500'
+              className={`relative flex w-full flex-col items-center justify-center gap-1 rounded-card border-2 px-3 py-4 text-center transition ${
+                active ? 'border-brand-700 bg-brand-50' : 'border-line bg-white hover:border-brand-500'
               }`}
             >
               {detailed && price.badge ? (
-                <span className="absolute -top-2 right-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white">
+                <span className="absolute -top-2 right-2 rounded-full bg-danger-700 px-2 py-0.5 text-xs font-bold text-white">
                   {price.badge}
                 </span>
               ) : null}
-              <span className="block text-lg font-bold text-gray-900">{tier.text}</span>
+              <span className="block text-lg font-bold text-ink">{tier.text}</span>
               <span className="block text-sm text-gray-700">
-                {detailed ? price.price : formatHomePrice(tier.price)}
+                {detailed ? price.price : <TierPrice price={tier.price} listPrice={tier.listPrice} />}
               </span>
             </button>
           </li>

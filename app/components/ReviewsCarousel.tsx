@@ -1,81 +1,12 @@
 import { useId, useRef } from 'react';
-
-export interface Review {
-  name: string;
-  /** Social handle, shown with a leading @. */
-  handle: string;
-  /** 0–5. */
-  rating: number;
-  text: string;
-}
+import type { Review } from '../../core/catalog/reviews.ts';
 
 export interface ReviewsCarouselProps {
+  /** Reviews from the loader; none: the carousel renders nothing (decision 031). */
   reviews: Review[];
+  /** The reviews are the demo store's examples, not customers': the heading says so. */
+  examples: boolean;
 }
-
-/** Sample testimonials for the store's reviews carousel (illustrative, not real customers). */
-export const sampleReviews: Review[] = [
-  {
-    name: 'Maya Thompson',
-    handle: 'mayabakes',
-    rating: 5,
-    text: 'I ordered 5,000 followers for my baking page. Delivery started the next day and came in steadily over a week, so it looked natural.',
-  },
-  {
-    name: 'Daniel Okafor',
-    handle: 'danfitcoach',
-    rating: 5,
-    text: 'Only needed my username and e-mail, no password. That was the reason I trusted them, and the order arrived exactly as described.',
-  },
-  {
-    name: 'Lucía Fernández',
-    handle: 'lucia.travels',
-    rating: 4,
-    text: 'A few followers dropped after two weeks, but support topped them back up under the refill guarantee without any fuss.',
-  },
-  {
-    name: 'Ethan Park',
-    handle: 'ethanplaysguitar',
-    rating: 5,
-    text: 'Bought YouTube views for a new cover video. The views came in gradually and the video started showing up in suggestions.',
-  },
-  {
-    name: 'Priya Nair',
-    handle: 'priyadesigns',
-    rating: 5,
-    text: 'Checkout took a minute and the receipt landed in my inbox straight away. I could track the order status by e-mail too.',
-  },
-  {
-    name: 'Tom Becker',
-    handle: 'tomscoffeecorner',
-    rating: 4,
-    text: 'Support answered on a Sunday evening when I asked about the start time. Followers began arriving within 48 hours.',
-  },
-  {
-    name: 'Aisha Rahman',
-    handle: 'aisha.styles',
-    rating: 5,
-    text: 'TikTok likes on my latest post helped it get picked up. Clear prices and no surprises at checkout.',
-  },
-  {
-    name: 'Marco Rossi',
-    handle: 'marcocooks',
-    rating: 5,
-    text: 'Second order now. I placed separate orders for my two pages as the FAQ suggests and both were delivered on time.',
-  },
-  {
-    name: 'Sofia Lindqvist',
-    handle: 'sofia.paints',
-    rating: 4,
-    text: 'Made sure my account was public before ordering, as they ask. Growth was smooth and nothing looked suspicious.',
-  },
-  {
-    name: 'James Walker',
-    handle: 'jwalkerphoto',
-    rating: 5,
-    text: 'Good value for the bulk package. The bonus followers on top of my order were a nice touch.',
-  },
-];
 
 const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5z';
 
@@ -125,7 +56,7 @@ const navButtonClass =
  * Horizontally scrolling testimonials. How many show at once (1 / 2 / 3 / 4 / 5 at
  * <500 / 500 / 900 / 1200 / 1500px) is pure CSS, so the server render is already right.
  */
-export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
+export function ReviewsCarousel({ reviews, examples }: ReviewsCarouselProps) {
   const trackRef = useRef<HTMLUListElement>(null);
   const headingId = useId();
 
@@ -138,14 +69,19 @@ export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
     track.scrollBy({ left: direction * width, behavior: reduceMotion ? 'auto' : 'smooth' });
   };
 
+  if (reviews.length === 0) return null;
   return (
-    <section aria-labelledby={headingId} className="py-12">
+    <section aria-labelledby={headingId} data-testid="reviews" className="py-12">
       <div className="mb-6 flex items-end justify-between gap-4 px-4">
         <div>
           <h2 id={headingId} className="text-2xl font-bold text-gray-900 sm:text-3xl">
-            What our customers say
+            {examples ? 'Example reviews' : 'What our customers say'}
           </h2>
-          <p className="mt-1 text-gray-600">Reviews from people who grew their accounts with Boostly.</p>
+          <p data-testid="reviews-note" className="mt-1 text-gray-600">
+            {examples
+              ? 'Example reviews — shown in the demo store only. They were not written by customers.'
+              : 'Reviews from people who grew their accounts with Boostly.'}
+          </p>
         </div>
         <div className="flex shrink-0 gap-2">
           <button
@@ -164,7 +100,7 @@ export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
       <ul
         ref={trackRef}
         data-testid="reviews-track"
-        aria-label="Customer reviews"
+        aria-label={examples ? 'Example reviews' : 'Customer reviews'}
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the track scrolls sideways, so keyboard users focus it to scroll (WCAG 2.1.1, axe scrollable-region-focusable); it stays a <ul> so the reviews keep list semantics
         tabIndex={0}
         className="flex snap-x snap-mandatory scroll-px-2 overflow-x-auto px-2 pb-2 [scrollbar-width:none] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-scrollbar]:hidden"

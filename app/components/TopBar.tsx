@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
+import { type SaleBanner, saleBannerShowsOn } from '../../core/catalog/sale-banner.ts';
 
 export interface TopBarProps {
-  /** When the sale ends (epoch ms); null shows the banner without a countdown. */
-  endsAt: number | null;
+  /** The sale running when the page was rendered (decision 031); null: no banner at all. */
+  sale: SaleBanner | null;
+  /** The page's path: a sale on some services shows only on home and their pages. */
+  pathname: string;
   /** The server's clock at render time (epoch ms), so server and client first render agree. */
   renderedAt: number;
 }
@@ -20,15 +23,22 @@ export function formatCountdown(ms: number): string {
   return `${pad2(hours)} hr ${pad2(minutes)} min ${pad2(seconds)} sec`;
 }
 
-/** The flash-sale banner with a live countdown. */
-export function TopBar({ endsAt, renderedAt }: TopBarProps) {
-  const [now, setNow] = useState(renderedAt);
+/**
+ * The sale banner with a live countdown to the sale's real end, shown only while a configured
+ * sale runs and only on pages it applies to; it disappears when the countdown reaches zero.
+ */
+export function TopBar({ sale, pathname, renderedAt }: TopBarProps) {
+  // The store's clock first (server and hydration agree, and tests may set it), then the browser's.
+  const [now, setNow] = useState(sale?.at ?? renderedAt);
+  const [ended, setEnded] = useState(false);
+  const endsAt = sale?.endsAt ?? null;
 
   useEffect(() => {
     if (endsAt === null) return undefined;
     const tick = () => {
       const current = Date.now();
       setNow(current);
+      if (current >= endsAt) setEnded(true);
       return current < endsAt;
     };
     if (!tick()) return undefined;
@@ -38,25 +48,24 @@ export function TopBar({ endsAt, renderedAt }: TopBarProps) {
     return () => window.clearInterval(timer);
   }, [endsAt]);
 
+  if (!sale || ended || !saleBannerShowsOn(sale, pathname)) return null;
   return (
-    <section aria-label="Flash sale" data-testid="top-bar" className="bg-brand-900 text-white">
+    <section aria-label="Sale" data-testid="top-bar" className="bg-brand-900 text-white">
       <p className="mx-auto flex max-w-7xl flex-wrap items-center justify-center gap-x-3 gap-y-1 px-4 py-2 text-center text-sm">
-        <span className="font-semibold">
-          Flash sale: <span className="font-extrabold tracking-wide">50% OFF</span>
+        <span data-testid="sale-text" className="font-semibold">
+          {sale.text}
         </span>
-        {endsAt === null ? null : (
-          <span>
-            Ends in{' '}
-            <span
-              data-testid="countdown"
-              role="timer"
-              aria-live="off"
-              className="rounded-md bg-brand-800 px-2 py-0.5 font-mono font-semibold tabular-nums"
-            >
-              {formatCountdown(endsAt - now)}
-            </span>
+        <span>
+          Ends in{' '}
+          <span
+            data-testid="countdown"
+            role="timer"
+            aria-live="off"
+            className="rounded-md bg-brand-800 px-2 py-0.5 font-mono font-semibold tabular-nums"
+          >
+            {formatCountdown(sale.endsAt - now)}
           </span>
-        )}
+        </span>
       </p>
     </section>
   );

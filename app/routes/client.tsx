@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
+import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
 import { HistoryCodePayload, HistoryLookupPayload, type HistoryRow } from '../../core/orders/contracts.ts';
 import { publicOrderId } from '../../core/orders/types.ts';
 import type { Route } from './+types/client';
@@ -35,13 +36,6 @@ const CLIENT_MESSAGES = {
 
 /** The server's resend throttle (core/auth/one-time-codes.ts, `resendIntervalMs`). */
 const RESEND_COOLDOWN_MS = 60_000;
-
-const PAYMENT_LABELS: Record<string, string> = {
-  paid: 'paid',
-  created: 'unpaid',
-  fail: 'failed',
-  expired: 'expired',
-};
 
 /**
  * Spec section 9 says history prices have 4 decimals "prefixed by a rupee sign", but orders are
@@ -343,7 +337,7 @@ export default function ClientPage() {
               id={resultsHeadingId}
               ref={resultsHeading}
               tabIndex={-1}
-              className="text-xl font-bold text-gray-900 focus:outline-none"
+              className="min-w-0 text-xl font-bold [overflow-wrap:anywhere] text-gray-900 focus:outline-none"
             >
               Orders for <span data-testid="orders-email">{sentTo}</span>
             </h2>
@@ -422,6 +416,11 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
         <tbody className="divide-y divide-gray-100">
           {rows.map((row) => {
             const id = publicOrderId(row.razorPayOrderId);
+            const fee = processingFee(row.packagePrice, row.price);
+            const refund = describeRefund(
+              { charged: row.price, refunded: row.refunded, refundedAt: row.refundedAt },
+              row.currency,
+            );
             return (
               <tr key={row.razorPayOrderId} data-testid="order-row" data-order-id={id}>
                 <th scope="row" className="px-4 py-3 font-mono font-semibold text-gray-900" data-testid="row-order-id">
@@ -438,12 +437,22 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
                 </td>
                 <td className="px-4 py-3 text-right font-semibold text-gray-900 tabular-nums" data-testid="row-price">
                   {formatHistoryPrice(row.price, row.currency)}
+                  {fee > 0 ? (
+                    <span className="block text-xs font-normal whitespace-nowrap text-gray-700" data-testid="row-fee">
+                      incl. {PROCESSING_FEE_LABEL.toLowerCase()} {formatMoney(fee, row.currency)}
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-4 py-3">
                   <StatusTag status={row.orderStatus} testId="row-status" />
                 </td>
                 <td className="px-4 py-3 text-gray-900" data-testid="row-payment">
-                  {PAYMENT_LABELS[row.paymentStatus] ?? row.paymentStatus}
+                  {paymentState(row.paymentStatus, row.price, row.refunded)}
+                  {refund ? (
+                    <span className="block text-xs whitespace-nowrap text-gray-700" data-testid="row-refund">
+                      {refund}
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-4 py-3 whitespace-nowrap text-gray-900 tabular-nums" data-testid="row-date">
                   {formatHistoryDate(row.orderDate)}

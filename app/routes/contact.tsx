@@ -1,13 +1,8 @@
-import { type SubmissionResult, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useFetcher, useSearchParams } from 'react-router';
-import {
-  ContactPayload,
-  type ContactPayloadInput,
-  MAX_CONTACT_MESSAGE_LENGTH,
-  MAX_CONTACT_ORDER_ID_LENGTH,
-} from '../../core/contact/contracts.ts';
+import type { ContactPayloadInput } from '../../core/contact/contracts.ts';
+import { type ContactFieldName, checkContactForm } from '../../core/contact/form-check.ts';
+import { MAX_CONTACT_MESSAGE_LENGTH, MAX_CONTACT_ORDER_ID_LENGTH } from '../../core/contact/rules.ts';
 import { courseEnquiryMessage } from '../components/courses/catalogue.server.ts';
 import { REFILL_GUARANTEE_DAYS, type StoreInfo } from '../../core/settings/store-info.ts';
 import type { Route } from './+types/contact';
@@ -22,10 +17,11 @@ import { requestContext } from '../context.ts';
 /**
  * The contact page (spec "Contact page", issue 12): the store's support address and, when
  * configured, its office address (store settings, through the loader, so the first HTML has
- * them), the contact form, and four quick answers. The form validates with the API's own payload
- * schema (conform) on submit; typing in a field clears that field's error; the message goes to
- * `POST /api/contact` from this route's `clientAction`, and the reply is a green banner (the
- * fields clear) or a red one. Decision 024 covers what is stored and mailed.
+ * them), the contact form, and four quick answers. On submit, this route's `clientAction` checks
+ * the form with the API's rules (core/contact/form-check.ts: the same messages as the API's zod
+ * schema, without downloading zod, decision 036); typing in a field clears that field's error;
+ * the message goes to `POST /api/contact`, and the reply is a green banner (the fields clear) or
+ * a red one. Decision 024 covers what is stored and mailed.
  */
 
 const CONTACT_PAGE: HelpPage = {
@@ -83,44 +79,54 @@ function quickAnswers(info: Pick<StoreInfo, 'refundWindowHours'>): AccordionItem
   ];
 }
 
-type ActionData = { result: SubmissionResult; sent?: { notice: string } };
+type FieldErrors = Partial<Record<ContactFieldName, string>>;
 
-/** The server's refusal as conform reads it: under its fields, or (no field) as the red banner. */
-function refusal(error: unknown): { formErrors: string[]; fieldErrors: Record<string, string[]> } {
+/** What a submit came to: the field errors and the red banner's message, or the green banner's notice. */
+type ActionData = { errors: FieldErrors; formError?: string; sent?: { notice: string } };
+
+/** The server's refusal: under its fields, or (no field) as the red banner. */
+function refusal(error: unknown): ActionData {
   const fieldErrors: readonly FieldError[] = error instanceof ApiError ? error.fieldErrors : [];
   const named = fieldErrors.filter((fieldError) => fieldError.field !== '');
-  if (named.length === 0) return { formErrors: [messageOf(error)], fieldErrors: {} };
-  return { formErrors: [], fieldErrors: Object.fromEntries(named.map(({ field, message }) => [field, [message]])) };
+  if (named.length === 0) return { errors: {}, formError: messageOf(error) };
+  const errors: FieldErrors = {};
+  for (const { field, message } of named) {
+    if (field === 'email' || field === 'orderId' || field === 'message') errors[field] ??= message;
+  }
+  // A refusal about a field this form does not show still needs saying.
+  return Object.keys(errors).length > 0 ? { errors } : { errors: {}, formError: named[0]?.message ?? messageOf(error) };
 }
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionData> {
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: ContactPayload });
-  if (submission.status !== 'success') return { result: submission.reply() };
-  // Sent as typed (the server normalises the same way); the honeypot goes too, so bots get the usual reply.
-  const body: ContactPayloadInput = {
-    email: submission.value.email,
-    message: submission.value.message,
-    ...(submission.value.orderId ? { orderId: submission.value.orderId } : {}),
-    ...(submission.value.website ? { website: submission.value.website } : {}),
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === 'string' ? value : '';
   };
+  const check = checkContactForm({
+    email: text('email'),
+    orderId: text('orderId'),
+    message: text('message'),
+    website: text('website'),
+  });
+  if (!check.ok) return { errors: check.errors };
   try {
     const reply = await api.send<{ message: string }, ContactPayloadInput>('POST', '/api/contact', {
-      body,
+      body: check.payload,
       signal: request.signal,
     });
-    return { result: submission.reply({ resetForm: true }), sent: { notice: reply.message } };
+    return { errors: {}, sent: { notice: reply.message } };
   } catch (error) {
-    return { result: submission.reply(refusal(error)) };
+    return refusal(error);
   }
 }
-
-type FieldName = 'email' | 'orderId' | 'message';
 
 /** An order id from `?order=` (the order pages' links), when it looks like one. */
 function orderIdFromQuery(value: string | null): string {
   return value && /^[A-Za-z0-9_]+$/.test(value) && value.length <= MAX_CONTACT_ORDER_ID_LENGTH ? value : '';
 }
+
+const NO_ERRORS: ActionData = { errors: {} };
 
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const { storeInfo } = loaderData;
@@ -130,13 +136,14 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
 
   const fetcher = useFetcher<ActionData>();
   const submitting = fetcher.state !== 'idle';
+  const formRef = useRef<HTMLFormElement>(null);
   /** Bumped after a success: the form starts afresh, its three fields empty. */
   const [attempt, setAttempt] = useState(0);
   const [handled, setHandled] = useState<ActionData | undefined>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
-  const [shownResult, setShownResult] = useState<SubmissionResult | null>(null);
+  const [shown, setShown] = useState<ActionData>(NO_ERRORS);
   /** Fields typed in since the last submit: their errors are cleared (spec section 4). */
-  const [edited, setEdited] = useState<ReadonlySet<FieldName>>(new Set());
+  const [edited, setEdited] = useState<ReadonlySet<ContactFieldName>>(new Set());
 
   // A reply is acted on once, while rendering, so no frame shows the old state.
   const reply = fetcher.data;
@@ -144,34 +151,28 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
     setHandled(reply);
     if (reply.sent) {
       setNotice(reply.sent.notice);
-      setShownResult(null);
+      setShown(NO_ERRORS);
       setAttempt((count) => count + 1);
     } else {
-      setShownResult(reply.result);
+      setShown(reply);
     }
   }
 
-  const [form, fields] = useForm({
-    id: `${ids}-contact-${attempt}`,
-    lastResult: shownResult,
-    defaultValue: {
-      email: '',
-      orderId: attempt === 0 ? prefilledOrderId : '',
-      message: attempt === 0 ? loaderData.courseEnquiry : '',
-    },
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactPayload }),
-  });
+  // After a refused submit, the first field in error takes the focus, as the browser's own validation would.
+  useEffect(() => {
+    if (Object.keys(shown.errors).length === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [shown]);
 
-  const markEdited = (name: FieldName) => {
+  const markEdited = (name: ContactFieldName) => {
     if (!edited.has(name)) setEdited(new Set([...edited, name]));
   };
-  const errorOf = (name: FieldName) => (edited.has(name) ? undefined : fields[name].errors?.[0]);
+  const errorOf = (name: ContactFieldName) => (edited.has(name) ? undefined : shown.errors[name]);
   const emailError = errorOf('email');
   const orderIdError = errorOf('orderId');
   const messageError = errorOf('message');
-  const banner = form.errors?.[0];
+  const banner = shown.formError;
+  const field = (name: ContactFieldName, initialValue: string) => ({ name, key: `${name}-${attempt}`, initialValue });
 
   const emailId = `${ids}-email`;
   const orderIdId = `${ids}-order-id`;
@@ -238,22 +239,21 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
             </p>
           ) : null}
           <fetcher.Form
+            ref={formRef}
             method="post"
-            id={form.id}
             noValidate
-            onSubmit={(event) => {
+            onSubmit={() => {
               setEdited(new Set());
               setNotice(null);
-              form.onSubmit(event);
             }}
             className="mt-4 space-y-4"
           >
             <TextField
               id={emailId}
               label="Email"
-              field={fields.email}
+              field={field('email', '')}
               error={emailError}
-              errorId={fields.email.errorId}
+              errorId={`${emailId}-error`}
               errorTestId="email-error"
               onInput={() => markEdited('email')}
               type="email"
@@ -268,9 +268,9 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
                   Order ID <span className="font-normal text-gray-600">(optional)</span>
                 </>
               }
-              field={fields.orderId}
+              field={field('orderId', attempt === 0 ? prefilledOrderId : '')}
               error={orderIdError}
-              errorId={fields.orderId.errorId}
+              errorId={`${orderIdId}-error`}
               errorTestId="order-id-error"
               onInput={() => markEdited('orderId')}
               type="text"
@@ -281,9 +281,9 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
             <TextAreaField
               id={messageId}
               label="Message"
-              field={fields.message}
+              field={field('message', attempt === 0 ? loaderData.courseEnquiry : '')}
               error={messageError}
-              errorId={fields.message.errorId}
+              errorId={`${messageId}-error`}
               errorTestId="message-error"
               onInput={() => markEdited('message')}
               rows={5}

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { orderPath } from '../../core/catalog/order-path.ts';
-import { formatHomePrice } from '../../core/catalog/pricing.ts';
 import type { GroupDetailView } from '../../core/catalog/types.ts';
 import type { Route } from './+types/home';
 import { api, isAbort, messageOf } from '../api/client.ts';
@@ -9,38 +8,58 @@ import { CacheStrategy } from '../cache.ts';
 import { Accordion } from '../components/Accordion.tsx';
 import { NotFound } from '../components/NotFound.tsx';
 import { PlanTabs, PriceCards, ServiceTabs } from '../components/PackagePicker.tsx';
-import { ReviewsCarousel, sampleReviews } from '../components/ReviewsCarousel.tsx';
+import { ReviewsCarousel } from '../components/ReviewsCarousel.tsx';
+import { publicReviews } from '../../core/catalog/reviews.ts';
+import { TierPrice } from '../components/TierPrice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { DescriptionBlock } from '../components/marketing/DescriptionBlock.tsx';
+import { Guarantees } from '../components/marketing/Guarantees.tsx';
 import { PrivacySafety } from '../components/marketing/PrivacySafety.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
+import { PACKAGE_DETAILS, PRIVACY_FEATURES, RELIABILITY_TEXT } from '../components/marketing/copy.ts';
 import { homeFaq } from '../components/marketing/faq-content.ts';
 import { requestContext } from '../context.ts';
 import { faqPageJsonLd } from '../seo/json-ld.ts';
 import { absoluteUrl, pageMeta } from '../seo/meta.ts';
+import { guaranteeTerms } from '../components/marketing/guarantee-terms.server.ts';
 import { type Selection, resolveSelection, selectPlan, selectService, selectServiceIn } from '../selection.ts';
 
 /** Spec section 9: the selected category's services load after a 300 ms pause. */
 const SERVICE_LOAD_DELAY_MS = 300;
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  pageMeta({
-    publicUrl: loaderData?.publicUrl,
-    path: '/',
-    title: 'Instagram, YouTube and TikTok growth packages',
-    description:
-      'Followers, likes and views for Instagram, YouTube and TikTok, delivered gradually. No password needed.',
-    jsonLd: faqPageJsonLd(homeFaq, absoluteUrl(loaderData?.publicUrl, '/')),
-  });
+/** Built by the loader, on the server, so the page's JavaScript needs no meta or JSON-LD code. */
+export const meta: Route.MetaFunction = ({ loaderData }) => loaderData?.meta ?? [];
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 
-/** The server render already shows the first category's first service, so prices are in the HTML. */
+/**
+ * The server render already shows the first category's first service, so prices are in the HTML.
+ * The FAQ copy and its JSON-LD come as data too: text the page never changes stays out of the
+ * JavaScript bundle (first-load budget, issue 13).
+ */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { catalog, publicUrl } = context.get(requestContext).services;
+  const { catalog, publicUrl, storeInfo, paymentsSimulated } = context.get(requestContext).services;
   const groups = await catalog.listGroups();
   const first = groups[0] ? await catalog.getGroupDetail(groups[0].slug) : null;
-  return { groups, first, publicUrl };
+  return {
+    groups,
+    first,
+    publicUrl,
+    faq: homeFaq,
+    details: PACKAGE_DETAILS,
+    privacy: PRIVACY_FEATURES,
+    reliability: RELIABILITY_TEXT,
+    meta: pageMeta({
+      publicUrl,
+      path: '/',
+      title: 'Instagram, YouTube and TikTok growth packages',
+      description:
+        'Followers, likes and views for Instagram, YouTube and TikTok, delivered gradually. No password needed.',
+      jsonLd: faqPageJsonLd(homeFaq, absoluteUrl(publicUrl, '/')),
+    }),
+    guarantees: guaranteeTerms(storeInfo),
+    reviews: publicReviews({ paymentsSimulated }),
+  };
 }
 
 type LoadState =
@@ -52,7 +71,7 @@ function fetchGroup(slug: string, signal: AbortSignal): Promise<GroupDetailView>
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { groups, first } = loaderData;
+  const { groups, first, faq, guarantees, details, privacy, reliability } = loaderData;
   const [category, setCategory] = useState(first?.group.slug ?? '');
   const [load, setLoad] = useState<LoadState>(
     first ? { status: 'ready', detail: first } : { status: 'failed', message: 'No services available' },
@@ -102,29 +121,49 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <section className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
-        <div className="mx-auto max-w-7xl px-4 py-10">
-          <h1 className="text-center text-3xl font-extrabold sm:text-4xl">Grow your Instagram, YouTube and TikTok</h1>
-          <p className="mx-auto mt-3 max-w-2xl text-center text-brand-100">
-            Pick a package, give us a username or link, and watch it grow. We never ask for your password.
-          </p>
-          <div role="group" aria-label="Categories" className="mt-8 flex justify-center gap-3">
-            {groups.map((group) => (
-              <button
-                key={group.slug}
-                type="button"
-                aria-pressed={group.slug === category}
-                data-testid="category-tab"
-                onClick={() => chooseCategory(group.slug)}
-                className={`flex items-center gap-2 rounded-xl px-4 py-3 font-semibold transition ${
-                  group.slug === category ? 'bg-white text-gray-900' : 'bg-white/10 text-white hover:bg-white/20'
-                }`}
-              >
-                <img src={group.image} alt="" width={28} height={28} />
-                {group.title}
-              </button>
-            ))}
+      <section className="bg-gradient-to-br from-brand-950 via-brand-900 to-brand-800 text-white">
+        <div className="mx-auto grid max-w-7xl items-center gap-8 px-4 py-10 lg:grid-cols-[1fr_auto]">
+          <div>
+            <h1 className="text-center text-3xl font-extrabold tracking-tight sm:text-4xl lg:text-left lg:text-5xl">
+              Grow your Instagram, YouTube and TikTok
+            </h1>
+            <p className="mx-auto mt-3 max-w-2xl text-center text-lg text-brand-100 lg:mx-0 lg:text-left">
+              Pick a package, give us a username or link, and watch it grow. We never ask for your password.
+            </p>
+            {/* Three equal columns on a phone (icon above the name), a row of pills from 640 px. */}
+            <div
+              role="group"
+              aria-label="Categories"
+              className="mt-8 grid grid-cols-3 gap-2 sm:flex sm:justify-center sm:gap-3 lg:justify-start"
+            >
+              {groups.map((group) => (
+                <button
+                  key={group.slug}
+                  type="button"
+                  aria-pressed={group.slug === category}
+                  data-testid="category-tab"
+                  onClick={() => chooseCategory(group.slug)}
+                  className={`flex min-w-0 flex-col items-center gap-1 rounded-card px-2 py-3 text-sm font-semibold transition sm:flex-row sm:gap-2 sm:px-4 sm:text-base ${
+                    group.slug === category ? 'bg-white text-ink' : 'bg-white/10 text-white hover:bg-white/20'
+                  }`}
+                >
+                  <img src={group.image} alt="" width={28} height={28} className="h-7 w-7" />
+                  {group.title}
+                </button>
+              ))}
+            </div>
+            <div className="mt-6">
+              <Guarantees terms={guarantees} tone="onBrand" />
+            </div>
           </div>
+          <img
+            src="/images/hero.svg"
+            alt=""
+            width={360}
+            height={280}
+            loading="lazy"
+            className="hidden h-[280px] w-[360px] lg:block"
+          />
         </div>
       </section>
 
@@ -138,15 +177,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
-      <DescriptionBlock />
-      <ReliabilityText />
-      <ReviewsCarousel reviews={sampleReviews} />
-      <PrivacySafety />
+      <DescriptionBlock items={details} />
+      <ReliabilityText paragraphs={reliability} />
+      <ReviewsCarousel reviews={loaderData.reviews.reviews} examples={loaderData.reviews.examples} />
+      <PrivacySafety features={privacy} />
       <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 py-12">
         <h2 id="faq-heading" className="mb-6 text-center text-2xl font-bold">
           Frequently asked questions
         </h2>
-        <Accordion items={homeFaq} idPrefix="home-faq" />
+        <Accordion items={faq} idPrefix="home-faq" />
       </section>
     </>
   );
@@ -176,18 +215,18 @@ function PackageChooser({
         selectedQty={tier.qty}
         onSelect={(qty) => onChange({ ...selection, service: service.slug, plan: plan.type, qty })}
       />
-      <div className="flex flex-col items-center justify-between gap-4 rounded-2xl bg-gray-50 p-5 sm:flex-row">
+      <div className="flex flex-col items-center justify-between gap-4 rounded-card bg-surface p-5 shadow-card sm:flex-row">
         <p className="text-gray-800">
           <span className="block text-sm">
             {tier.text} · {service.name} · {plan.title}
           </span>
-          <span data-testid="price-block" className="text-3xl font-extrabold text-gray-900">
-            {formatHomePrice(tier.price)}
+          <span data-testid="price-block" className="text-3xl font-extrabold text-ink">
+            <TierPrice price={tier.price} listPrice={tier.listPrice} />
           </span>
         </p>
         <Link
           to={orderPath(service.slug, tier.qty, plan.type)}
-          className="rounded-xl bg-brand-700 px-8 py-3 text-lg font-bold text-white hover:bg-brand-800"
+          className="rounded-card bg-brand-700 px-8 py-3 text-lg font-bold text-white hover:bg-brand-800"
         >
           Buy Now
         </Link>

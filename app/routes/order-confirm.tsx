@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
+import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
 import type { OrderStatusView } from '../../core/orders/orders.ts';
 import type { Route } from './+types/order-confirm';
 import { CacheStrategy } from '../cache.ts';
@@ -77,8 +78,10 @@ function OrderFailed({ order }: { order: OrderStatusView }) {
         so we have not started it. Please try again with another card or payment method.
       </p>
       <div className="mt-6 flex flex-col items-center justify-center gap-3 sm:flex-row">
+        {/* Back to the same package; the form comes back as it was typed (order-draft.ts). */}
         <Link
-          to="/"
+          to={order.orderPath}
+          data-testid="try-again"
           className="inline-flex items-center justify-center rounded-xl border-2 border-brand-700 px-6 py-2.5 font-bold text-brand-800 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         >
           Try again
@@ -91,6 +94,11 @@ function OrderFailed({ order }: { order: OrderStatusView }) {
 
 function OrderThanks({ order }: { order: OrderStatusView }) {
   const paid = order.paymentStatus === 'paid';
+  const fee = processingFee(order.price, order.amount);
+  const refund = describeRefund(
+    { charged: order.amount, refunded: order.refunded, refundedAt: order.refundedAt },
+    order.currency,
+  );
   return (
     <div className="rounded-2xl border border-gray-200 bg-white p-8 shadow-sm">
       <div className="text-center">
@@ -112,7 +120,15 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
           ['Service', order.serviceName, 'order-service'],
           ['Quantity', order.quantity.toLocaleString('en-US'), 'order-quantity'],
           ['Target', order.target, 'order-target'],
-          ['Amount', formatMoney(order.amount, order.currency), 'order-amount'],
+          ...(fee > 0
+            ? [
+                ['Package price', formatMoney(order.price, order.currency), 'order-package-price'],
+                [PROCESSING_FEE_LABEL, formatMoney(fee, order.currency), 'order-fee'],
+              ]
+            : []),
+          [fee > 0 ? 'Total' : 'Amount', formatMoney(order.amount, order.currency), 'order-amount'],
+          ['Payment', paymentState(order.paymentStatus, order.amount, order.refunded), 'order-payment'],
+          ...(refund ? [['Refund', refund, 'order-refund']] : []),
           ['E-mail', order.email, 'order-email'],
         ].map(([label, value, testId]) => (
           <div key={label} className="flex items-start justify-between gap-4 px-4 py-3">

@@ -6,10 +6,9 @@ import type { CreatedOrder } from '../../core/orders/orders.ts';
 import type { Route } from './+types/order';
 import { CacheStrategy } from '../cache.ts';
 import { OrderForm } from '../components/order/OrderForm.tsx';
-import { LiveUsers, PressQuote, TrustList } from '../components/order/OrderExtras.tsx';
+import { LiveUsers, TrustList } from '../components/order/OrderExtras.tsx';
 import { OrderHeader } from '../components/order/OrderHeader.tsx';
 import { PaymentWindow } from '../components/order/PaymentWindow.tsx';
-import { QuantityDropdown } from '../components/order/QuantityDropdown.tsx';
 import { requestContext } from '../context.ts';
 import { privatePageMeta } from '../seo/meta.ts';
 
@@ -26,10 +25,14 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const parsed = parseOrderParam(params.param);
   const type = new URL(request.url).searchParams.get('type')?.trim() ?? '';
-  if (!parsed || !type) return { detail: null, error: ORDER_PAGE_MESSAGES.invalidParams };
   const { services } = context.get(requestContext);
+  const sandbox = services.paymentsSimulated;
+  const paidRecently = await services.ordersPaidRecently();
+  if (!parsed || !type) return { detail: null, error: ORDER_PAGE_MESSAGES.invalidParams, sandbox, paidRecently };
   const lookup = await services.orderForm({ slug: parsed.slug, qty: String(parsed.qty), type });
-  return lookup.ok ? { detail: lookup.detail, error: null } : { detail: null, error: lookup.message };
+  return lookup.ok
+    ? { detail: lookup.detail, error: null, sandbox, paidRecently }
+    : { detail: null, error: lookup.message, sandbox, paidRecently };
 }
 
 /** The quantity of an order page address, or null for any other page. */
@@ -39,7 +42,7 @@ function quantityOf(pathname: string): number | null {
 }
 
 export default function OrderPage({ loaderData }: Route.ComponentProps) {
-  const { detail, error } = loaderData;
+  const { detail, error, sandbox } = loaderData;
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const [payment, setPayment] = useState<CreatedOrder | null>(null);
@@ -69,7 +72,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           aria-labelledby="get-started-heading"
           className="rounded-2xl border border-gray-200 bg-white p-5 shadow-sm sm:p-8"
         >
-          <LiveUsers />
+          <LiveUsers count={loaderData.paidRecently} />
           <h1 id="get-started-heading" className="mt-4 text-3xl font-extrabold text-gray-900">
             Get Started
           </h1>
@@ -102,13 +105,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
           ) : null}
 
           {!error && detail ? (
-            <div className="mt-6 space-y-6">
-              <QuantityDropdown
-                slug={detail.serviceId}
-                type={detail.planType}
-                options={detail.fields[2].list}
-                selectedQty={qty}
-              />
+            <div className="mt-6">
               <OrderForm
                 key={`${detail.serviceId}|${detail.planType}`}
                 detail={detail}
@@ -116,6 +113,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
                 type={detail.planType}
                 qty={qty}
                 refreshing={refreshing}
+                sandbox={sandbox}
                 onCreated={onCreated}
                 onPriceChanged={onPriceChanged}
               />
@@ -124,7 +122,6 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </section>
 
         <aside aria-label="Why Boostly" className="space-y-6">
-          <PressQuote />
           <div className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
             <h2 className="mb-3 font-bold text-gray-900">Safe and simple</h2>
             <TrustList />

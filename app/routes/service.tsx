@@ -10,10 +10,13 @@ import { CacheStrategy } from '../cache.ts';
 import { Accordion } from '../components/Accordion.tsx';
 import { NotFound } from '../components/NotFound.tsx';
 import { PlanTabs, PriceCards } from '../components/PackagePicker.tsx';
+import { Guarantees } from '../components/marketing/Guarantees.tsx';
 import { HowToBuy } from '../components/marketing/HowToBuy.tsx';
 import { OtherServices, WhyBuyArticle } from '../components/marketing/InstagramLanding.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
+import { HOW_TO_BUY_STEPS, RELIABILITY_TEXT } from '../components/marketing/copy.ts';
 import { serviceFaq } from '../components/marketing/faq-content.ts';
+import { guaranteeTerms } from '../components/marketing/guarantee-terms.server.ts';
 import { whyBuyFollowersArticle } from '../components/marketing/why-buy-followers.server.ts';
 import { requestContext } from '../context.ts';
 import { faqPageJsonLd, productJsonLd } from '../seo/json-ld.ts';
@@ -30,7 +33,27 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // A group slug (/service/instagram) names no single service: show the group's first one.
   if (detail.selected !== params.slug) throw redirect(`/service/${detail.selected}`);
   const landing = detail.selected === LANDING_SERVICE_SLUG ? whyBuyFollowersArticle(storeInfo) : null;
-  return { detail, publicUrl, landing };
+  const service = detail.services.find((s) => s.slug === detail.selected);
+  const path = `/service/${detail.selected}`;
+  // The FAQ copy and the JSON-LD are built here, on the server: text and code the page never
+  // changes stay out of its JavaScript (first-load budget, issue 13).
+  const jsonLd = service
+    ? [
+        serviceProductJsonLd(publicUrl, service, path),
+        breadcrumbJsonLd(publicUrl, [{ name: service.name, path }]),
+        faqPageJsonLd(serviceFaq, absoluteUrl(publicUrl, path)),
+      ]
+    : [];
+  return {
+    detail,
+    publicUrl,
+    landing,
+    faq: serviceFaq,
+    howToBuy: HOW_TO_BUY_STEPS,
+    reliability: RELIABILITY_TEXT,
+    jsonLd,
+    guarantees: guaranteeTerms(storeInfo),
+  };
 }
 
 /** schema.org Product for a service: one Offer per plan and tier, at the price the buyer is charged. */
@@ -62,35 +85,50 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
     path,
     title: service.name,
     description: service.description,
-    jsonLd: [
-      serviceProductJsonLd(publicUrl, service, path),
-      breadcrumbJsonLd(publicUrl, [{ name: service.name, path }]),
-      faqPageJsonLd(serviceFaq, absoluteUrl(publicUrl, path)),
-    ],
+    jsonLd: loaderData.jsonLd,
   });
 };
 
 export default function ServicePage({ loaderData }: Route.ComponentProps) {
-  const { detail, landing } = loaderData;
-  return <ServiceDetail key={detail.selected} services={detail.services} slug={detail.selected} landing={landing} />;
+  const { detail, landing, faq, guarantees, howToBuy, reliability } = loaderData;
+  return (
+    <ServiceDetail
+      key={detail.selected}
+      services={detail.services}
+      slug={detail.selected}
+      landing={landing}
+      faq={faq}
+      howToBuy={howToBuy}
+      reliability={reliability}
+      guarantees={guarantees}
+    />
+  );
 }
 
 function ServiceDetail({
   services,
   slug,
   landing,
+  faq,
+  howToBuy,
+  reliability,
+  guarantees,
 }: {
   services: Route.ComponentProps['loaderData']['detail']['services'];
   slug: string;
   landing: Route.ComponentProps['loaderData']['landing'];
+  faq: Route.ComponentProps['loaderData']['faq'];
+  howToBuy: Route.ComponentProps['loaderData']['howToBuy'];
+  reliability: Route.ComponentProps['loaderData']['reliability'];
+  guarantees: Route.ComponentProps['loaderData']['guarantees'];
 }) {
   const [selection, setSelection] = useState<Selection>(() => selectServiceIn(services, slug));
   const { service, plan, tier } = resolveSelection(services, selection);
-  const price = describePrice(tier.price, tier.discount, plan.currency);
+  const price = describePrice(tier.price, tier.discount, plan.currency, tier.listPrice);
 
   return (
     <>
-      <nav aria-label="Services" className="border-b border-gray-200 bg-gray-50">
+      <nav aria-label="Services" className="border-b border-line bg-surface">
         <ul className="mx-auto flex max-w-7xl flex-wrap gap-2 px-4 py-3">
           {services.map((s) => (
             <li key={s.slug}>
@@ -111,10 +149,21 @@ function ServiceDetail({
 
       <article className="mx-auto grid max-w-7xl gap-10 px-4 py-10 lg:grid-cols-[1fr_22rem]">
         <div className="space-y-6">
-          <header className="space-y-3">
-            <h1 className="text-3xl font-extrabold text-gray-900">{service.name}</h1>
-            <p className="rich-text text-xl text-gray-800" dangerouslySetInnerHTML={{ __html: service.title }} />
-            <p className="text-gray-700">{service.description}</p>
+          <header className="grid items-center gap-6 sm:grid-cols-[1fr_15rem]">
+            <div className="space-y-3">
+              <h1 className="text-3xl font-extrabold tracking-tight text-ink sm:text-4xl">{service.name}</h1>
+              <p className="rich-text text-xl text-gray-800" dangerouslySetInnerHTML={{ __html: service.title }} />
+              <p className="text-gray-700">{service.description}</p>
+            </div>
+            {/* The catalogue's picture of the service; width and height reserve its box before it loads. */}
+            <img
+              src={service.image}
+              alt=""
+              width={400}
+              height={240}
+              data-testid="service-image"
+              className="h-auto w-full max-w-sm rounded-card shadow-card"
+            />
           </header>
 
           <PlanTabs
@@ -127,7 +176,7 @@ function ServiceDetail({
           <ul aria-label={`${plan.title} includes`} className="grid gap-2 sm:grid-cols-2">
             {plan.option.map((option) => (
               <li key={option.name} className="flex items-center gap-2 text-gray-800">
-                <span aria-hidden="true" className="text-green-700">
+                <span aria-hidden="true" className="text-success-700">
                   ✓
                 </span>
                 {option.name}
@@ -146,20 +195,22 @@ function ServiceDetail({
 
         <aside
           aria-label="Your package"
-          className="h-fit rounded-2xl border border-gray-200 p-6 shadow-sm lg:sticky lg:top-4"
+          className="h-fit rounded-card border border-line p-6 shadow-card lg:sticky lg:top-4"
         >
           <p className="text-sm font-semibold uppercase tracking-wide text-brand-800">{plan.type}</p>
-          <p className="mt-1 text-lg font-bold text-gray-900">
-            {tier.text} {service.name.replace(/^(Instagram|YouTube|TikTok) /, '')}
+          {/* The tier's text already names the unit ("100 Followers"): adding the service's name
+              again printed "100 Followers Followers". */}
+          <p data-testid="package-summary" className="mt-1 text-lg font-bold text-ink">
+            {tier.text} · {service.name}
           </p>
           <p className="mt-4 flex items-baseline gap-3">
-            <span data-testid="detail-price" className="text-3xl font-extrabold text-gray-900">
+            <span data-testid="detail-price" className="text-3xl font-extrabold text-ink">
               {price.price}
             </span>
             {price.badge ? (
               <span
                 data-testid="discount-badge"
-                className="rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white"
+                className="rounded-full bg-danger-700 px-2 py-0.5 text-xs font-bold text-white"
               >
                 {price.badge}
               </span>
@@ -167,19 +218,19 @@ function ServiceDetail({
           </p>
           {price.original ? (
             <dl className="mt-2 grid grid-cols-2 gap-1 text-sm text-gray-700">
-              <dt>Original price</dt>
+              <dt>{price.originalLabel}</dt>
               <dd data-testid="original-price" className="text-right line-through">
                 {price.original}
               </dd>
               <dt>You Save</dt>
-              <dd data-testid="you-save" className="text-right font-semibold text-green-800">
+              <dd data-testid="you-save" className="text-right font-semibold text-success-800">
                 {price.youSave}
               </dd>
             </dl>
           ) : null}
           <Link
             to={orderPath(service.slug, tier.qty, plan.type)}
-            className="mt-6 block rounded-xl bg-brand-700 px-6 py-3 text-center text-lg font-bold text-white hover:bg-brand-800"
+            className="mt-6 block rounded-card bg-brand-700 px-6 py-3 text-center text-lg font-bold text-white hover:bg-brand-800"
           >
             Buy Now
           </Link>
@@ -194,16 +245,19 @@ function ServiceDetail({
             </Link>
             . We never ask for your password; your account must be public.
           </p>
+          <div className="mt-4">
+            <Guarantees terms={guarantees} tone="plain" />
+          </div>
         </aside>
       </article>
 
-      <HowToBuy />
-      <ReliabilityText />
+      <HowToBuy steps={howToBuy} />
+      <ReliabilityText paragraphs={reliability} />
       <section aria-labelledby="service-faq-heading" className="mx-auto max-w-3xl px-4 py-12">
         <h2 id="service-faq-heading" className="mb-6 text-center text-2xl font-bold">
           {service.name}: questions and answers
         </h2>
-        <Accordion items={serviceFaq} idPrefix="service-faq" variant={landing ? 'radio' : 'card'} />
+        <Accordion items={faq} idPrefix="service-faq" variant={landing ? 'radio' : 'card'} />
       </section>
       {landing ? (
         <>

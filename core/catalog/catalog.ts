@@ -6,7 +6,10 @@
  */
 import { type Kysely, PostgresAdapter, type Transaction, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { e4ToNumber, parseAmountE4 } from '../money/money.ts';
+import { e4ToNumber, numberToE4, parseAmountE4 } from '../money/money.ts';
+import type { Clock } from '../clock.ts';
+import { bulkDiscountPercent } from './pricing.ts';
+import { type SaleConfig, salePercentFor, salePhase, salePriceE4 } from './sale.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
 import {
   type CatalogueInput,
@@ -45,13 +48,38 @@ export interface Catalog {
    */
   seedIfEmpty(input: CatalogueInput): Promise<boolean>;
   isEmpty(): Promise<boolean>;
-  /** Changes whenever the catalogue changes. */
+  /** Changes whenever the catalogue changes, and when a configured sale starts or ends. */
   version(): number;
+  /** Every service slug (boot checks a sale's service list against it). */
+  serviceSlugs(): Promise<string[]>;
 }
 
-export function createCatalog(db: Kysely<Database>): Catalog {
+export interface CatalogOptions {
+  /** The configured sale (decision 031); its prices are applied on every read while it runs. */
+  sale?: SaleConfig | null;
+  clock?: Clock;
+}
+
+export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}): Catalog {
   let snapshot: Promise<Snapshot> | null = null;
   let version = 1;
+  const sale = options.sale ?? null;
+  const clock = options.clock ?? (() => new Date());
+  // The sale-priced services of one snapshot in one sale phase, kept so reads are not re-mapped.
+  let priced: { snap: Snapshot; phase: number; groups: Map<string, ServiceView[]> } | null = null;
+
+  const servicesAt = (snap: Snapshot, groupSlug: string, services: ServiceView[]): ServiceView[] => {
+    if (!sale) return services;
+    const now = clock().getTime();
+    const phase = salePhase(sale, now);
+    if (priced?.snap !== snap || priced.phase !== phase) priced = { snap, phase, groups: new Map() };
+    let views = priced.groups.get(groupSlug);
+    if (!views) {
+      views = services.map((service) => withSalePrices(service, salePercentFor(sale, service.slug, now)));
+      priced.groups.set(groupSlug, views);
+    }
+    return views;
+  };
 
   const load = () => {
     snapshot ??= loadSnapshot(db, version).catch((error: unknown) => {
@@ -72,7 +100,7 @@ export function createCatalog(db: Kysely<Database>): Catalog {
       const first = detail?.services[0];
       if (!detail || !first) return null;
       const selected = detail.services.some((s) => s.slug === slug) ? slug : first.slug;
-      return { group: detail.group, selected, services: detail.services };
+      return { group: detail.group, selected, services: servicesAt(snap, detail.group.slug, detail.services) };
     },
     async getService(slug) {
       const detail = await this.getGroupDetail(slug);
@@ -109,8 +137,51 @@ export function createCatalog(db: Kysely<Database>): Catalog {
       const row = await db.selectFrom('service_groups').select('id').limit(1).executeTakeFirst();
       return !row;
     },
-    version: () => version,
+    // Several numbers per catalogue version, one per sale phase: page cache keys change at the
+    // sale's start and end, so no cached page shows a price from the other side of a boundary.
+    version: () => version * 3 + salePhase(sale, clock().getTime()),
+    async serviceSlugs() {
+      return [...(await load()).serviceToGroup.keys()];
+    },
   };
+}
+
+/** A service with `percent` off every tier (the list price kept in `listPrice`); as is for 0. */
+function withSalePrices(service: ServiceView, percent: number): ServiceView {
+  if (percent <= 0) return service;
+  return {
+    ...service,
+    plans: service.plans.map((plan) => ({
+      ...plan,
+      list: plan.list.map((tier) => ({
+        ...tier,
+        price: e4ToNumber(salePriceE4(numberToE4(tier.price), percent)),
+        listPrice: tier.price,
+      })),
+    })),
+  };
+}
+
+/**
+ * The discount a tier may claim (decision 031): what the owner set, but never more than the true
+ * saving against the plan's smallest tier at its price per unit.
+ */
+function honestDiscounts(tiers: { qty: number; price_e4: number; discount_percent: number }[]): Map<number, number> {
+  const reference = tiers.reduce<(typeof tiers)[number] | undefined>(
+    (smallest, tier) => (smallest === undefined || tier.qty < smallest.qty ? tier : smallest),
+    undefined,
+  );
+  const discounts = new Map<number, number>();
+  for (const tier of tiers) {
+    const provable = reference
+      ? bulkDiscountPercent(
+          { qty: tier.qty, priceE4: tier.price_e4 },
+          { qty: reference.qty, priceE4: reference.price_e4 },
+        )
+      : 0;
+    discounts.set(tier.qty, Math.min(tier.discount_percent, provable));
+  }
+  return discounts;
 }
 
 async function loadSnapshot(db: Kysely<Database>, version: number): Promise<Snapshot> {
@@ -156,12 +227,15 @@ async function loadSnapshot(db: Kysely<Database>, version: number): Promise<Snap
         icon: plan.icon,
         currency: plan.currency,
         option: (JSON.parse(plan.options_json) as string[]).map((name) => ({ name })),
-        list: (tiersByPlan.get(plan.id) ?? []).map((tier) => ({
-          qty: tier.qty,
-          text: tier.text,
-          price: e4ToNumber(tier.price_e4),
-          discount: tier.discount_percent,
-        })),
+        list: ((tiers) => {
+          const discounts = honestDiscounts(tiers);
+          return tiers.map((tier) => ({
+            qty: tier.qty,
+            text: tier.text,
+            price: e4ToNumber(tier.price_e4),
+            discount: discounts.get(tier.qty) ?? 0,
+          }));
+        })(tiersByPlan.get(plan.id) ?? []),
       })),
     }));
     const head = { slug: group.slug, title: group.title, image: group.image };

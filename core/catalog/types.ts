@@ -18,8 +18,13 @@ export interface PriceTierView {
   qty: number;
   text: string;
   price: number;
-  /** Percent, 0–99. */
+  /**
+   * Percent, 0–99: the bulk saving against the plan's smallest tier at its price per unit, never
+   * more than the prices show (see bulkDiscountPercent).
+   */
   discount: number;
+  /** While a sale covers the tier: its price before the sale (`price` is then the sale price). */
+  listPrice?: number;
 }
 
 export interface PlanView {

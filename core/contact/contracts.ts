@@ -1,27 +1,19 @@
 /**
  * The contact form's payload and reply (spec sections 3, 5 and 7), once: `POST /api/contact`
  * declares them (validation and the OpenAPI document) and the /contact page validates with the
- * same schema before sending. Browser-safe: no database, mail or Node imports.
+ * same rules in the browser without zod (./form-check.ts). Browser-safe: no database, mail or Node imports.
  */
 import { z } from 'zod';
 import { UNSAFE_TEXT_MESSAGE, hasUnsafeCharacters, requiredEmail, requiredText } from '../form-fields.ts';
+// The limits and messages live in ./rules.ts, which the browser's check (./form-check.ts) reads without zod.
+import {
+  CONTACT_FORM_MESSAGES,
+  CONTACT_SENT_MESSAGE,
+  MAX_CONTACT_MESSAGE_LENGTH,
+  MAX_CONTACT_ORDER_ID_LENGTH,
+} from './rules.ts';
 
-/** The spec's messages (section 5), 'Invalid Email ' with its trailing space. */
-export const CONTACT_FORM_MESSAGES = {
-  emailRequired: 'Email is required',
-  emailInvalid: 'Invalid Email ',
-  messageRequired: 'Message is required',
-  messageTooLong: 'Message is too long (at most 5000 characters)',
-  orderIdInvalid: 'Order ID must be at most 64 characters of text',
-} as const;
-
-/** The longest message taken (after trimming): a long complaint fits, a pasted book does not. */
-export const MAX_CONTACT_MESSAGE_LENGTH = 5000;
-/** Order ids are `order_` plus 14 characters; this leaves room for what a customer may paste. */
-export const MAX_CONTACT_ORDER_ID_LENGTH = 64;
-
-/** The one reply to every accepted message, whether or not the order was linked or a bot was turned away. */
-export const CONTACT_SENT_MESSAGE = 'Thank you! Your message has been sent. We will reply to you by e-mail.';
+export { CONTACT_FORM_MESSAGES, CONTACT_SENT_MESSAGE, MAX_CONTACT_MESSAGE_LENGTH, MAX_CONTACT_ORDER_ID_LENGTH };
 
 export const ContactPayload = z.object({
   email: requiredEmail({ required: CONTACT_FORM_MESSAGES.emailRequired, invalid: CONTACT_FORM_MESSAGES.emailInvalid }),

@@ -3,7 +3,6 @@
  * the package list it shows and the rules its form checks. The store gives no followers away,
  * so nothing here reaches an order; the page only validates and says so. Browser-safe.
  */
-import { z } from 'zod';
 import { parseInstagramUsername } from '../verification/parse.ts';
 
 /** The spec's "placeholder 10-350000": the whole numbers the quantity field takes. */
@@ -39,28 +38,39 @@ export const FREE_FOLLOWERS_MESSAGES = {
 /** Digits only, with an optional thousands separator as people type them ("15,000" or "15 000"). */
 const WHOLE_NUMBER = /^\d{1,3}(?:[, ]?\d{3})*$|^\d+$/;
 
-export const FreeFollowersForm = z.object({
-  username: z
-    .string({ error: FREE_FOLLOWERS_MESSAGES.usernameRequired })
-    .trim()
-    .min(1, { error: FREE_FOLLOWERS_MESSAGES.usernameRequired, abort: true })
-    .transform((value, context) => {
-      const parsed = parseInstagramUsername(value);
-      if (parsed) return parsed.username;
-      context.addIssue({ code: 'custom', message: FREE_FOLLOWERS_MESSAGES.usernameInvalid });
-      return z.NEVER;
-    }),
-  quantity: z
-    .string({ error: FREE_FOLLOWERS_MESSAGES.quantityRequired })
-    .trim()
-    .min(1, { error: FREE_FOLLOWERS_MESSAGES.quantityRequired, abort: true })
-    .regex(WHOLE_NUMBER, { error: FREE_FOLLOWERS_MESSAGES.quantityWhole, abort: true })
-    .transform((value) => Number(value.replace(/[, ]/g, '')))
-    .refine((value) => value >= FREE_FOLLOWERS_MIN && value <= FREE_FOLLOWERS_MAX, {
-      error: FREE_FOLLOWERS_MESSAGES.quantityRange,
-    }),
-});
-export type FreeFollowersValue = z.output<typeof FreeFollowersForm>;
+export interface FreeFollowersValue {
+  /** The username as Instagram shows it (lowercase, no @). */
+  username: string;
+  quantity: number;
+}
+
+export type FreeFollowersField = 'username' | 'quantity';
+
+export type FreeFollowersCheck =
+  { ok: true; value: FreeFollowersValue } | { ok: false; errors: Partial<Record<FreeFollowersField, string>> };
+
+/**
+ * The form's rules, one message per field: required, then the username's shape (an @ and a
+ * profile URL are taken too), then a whole number, then the range. Plain code rather than a zod
+ * schema: the page checks in the browser, and zod would put it over its first-load JavaScript
+ * budget (decision 036).
+ */
+export function checkFreeFollowers(values: Readonly<Record<FreeFollowersField, string>>): FreeFollowersCheck {
+  const errors: Partial<Record<FreeFollowersField, string>> = {};
+  const usernameText = values.username.trim();
+  const username = usernameText === '' ? undefined : parseInstagramUsername(usernameText)?.username;
+  if (usernameText === '') errors.username = FREE_FOLLOWERS_MESSAGES.usernameRequired;
+  else if (!username) errors.username = FREE_FOLLOWERS_MESSAGES.usernameInvalid;
+
+  const quantityText = values.quantity.trim();
+  const quantity = Number(quantityText.replace(/[, ]/g, ''));
+  if (quantityText === '') errors.quantity = FREE_FOLLOWERS_MESSAGES.quantityRequired;
+  else if (!WHOLE_NUMBER.test(quantityText)) errors.quantity = FREE_FOLLOWERS_MESSAGES.quantityWhole;
+  else if (quantity < FREE_FOLLOWERS_MIN || quantity > FREE_FOLLOWERS_MAX)
+    errors.quantity = FREE_FOLLOWERS_MESSAGES.quantityRange;
+
+  return username && !errors.quantity ? { ok: true, value: { username, quantity } } : { ok: false, errors };
+}
 
 /** Indian grouping and the rupee sign, as the package list shows prices ("₹1,299"). */
 export function formatRupees(amount: number): string {

@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { enqueueMail } from '../mail/send-mail-job.ts';
 import { renderReceipt } from '../mail/templates/receipt.ts';
 import { renderStatusUpdate } from '../mail/templates/status-update.ts';
-import { formatAmountE4 } from '../money/money.ts';
+import { type AmountE4, e4ToNumber, formatMoney } from '../money/money.ts';
 import type { OrderEventSubscriber } from '../orders/events.ts';
 import { refundDueE4 } from '../orders/progress.ts';
 import { isNotifiedStatus } from '../orders/status.ts';
@@ -19,6 +19,9 @@ export interface OrderMailsOptions {
   /** The store's public address, for the tracking link. */
   publicUrl: string;
 }
+
+/** "$2.99": the one money format of every screen and e-mail. */
+const money = (amount: AmountE4, currency: string) => formatMoney(e4ToNumber(amount), currency);
 
 function loadOrder(trx: Transaction<Database>, orderId: number) {
   return trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
@@ -33,12 +36,18 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
 
     async onPaid(trx, event) {
       const order = await loadOrder(trx, event.orderId);
+      // From the order's stored amounts, never today's catalogue: the receipt lists what was charged.
+      const feeE4 = order.amount_e4 - order.price_e4;
       const receipt = renderReceipt({
         orderNumber: publicOrderId(order.provider_order_id),
         serviceName: order.service_name,
         target: order.target,
         quantity: order.quantity,
-        amount: `$${formatAmountE4(order.amount_e4, 2)}`,
+        amount: money(order.amount_e4, order.currency),
+        charges: {
+          packagePrice: money(order.price_e4, order.currency),
+          fee: feeE4 > 0 ? money(feeE4, order.currency) : null,
+        },
         trackingUrl: trackingUrl(order.provider_order_id),
         email: order.email,
       });
@@ -59,7 +68,8 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
         quantity: order.quantity,
         status,
         remains: event.remains,
-        refund: refundE4 > 0 ? `$${formatAmountE4(refundE4, 2)}` : null,
+        refund: refundE4 > 0 ? money(refundE4, order.currency) : null,
+        refundInFull: refundE4 > 0 && refundE4 >= order.amount_e4,
         trackingUrl: trackingUrl(order.provider_order_id),
         email: order.email,
       });

@@ -50,6 +50,8 @@ export const OrderFormDetailSchema = z.object({
     text: z.string(),
     price: z.number(),
     discount: z.number(),
+    /** While a sale covers the package: its price before the sale (decision 031). */
+    listPrice: z.number().optional(),
     /** What the buyer pays: the price, plus 1 when it is 1 or less (spec section 9). */
     charge: z.number(),
   }),
@@ -97,6 +99,8 @@ export const CreatedOrderSchema = z.object({
   email: z.string(),
   /** In cents. */
   amount: z.number(),
+  /** The package price in cents, as the order stored it; `amount` − `packagePrice` is the processing fee. */
+  packagePrice: z.number(),
   checkout: CheckoutInstructionsSchema,
 });
 
@@ -160,6 +164,13 @@ export const OrderStatusViewSchema = z.object({
   quantity: z.number(),
   target: z.string(),
   amount: z.number(),
+  /** The package price the order stored; `amount` − `price` is the processing fee (decision 033). */
+  price: z.number(),
+  /** Refunded so far, and when the refund was made (null before any). */
+  refunded: z.number(),
+  refundedAt: z.string().nullable(),
+  /** The package's order page, for "Try again" after a failed payment. */
+  orderPath: z.string(),
   currency: z.string(),
   orderStatus: z.string(),
   paymentStatus: z.enum(PAYMENT_STATUSES),
@@ -204,6 +215,11 @@ export const HistoryRowSchema = z.object({
   quantity: z.number(),
   /** The amount charged, in `currency`. */
   price: z.number(),
+  /** The package price the order stored; `price` − `packagePrice` is the processing fee (decision 033). */
+  packagePrice: z.number(),
+  /** Refunded so far, and when the refund was made (null before any). */
+  refunded: z.number(),
+  refundedAt: z.string().nullable(),
   currency: z.string(),
   orderStatus: z.string(),
   paymentStatus: z.enum(PAYMENT_STATUSES),

@@ -107,25 +107,30 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
 
       const rows = await db
         .selectFrom('orders')
+        // One refund per order at most (refunds.order_id is unique): its date for "Refunded … on …".
+        .leftJoin('refunds', 'refunds.order_id', 'orders.id')
         .select([
-          'provider_order_id',
-          'service_slug',
-          'target',
-          'service_name',
-          'quantity',
-          'amount_e4',
-          'currency',
-          'order_status',
-          'payment_status',
-          'created_at',
-          'error_message',
-          'email',
+          'orders.provider_order_id',
+          'orders.service_slug',
+          'orders.target',
+          'orders.service_name',
+          'orders.quantity',
+          'orders.price_e4',
+          'orders.amount_e4',
+          'orders.refunded_e4',
+          'refunds.created_at as refunded_at',
+          'orders.currency',
+          'orders.order_status',
+          'orders.payment_status',
+          'orders.created_at',
+          'orders.error_message',
+          'orders.email',
         ])
-        .where('email', '=', email)
+        .where('orders.email', '=', email)
         // Abandoned checkouts (never paid, expired by the reconciler) are noise to the customer.
-        .where('payment_status', '!=', 'expired')
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+        .where('orders.payment_status', '!=', 'expired')
+        .orderBy('orders.created_at', 'desc')
+        .orderBy('orders.id', 'desc')
         .limit(ORDER_HISTORY_LIMIT)
         .execute();
 
@@ -136,6 +141,9 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
         serviceName: row.service_name,
         quantity: row.quantity,
         price: e4ToNumber(row.amount_e4),
+        packagePrice: e4ToNumber(row.price_e4),
+        refunded: e4ToNumber(row.refunded_e4),
+        refundedAt: row.refunded_at,
         currency: row.currency,
         orderStatus: row.order_status,
         paymentStatus: row.payment_status,

@@ -11,7 +11,9 @@ import { defineRecurringJob } from '../jobs/recurring.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { chargeAmountE4 } from '../catalog/pricing.ts';
 import type { TargetKind } from '../catalog/types.ts';
-import { e4ToCents, e4ToNumber, numberToE4 } from '../money/money.ts';
+import { orderPath } from '../catalog/order-path.ts';
+import { e4ToCents, e4ToNumber, formatMoney, numberToE4 } from '../money/money.ts';
+import { PROCESSING_FEE_LABEL } from './charges.ts';
 import { type PaymentProvider, PaymentProviderError } from '../payments/provider.ts';
 import { expireOrder, flagPaymentMismatch, markPaid, markPaymentFailed } from './payment-transitions.ts';
 import { recordOrderEvent } from './timeline.ts';
@@ -116,22 +118,29 @@ export function createOrderService(options: OrderServiceOptions) {
     provider_order_id: string;
     email: string;
     service_name: string;
+    price_e4: number;
     amount_e4: number;
     currency: string;
   }): CreatedOrder {
     const amountCents = e4ToCents(order.amount_e4);
+    const feeE4 = order.amount_e4 - order.price_e4;
     return {
       currency: order.currency,
       serviceName: order.service_name,
       razorpay_order_id: order.provider_order_id,
       email: order.email,
       amount: amountCents,
+      packagePrice: amountCents - e4ToCents(feeE4),
       checkout: provider.checkoutFor({
         providerOrderId: order.provider_order_id,
         amountCents,
         currency: order.currency,
         email: order.email,
-        description: order.service_name,
+        // Razorpay's window shows only the total: the fee is named in its description (decision 033).
+        description:
+          feeE4 > 0
+            ? `${order.service_name} (incl. ${PROCESSING_FEE_LABEL.toLowerCase()} ${formatMoney(e4ToNumber(feeE4), order.currency)})`
+            : order.service_name,
       }),
     };
   }
@@ -290,6 +299,11 @@ export function createOrderService(options: OrderServiceOptions) {
     async status(orderId: string): Promise<OrderStatusView> {
       const order = await findByProviderId(providerOrderIdFrom(orderId.trim()));
       if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
+      const refund = await db
+        .selectFrom('refunds')
+        .select('created_at')
+        .where('order_id', '=', order.id)
+        .executeTakeFirst();
       return {
         razorPayOrderId: order.provider_order_id,
         orderId: publicOrderId(order.provider_order_id),
@@ -298,6 +312,10 @@ export function createOrderService(options: OrderServiceOptions) {
         quantity: order.quantity,
         target: order.target,
         amount: e4ToNumber(order.amount_e4),
+        price: e4ToNumber(order.price_e4),
+        refunded: e4ToNumber(order.refunded_e4),
+        refundedAt: refund?.created_at ?? null,
+        orderPath: orderPath(order.service_slug, order.quantity, order.plan_type),
         currency: order.currency,
         orderStatus: order.order_status,
         paymentStatus: order.payment_status,

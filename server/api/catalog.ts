@@ -5,7 +5,14 @@ import { SLUG_PATTERN } from '../../core/catalog/order-path.ts';
 import { PLAN_TYPES, TARGET_KINDS } from '../../core/catalog/types.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
-const TierSchema = z.object({ qty: z.number().int(), text: z.string(), price: z.number(), discount: z.number() });
+const TierSchema = z.object({
+  qty: z.number().int(),
+  text: z.string(),
+  price: z.number(),
+  discount: z.number(),
+  /** While a sale covers the tier: its price before the sale; `price` is the sale price (decision 031). */
+  listPrice: z.number().optional(),
+});
 const PlanSchema = z.object({
   type: z.enum(PLAN_TYPES),
   title: z.string(),

@@ -76,7 +76,7 @@ test.describe('admin failed mail', () => {
     await expect(navLink(page)).toHaveAttribute('aria-current', 'page');
     await expectBadge(page, before);
     if (before === 0) {
-      await expect(page.getByTestId('failed-mail-empty')).toHaveText(
+      await expect(page.getByTestId('failed-mail-empty')).toContainText(
         'No failed e-mails: everything was delivered or is still being retried.',
       );
     }

@@ -52,9 +52,8 @@ test.describe('checkout with the sandbox payment window', () => {
     await expect(dialog.getByTestId('sandbox-email')).toHaveText(email);
     await expect(dialog).toContainText('no real card is charged');
     await expect(dialog.getByRole('button', { name: 'Simulate a failed payment' })).toBeVisible();
-    // The form was reset once the order existed.
-    await expect(page.getByLabel(IG_USERNAME, { exact: true })).toHaveValue('');
-    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('');
+    // No fee above 1: the window shows the amount alone.
+    await expect(dialog.getByTestId('sandbox-fee')).toHaveCount(0);
 
     await dialog.getByRole('button', { name: 'Pay $2.99' }).click();
 
@@ -78,33 +77,75 @@ test.describe('checkout with the sandbox payment window', () => {
     );
     expect(mail.subject).toContain(orderId);
     expect(mail.text).toContain('Instagram Followers');
+
+    // Paid: the next order starts with an empty form.
+    await openOrderForm(page, FOLLOWERS, IG_USERNAME);
+    await expect(page.getByLabel(IG_USERNAME, { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('');
   });
 
-  test('failure path: "Simulate a failed payment" ends on "Order not fulfill"', async ({ page }) => {
-    await placeFollowersOrder(page, orderUrl('instagram-followers', 250, 'Standard'));
+  test('failure path: "Simulate a failed payment" ends on "Order not fulfill"; Try again returns to the package with the form kept', async ({
+    page,
+  }) => {
+    const { email, username } = await placeFollowersOrder(page, orderUrl('instagram-followers', 250, 'Standard'));
     const dialog = page.getByRole('dialog', { name: 'Sandbox checkout' });
     await expect(dialog.getByTestId('sandbox-amount')).toHaveText('$5.49');
     await dialog.getByRole('button', { name: 'Simulate a failed payment' }).click();
 
     await expect(page).toHaveURL(/\/order-confirm\/[A-Za-z0-9]+$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Order not fulfill');
-    await expect(page.getByRole('link', { name: 'Try again' })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('link', { name: 'Try again' })).toHaveAttribute(
+      'href',
+      '/order/instagram-followersGOI250?type=Standard',
+    );
     await expect(page.getByRole('link', { name: 'View all orders' })).toHaveAttribute('href', '/client');
+
+    await page.getByRole('link', { name: 'Try again' }).click();
+    await expect(page).toHaveURL(/\/order\/instagram-followersGOI250\?type=Standard$/);
+    await expect(page.getByLabel(IG_USERNAME, { exact: true })).toHaveValue(username);
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue(email);
+    // The kept target is checked again, so the buyer can continue at once.
+    await expect(verificationIcon(page)).toHaveAttribute('data-state', 'success');
+    await expect(continueButton(page)).toBeEnabled();
   });
 
-  test('closing the sandbox window keeps the buyer on the order page with a notice', async ({ page }) => {
-    await placeFollowersOrder(page);
+  test('closing the sandbox window keeps the buyer on the order page with a notice and the form as typed', async ({
+    page,
+  }) => {
+    const { email, username } = await placeFollowersOrder(page);
     const dialog = page.getByRole('dialog', { name: 'Sandbox checkout' });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toHaveCount(0);
     await expect(page).toHaveURL(/\/order\/instagram-followersGOI100/);
     await expect(page.getByRole('status').filter({ hasText: 'payment window was closed' })).toBeVisible();
+    await expect(page.getByLabel(IG_USERNAME, { exact: true })).toHaveValue(username);
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue(email);
+    await expect(continueButton(page)).toBeEnabled();
   });
 
-  test('a price of 1 or less is charged with 1 added (spec section 9)', async ({ page }) => {
-    // YouTube Views, Standard, 100 costs 0.99 in the seed: the buyer is charged 1.99.
-    await openOrderForm(page, orderUrl('youtube-views', 100, 'Standard'), 'YouTube Video URL');
+  test('a price of 1 or less shows a named "Processing fee $1.00" on the page and in the payment window', async ({
+    page,
+  }) => {
+    // Instagram Likes, Standard, 50 costs 0.99 in the seed: the buyer is charged 1.99.
+    await openOrderForm(page, orderUrl('instagram-likes', 50, 'Standard'), 'Instagram Post URL');
+    await expect(page.getByTestId('order-package-price')).toHaveText('$0.99');
+    await expect(page.getByTestId('order-fee')).toHaveText('$1.00');
+    await expect(page.getByTestId('order-charges')).toContainText('Processing fee');
     await expect(page.getByTestId('order-total')).toHaveText('$1.99');
+
+    await enterTarget(page, 'Instagram Post URL', 'https://www.instagram.com/p/CxYz123AbC/');
+    await expect(verificationIcon(page)).toHaveAttribute('data-state', 'success');
+    await page.getByLabel('Email', { exact: true }).fill(`fee-${uniqueSuffix()}@example.com`);
+    await continueButton(page).click();
+    const dialog = page.getByRole('dialog', { name: 'Sandbox checkout' });
+    await expect(dialog.getByTestId('sandbox-package-price')).toHaveText('$0.99');
+    await expect(dialog.getByTestId('sandbox-fee')).toHaveText('$1.00');
+    await expect(dialog).toContainText('Processing fee');
+    await expect(dialog.getByTestId('sandbox-amount')).toHaveText('$1.99');
+    await dialog.getByRole('button', { name: 'Pay $1.99' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you');
+    await expect(page.getByTestId('order-fee')).toHaveText('$1.00');
+    await expect(page.getByTestId('order-amount')).toHaveText('$1.99');
   });
 });
 
@@ -277,7 +318,7 @@ test.describe('target verification (spec section 4)', () => {
 });
 
 test.describe('order page layout (spec "Order page")', () => {
-  test('header links, report-issue tooltip, live users, Get Started and the press quote', async ({ page }) => {
+  test('header links, report-issue tooltip, the paid-orders count, Get Started, no press quote', async ({ page }) => {
     await openOrderForm(page, FOLLOWERS, IG_USERNAME);
     await expect(page.getByTestId('top-bar')).toHaveCount(0);
 
@@ -295,9 +336,11 @@ test.describe('order page layout (spec "Order page")', () => {
     await expect(tooltip).toBeVisible();
     await expect(tooltip).toHaveText('Having issues? Report to us!');
 
-    await expect(page.getByTestId('live-users')).toContainText('208');
+    // Decision 031: a real count of orders paid (none shown when there were none), no press quote.
+    const live = page.getByTestId('live-users');
+    if ((await live.count()) > 0) await expect(live).toHaveText(/^[\d,]+ orders? paid in the last 24 hours$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Get Started' })).toBeVisible();
-    await expect(page.locator('blockquote')).toBeVisible();
+    await expect(page.locator('blockquote')).toHaveCount(0);
 
     await page.getByRole('link', { name: 'Back to home' }).click();
     await expect(page).toHaveURL(/\/$/);
@@ -337,27 +380,18 @@ test.describe('order page layout (spec "Order page")', () => {
     await options.nth(2).click();
     await expect(page).toHaveURL(new RegExp(`/order/instagram-followersGOI${tier.qty}\\?type=Standard$`));
     await expect(page.getByTestId('order-total')).toHaveText(homePrice(tier));
-    await expect(page.locator(`[data-testid="package-option"][data-qty="${tier.qty}"]`)).toHaveAttribute(
-      'aria-current',
-      'true',
-    );
+    await expect(options.nth(2)).toHaveAttribute('aria-current', 'true');
+    await expect(toggle).toContainText(tier.text);
     await expect(page.getByLabel(IG_USERNAME, { exact: true })).toHaveValue('keeps.me');
   });
 
-  test('choosing another package in the list navigates to its order page', async ({ page }) => {
+  test('one package chooser: the quantity dropdown, no second grid of the same packages', async ({ page }) => {
     await openOrderForm(page, FOLLOWERS, IG_USERNAME);
-    const packages = page.getByTestId('package-option');
-    await expect(packages).toHaveCount(followersStandard.tiers.length);
-    await expect(packages.first()).toHaveAttribute('aria-current', 'true');
-    const tier = followersStandard.tiers[3];
-    await page.locator(`[data-testid="package-option"][data-qty="${tier.qty}"]`).click();
-    await expect(page).toHaveURL(new RegExp(`/order/instagram-followersGOI${tier.qty}\\?type=Standard$`));
-    await expect(page.locator(`[data-testid="package-option"][data-qty="${tier.qty}"]`)).toHaveAttribute(
-      'aria-current',
-      'true',
-    );
-    await expect(packages.first()).not.toHaveAttribute('aria-current', 'true');
-    await expect(page.getByTestId('order-total')).toHaveText(homePrice(tier));
+    await expect(page.getByTestId('quantity-dropdown')).toHaveCount(1);
+    await expect(page.getByTestId('package-option')).toHaveCount(0);
+    await expect(page.getByTestId('secure-checkout')).toContainText('Test mode');
+    await expect(page.getByRole('img', { name: 'Visa' })).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Mastercard' })).toBeVisible();
   });
 });
 

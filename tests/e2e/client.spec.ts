@@ -104,7 +104,7 @@ test.describe('client page: order history behind an e-mailed code', () => {
     await expect(row.getByTestId('row-price')).toHaveText(detailPrice(tier, '$').price);
     await expect(row.getByTestId('row-price')).toHaveText('$2.9900');
     await expect(row.getByTestId('row-status')).toHaveText(/^[a-z]+(?:-[a-z]+)*$/);
-    await expect(row.getByTestId('row-payment')).toHaveText('paid');
+    await expect(row.getByTestId('row-payment')).toHaveText('Paid');
     const today = await page.evaluate(() => new Date().toLocaleDateString('en-GB'));
     expect(today).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
     await expect(row.getByTestId('row-date')).toHaveText(today);

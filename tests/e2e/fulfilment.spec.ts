@@ -57,5 +57,5 @@ test('buy in the sandbox → the simulated panel completes the order → /client
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('row-order-id')).toHaveText(orderId);
   await expect(row.getByTestId('row-status')).toHaveText('completed');
-  await expect(row.getByTestId('row-payment')).toHaveText('paid');
+  await expect(row.getByTestId('row-payment')).toHaveText('Paid');
 });

@@ -187,3 +187,53 @@ test.describe('store home page', () => {
     }
   });
 });
+
+test.describe('store home page on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('the category buttons fit, unclipped, and the package cards are all one height', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    const ui = picker(page);
+
+    await expect(ui.categories).toHaveCount(groups.length);
+    for (let i = 0; i < groups.length; i += 1) {
+      const button = ui.categories.nth(i);
+      const box = (await button.boundingBox())!;
+      expect(box.x, groups[i].title).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, groups[i].title).toBeLessThanOrEqual(390);
+      // Nothing inside the button is cut off: its content fits its own box.
+      const clipped = await button.evaluate(
+        (el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
+      );
+      expect(clipped, `${groups[i].title} is clipped`).toBe(false);
+    }
+
+    // Every plan of the first service, so quantities of different lengths are compared.
+    for (let p = 0; p < firstService.plans.length; p += 1) {
+      await ui.plans.nth(p).click();
+      await expect(ui.tiers).toHaveCount(firstService.plans[p].tiers.length);
+      const heights = await ui.tiers.evaluateAll((cards) => cards.map((card) => card.getBoundingClientRect().height));
+      expect(new Set(heights.map((h) => Math.round(h))).size, `heights ${heights.join(', ')}`).toBe(1);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
+test.describe('guarantee badges on the home page', () => {
+  test('each promise links to the policy that states it, and those pages exist', async ({ page, request }) => {
+    await gotoHydrated(page, '/');
+    const badges = page.getByRole('list', { name: 'Our guarantees' }).getByRole('link');
+    await expect(badges).toHaveCount(3);
+    // REFUND_WINDOW_HOURS defaults to 48 (decision 025); the refill guarantee is 30 days (decision 004).
+    await expect(badges.filter({ hasText: '48-hour refund' })).toHaveAttribute('href', '/refund-policy');
+    await expect(badges.filter({ hasText: '30-day refill' })).toHaveAttribute('href', '/refund-policy');
+    await expect(badges.filter({ hasText: 'No password' })).toHaveAttribute('href', '/privacy-policy');
+    for (const href of await badges.evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
+      expect((await request.get(href)).status(), href).toBe(200);
+    }
+    // The policy really says what the badges promise.
+    const policy = await (await request.get('/refund-policy')).text();
+    expect(policy).toContain('48 hours');
+    expect(policy).toContain('30-day refill guarantee');
+  });
+});

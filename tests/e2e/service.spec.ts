@@ -1,5 +1,14 @@
 import { type Page, expect, test } from '@playwright/test';
-import { type SeedPlan, type SeedTier, detailPrice, escapeRegExp, group, plan, service } from './support/catalogue.ts';
+import {
+  type SeedPlan,
+  type SeedTier,
+  detailPrice,
+  escapeRegExp,
+  group,
+  groups,
+  plan,
+  service,
+} from './support/catalogue.ts';
 import { gotoHydrated } from './support/page.ts';
 
 const likes = service('instagram-likes');
@@ -69,18 +78,23 @@ test.describe('service detail page', () => {
   test('a discounted tier shows price (4 decimals), original, you save and the badge', async ({ page }) => {
     await gotoHydrated(page, `/service/${likes.slug}`);
 
-    // Popular, 50 likes: price 1.4999 with 10% off, which exercises the 4-decimal display.
+    // Popular, 50 likes: price 1.4999, the smallest tier (so no bulk saving), in 4 decimals.
     const popular = plan(likes.slug, 'Popular');
-    const tier = popular.tiers.find((t) => t.price === '1.4999');
-    expect(tier?.discount).toBe(10);
+    const smallest = popular.tiers.find((t) => t.price === '1.4999');
+    expect(smallest?.discount).toBe(0);
+    await choose(page, popular, smallest!);
+    await expect(page.getByTestId('detail-price')).toHaveText('$1.4999');
+    // 100 likes: 2.29 with a 23% bulk saving against the 50-like price per unit (decision 031).
+    const tier = popular.tiers.find((t) => t.price === '2.29');
+    expect(tier?.discount).toBe(23);
     await choose(page, popular, tier!);
     await expect(page.getByTestId('detail-price')).toHaveText(/^\$\d+\.\d{4}$/);
     await expectPricePanel(page, tier!, popular.currency);
     // Spelled out once, so a bug in the expectation helper cannot hide a bug in the page.
-    await expect(page.getByTestId('detail-price')).toHaveText('$1.4999');
-    await expect(page.getByTestId('original-price')).toHaveText('$1.67');
-    await expect(page.getByTestId('you-save')).toHaveText('$0.17');
-    await expect(page.getByTestId('discount-badge')).toHaveText('10% off');
+    await expect(page.getByTestId('detail-price')).toHaveText('$2.2900');
+    await expect(page.getByTestId('original-price')).toHaveText('$2.97');
+    await expect(page.getByTestId('you-save')).toHaveText('$0.68');
+    await expect(page.getByTestId('discount-badge')).toHaveText('23% off');
 
     // Standard, a 2-decimal price with a discount.
     const standard = plan(likes.slug, 'Standard');
@@ -136,5 +150,71 @@ test.describe('service detail page', () => {
     await gotoHydrated(page, '/service/instagram');
     await expect(page).toHaveURL(/\/service\/instagram-followers$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Instagram Followers');
+  });
+});
+
+/** Visible text of a server-rendered fragment: tags and React's <!-- --> text separators removed. */
+function textOf(html: string): string {
+  return html
+    .replace(/<!--.*?-->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** "100 Followers Followers" → "followers"; null when no word directly repeats itself. */
+function doubledWord(text: string): string | null {
+  const match = /\b(\p{L}+)\s+\1\b/iu.exec(text);
+  return match ? match[1].toLowerCase() : null;
+}
+
+test.describe('service page copy and imagery', () => {
+  test('no heading or package summary repeats a word ("100 Followers Followers"), on every service', async ({
+    request,
+  }) => {
+    expect(doubledWord('100 Followers Followers')).toBe('followers');
+    for (const s of groups.flatMap((g) => g.services)) {
+      const html = await (await request.get(`/service/${s.slug}`)).text();
+      const fragments = [
+        ...html.matchAll(/<h[1-3][^>]*>(.*?)<\/h[1-3]>/gs),
+        ...html.matchAll(/data-testid="package-summary"[^>]*>(.*?)<\/p>/gs),
+      ].map((m) => textOf(m[1]));
+      expect(fragments.length, s.slug).toBeGreaterThan(3);
+      for (const text of fragments) expect(doubledWord(text), `${s.slug}: "${text}"`).toBeNull();
+    }
+    // The summary names the tier once and the service once.
+    const html = await (await request.get('/service/instagram-followers')).text();
+    const summary = /data-testid="package-summary"[^>]*>(.*?)<\/p>/s.exec(html);
+    expect(textOf(summary![1])).toBe('100 Followers · Instagram Followers');
+  });
+
+  test('the service image from the catalogue shows, with its size reserved', async ({ page }) => {
+    await gotoHydrated(page, `/service/${likes.slug}`);
+    const image = page.getByTestId('service-image');
+    await expect(image).toBeVisible();
+    await expect(image).toHaveAttribute('src', likes.image);
+    await expect(image).toHaveAttribute('width', '400');
+    await expect(image).toHaveAttribute('height', '240');
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+    // Rendered at the image's own 5:3 proportion.
+    const box = (await image.boundingBox())!;
+    expect(Math.abs(box.width / box.height - 400 / 240)).toBeLessThan(0.02);
+  });
+
+  test('the guarantee badges beside the price link to existing policy pages', async ({ page, request }) => {
+    await gotoHydrated(page, `/service/${likes.slug}`);
+    const badges = page
+      .getByRole('complementary', { name: 'Your package' })
+      .getByRole('list', { name: 'Our guarantees' })
+      .getByRole('link');
+    await expect(badges).toHaveCount(3);
+    await expect(badges.filter({ hasText: '48-hour refund' })).toHaveAttribute('href', '/refund-policy');
+    await expect(badges.filter({ hasText: '30-day refill' })).toHaveAttribute('href', '/refund-policy');
+    for (const href of await badges.evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
+      expect((await request.get(href)).status(), href).toBe(200);
+    }
   });
 });

@@ -65,7 +65,8 @@ describe.each(dialects)('catalogue store on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(tier).toEqual({ price_e4: 14_999, discount_percent: 10 });
     const service = await catalog.getService('instagram-followers');
-    expect(service?.plans[0].list[0]).toEqual({ qty: 100, text: '100 Followers', price: 1.4999, discount: 10 });
+    // Stored as given, but shown capped at the true bulk saving: the smallest tier has none (decision 031).
+    expect(service?.plans[0].list[0]).toEqual({ qty: 100, text: '100 Followers', price: 1.4999, discount: 0 });
   });
 
   it('rejects invalid catalogues without touching the stored one', async () => {

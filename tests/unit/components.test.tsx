@@ -5,12 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { Accordion } from '../../app/components/Accordion.tsx';
 import { Footer } from '../../app/components/Footer.tsx';
 import { NotFound } from '../../app/components/NotFound.tsx';
-import { ReviewsCarousel, sampleReviews } from '../../app/components/ReviewsCarousel.tsx';
+import { ReviewsCarousel } from '../../app/components/ReviewsCarousel.tsx';
+import { publicReviews } from '../../core/catalog/reviews.ts';
 import { Spinner } from '../../app/components/Spinner.tsx';
 import { TopBar, formatCountdown } from '../../app/components/TopBar.tsx';
 import { DescriptionBlock } from '../../app/components/marketing/DescriptionBlock.tsx';
 import { HowToBuy } from '../../app/components/marketing/HowToBuy.tsx';
 import { PrivacySafety } from '../../app/components/marketing/PrivacySafety.tsx';
+import { HOW_TO_BUY_STEPS, PACKAGE_DETAILS, PRIVACY_FEATURES } from '../../app/components/marketing/copy.ts';
 import { homeFaq, serviceFaq } from '../../app/components/marketing/faq-content.ts';
 
 const HOUR = 3_600_000;
@@ -42,26 +44,38 @@ describe('formatCountdown', () => {
 });
 
 describe('TopBar', () => {
-  it('shows the sale text and the countdown computed from renderedAt', () => {
-    const renderedAt = 1_700_000_000_000;
-    const html = renderToStaticMarkup(
-      <TopBar endsAt={renderedAt + 4 * HOUR + 49 * MINUTE + 5 * SECOND} renderedAt={renderedAt} />,
-    );
-    expect(html).toContain('50% OFF');
+  const renderedAt = 1_700_000_000_000;
+  const sale = (services: 'all' | string[] = 'all') => ({
+    text: 'Flash sale: 20% OFF',
+    percent: 20,
+    endsAt: renderedAt + 4 * HOUR + 49 * MINUTE + 5 * SECOND,
+    services,
+    at: renderedAt,
+  });
+
+  it('shows the configured sale text and the countdown to its real end', () => {
+    const html = renderToStaticMarkup(<TopBar sale={sale()} pathname="/" renderedAt={renderedAt} />);
+    expect(html).toContain('Flash sale: 20% OFF');
+    expect(html).not.toContain('50% OFF');
     expect(html).toContain('data-testid="top-bar"');
     expect(html).toMatch(/data-testid="countdown"[^>]*>04 hr 49 min 05 sec</);
     expect(html).toContain('role="timer"');
   });
 
-  it('shows zeros once the sale has ended', () => {
-    const html = renderToStaticMarkup(<TopBar endsAt={1000} renderedAt={5000} />);
-    expect(html).toContain('00 hr 00 min 00 sec');
+  it('renders nothing without a sale', () => {
+    expect(renderToStaticMarkup(<TopBar sale={null} pathname="/" renderedAt={renderedAt} />)).toBe('');
   });
 
-  it('renders without a countdown when endsAt is null', () => {
-    const html = renderToStaticMarkup(<TopBar endsAt={null} renderedAt={0} />);
-    expect(html).toContain('50% OFF');
-    expect(html).not.toContain('data-testid="countdown"');
+  it('a sale on some services shows on home and their pages only', () => {
+    const some = sale(['tiktok-likes']);
+    const at = (pathname: string) =>
+      renderToStaticMarkup(<TopBar sale={some} pathname={pathname} renderedAt={renderedAt} />);
+    expect(at('/')).toContain('data-testid="top-bar"');
+    expect(at('/service/tiktok-likes')).toContain('data-testid="top-bar"');
+    expect(at('/order/tiktok-likesGOI100')).toContain('data-testid="top-bar"');
+    expect(at('/service/instagram-followers')).toBe('');
+    expect(at('/order/instagram-followersGOI100')).toBe('');
+    expect(at('/faq')).toBe('');
   });
 });
 
@@ -95,8 +109,11 @@ describe('Footer', () => {
 
   it('shows the logo, social labels as text and the legal lines', () => {
     const html = inRouter(<Footer groups={groups} />);
-    expect(html).toContain('src="/images/logo.svg"');
-    expect(html).toContain('alt="Boostly"');
+    // The logo is the inline mark plus the wordmark (decision 032), linking home.
+    expect(html).toMatch(
+      /<a[^>]*aria-label="Boostly home"[^>]*href="\/"|<a[^>]*href="\/"[^>]*aria-label="Boostly home"/,
+    );
+    expect(html).toContain('>Boostly</span>');
     for (const label of ['Instagram', 'YouTube', 'TikTok', 'Facebook', 'X']) {
       expect(html).toContain(`<li>${label}</li>`);
     }
@@ -127,9 +144,17 @@ describe('Accordion', () => {
 });
 
 describe('ReviewsCarousel', () => {
+  it('renders nothing when there are no reviews (a store taking real payments)', () => {
+    const live = publicReviews({ paymentsSimulated: false });
+    expect(live.reviews).toEqual([]);
+    expect(renderToStaticMarkup(<ReviewsCarousel reviews={live.reviews} examples={live.examples} />)).toBe('');
+  });
+
   it('renders every review with a star text alternative and the responsive slide widths', () => {
-    expect(sampleReviews).toHaveLength(10);
-    const html = renderToStaticMarkup(<ReviewsCarousel reviews={sampleReviews} />);
+    const demo = publicReviews({ paymentsSimulated: true });
+    expect(demo.reviews).toHaveLength(10);
+    const html = renderToStaticMarkup(<ReviewsCarousel reviews={demo.reviews} examples={demo.examples} />);
+    expect(html).toContain('Example reviews — shown in the demo store only');
     expect(html).toContain('data-testid="reviews-track"');
     expect(html.match(/data-testid="review-slide"/g)).toHaveLength(10);
     expect(html).toContain('aria-label="5 out of 5 stars"');
@@ -149,18 +174,18 @@ describe('ReviewsCarousel', () => {
 
 describe('marketing blocks', () => {
   it('keeps the refill guarantee and refund in the description block', () => {
-    const html = renderToStaticMarkup(<DescriptionBlock />);
+    const html = renderToStaticMarkup(<DescriptionBlock items={PACKAGE_DETAILS} />);
     expect(html).toContain('Package details');
     expect(html).toContain('30-day guarantee');
     expect(html).not.toMatch(/no refill/i);
   });
 
   it('renders the four buying steps and the privacy cards', () => {
-    const steps = renderToStaticMarkup(<HowToBuy />);
+    const steps = renderToStaticMarkup(<HowToBuy steps={HOW_TO_BUY_STEPS} />);
     for (const step of ['Choose a package', 'Enter your username', 'Complete payment', 'That&#x27;s all']) {
       expect(steps).toContain(step);
     }
-    expect(renderToStaticMarkup(<PrivacySafety />)).toContain('Privacy and safety');
+    expect(renderToStaticMarkup(<PrivacySafety features={PRIVACY_FEATURES} />)).toContain('Privacy and safety');
   });
 
   it('has the expected number of FAQ entries', () => {

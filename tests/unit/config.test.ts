@@ -37,7 +37,17 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
-    [{ FLASH_SALE_ENDS_AT: 'tomorrow' }, 'FLASH_SALE_ENDS_AT'],
+    [{ FLASH_SALE_ENDS_AT: '2026-12-31T23:59:59Z' }, 'FLASH_SALE_ENDS_AT'],
+    [{ SALE_PERCENT: '20' }, 'SALE_STARTS_AT'],
+    [
+      { SALE_PERCENT: '95', SALE_STARTS_AT: '2026-12-01T00:00:00Z', SALE_ENDS_AT: '2026-12-02T00:00:00Z' },
+      'SALE_PERCENT',
+    ],
+    [
+      { SALE_PERCENT: '20', SALE_STARTS_AT: '2026-12-02T00:00:00Z', SALE_ENDS_AT: '2026-12-01T00:00:00Z' },
+      'SALE_ENDS_AT',
+    ],
+    [{ SALE_PERCENT: '20', SALE_STARTS_AT: 'tomorrow', SALE_ENDS_AT: '2026-12-01T00:00:00Z' }, 'SALE_STARTS_AT'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ RAZORPAY_KEY_ID: 'rzp_test_x' }, 'RAZORPAY_KEY_SECRET'],
     [{ SMM_PANEL_URL: 'https://panel.example/api/v2' }, 'SMM_PANEL_KEY'],

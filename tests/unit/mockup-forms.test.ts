@@ -1,12 +1,13 @@
 /**
  * The mock-up forms' rules (docs/decisions/028-mock-up-pages.md), parsed the way the pages parse
- * them: FormData through conform's zod coercion (empty fields are missing, a ticked box is "on").
+ * them: the billing form's FormData through conform's zod coercion (empty fields are missing, a
+ * ticked box is "on"); the free-followers form's two texts through its plain check.
  */
 import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, billingFormSchema, billingShapeOf } from '../../core/mockups/billing.ts';
 import { COUNTRIES } from '../../core/mockups/countries.ts';
-import { FREE_FOLLOWERS_MESSAGES, FREE_TRIAL_PACKAGES, FreeFollowersForm } from '../../core/mockups/free-followers.ts';
+import { FREE_FOLLOWERS_MESSAGES, FREE_TRIAL_PACKAGES, checkFreeFollowers } from '../../core/mockups/free-followers.ts';
 import {
   PAYMENT_METHODS,
   SAMPLE_ORDER,
@@ -22,9 +23,11 @@ function formData(values: Record<string, string>): FormData {
   return data;
 }
 
-function freeFollowers(values: Record<string, string>) {
-  const submission = parseWithZod(formData(values), { schema: FreeFollowersForm });
-  return submission.status === 'success' ? { value: submission.value } : { errors: submission.error };
+/** The free-followers check (plain code, decision 036), its errors listed per field as conform lists them. */
+function freeFollowers(values: { username: string; quantity: string }) {
+  const check = checkFreeFollowers(values);
+  if (check.ok) return { value: check.value };
+  return { errors: Object.fromEntries(Object.entries(check.errors).map(([field, message]) => [field, [message]])) };
 }
 
 function billing(values: Record<string, string>) {

@@ -22,13 +22,20 @@ describe('detail price (spec section 9)', () => {
       original: '$4.98',
       youSave: '$1.99',
       badge: '40% off',
+      originalLabel: "At the smallest package's price per unit",
     });
     // 12.99 / 0.75 = 17.32
     expect(describePrice(12.99, 25, '$')).toMatchObject({ original: '$17.32', youSave: '$4.33', badge: '25% off' });
   });
 
   it('shows no badge, original price or saving without a discount', () => {
-    expect(describePrice(5, 0, '$')).toEqual({ price: '$5.0000', original: null, youSave: null, badge: null });
+    expect(describePrice(5, 0, '$')).toEqual({
+      price: '$5.0000',
+      original: null,
+      youSave: null,
+      badge: null,
+      originalLabel: null,
+    });
   });
 
   it('rounds the original price half up to cents', () => {

@@ -50,9 +50,9 @@ describe('layout rules (spec section 2)', () => {
     expect(showsFooter(pathname)).toBe(false);
   });
 
-  it('hides only the footer in the admin area', () => {
+  it('hides the storefront top bar, header and footer in the admin area (issue 13)', () => {
     for (const pathname of ['/admin', '/admin/all-orders', '/admin/blog/add']) {
-      expect(showsTopBar(pathname)).toBe(true);
+      expect(showsTopBar(pathname)).toBe(false);
       expect(showsFooter(pathname)).toBe(false);
     }
   });
@@ -60,5 +60,6 @@ describe('layout rules (spec section 2)', () => {
   it('does not mistake look-alike paths for hidden pages', () => {
     expect(showsTopBar('/blogger')).toBe(true);
     expect(showsFooter('/administrator')).toBe(true);
+    expect(showsTopBar('/administrator')).toBe(true);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSelection, selectPlan, selectService } from '../../app/selection.ts';
-import { flashSaleEnd } from '../../core/catalog/flash-sale.ts';
 import type { ServiceView } from '../../core/catalog/types.ts';
 
 const tier = (qty: number, price: number) => ({ qty, text: `${qty}`, price, discount: 0 });
@@ -34,19 +33,5 @@ describe('package selection (spec section 4)', () => {
       'Standard',
       100,
     ]);
-  });
-});
-
-describe('flash sale end', () => {
-  const now = Date.parse('2026-11-22T19:10:55Z');
-
-  it('counts down to the next midnight UTC by default', () => {
-    expect(new Date(flashSaleEnd(now, null) as number).toISOString()).toBe('2026-11-23T00:00:00.000Z');
-  });
-
-  it('uses a configured end while it is in the future, then hides the countdown', () => {
-    const end = Date.parse('2026-11-25T12:00:00Z');
-    expect(flashSaleEnd(now, end)).toBe(end);
-    expect(flashSaleEnd(end + 1, end)).toBeNull();
   });
 });

@@ -371,7 +371,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
                 className="h-32 w-48 rounded-xl border border-gray-200 object-cover"
               />
             ) : null}
-            <div className="space-y-2">
+            <div className="min-w-0 max-w-full space-y-2">
               <input
                 ref={fileInput}
                 id={`${ids}-image`}
@@ -381,7 +381,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
                 onChange={(event) => chooseImage(event.target.files?.[0] ?? null)}
                 aria-invalid={imageError ? true : undefined}
                 aria-describedby={`${ids}-image-hint${imageError ? ` ${ids}-image-error` : ''}`}
-                className="block text-sm text-gray-900 file:mr-3 file:rounded-lg file:border-0 file:bg-brand-100 file:px-3 file:py-2 file:font-semibold file:text-brand-900 hover:file:bg-brand-200"
+                className="block max-w-full text-sm text-gray-900 file:mr-3 file:rounded-lg file:border-0 file:bg-brand-100 file:px-3 file:py-2 file:font-semibold file:text-brand-900 hover:file:bg-brand-200"
               />
               <p id={`${ids}-image-hint`} className={hintClass}>
                 Optional. jpg, png, svg or webp.

@@ -21,13 +21,13 @@ export function WhyBuyArticle({ article }: { article: LandingArticle }) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className="mx-auto max-w-3xl px-4 py-12" data-testid="why-buy">
-      <h2 id={headingId} className="text-2xl font-bold text-gray-900 sm:text-3xl">
+      <h2 id={headingId} className="text-2xl font-bold text-ink sm:text-3xl">
         {article.title}
       </h2>
       <p className="mt-4 text-lg text-gray-800">{article.intro}</p>
       {article.sections.map((section) => (
         <div key={section.heading} className="mt-8">
-          <h3 className="text-xl font-semibold text-gray-900">{section.heading}</h3>
+          <h3 className="text-xl font-semibold text-ink">{section.heading}</h3>
           {section.paragraphs.map((paragraph) => (
             <p key={paragraph} className="mt-3 text-gray-700">
               {paragraph}
@@ -66,7 +66,7 @@ export function OtherServices({ heading, services }: { heading: string; services
   if (services.length === 0) return null;
   return (
     <section aria-labelledby={headingId} className="mx-auto max-w-7xl px-4 py-12" data-testid="other-services">
-      <h2 id={headingId} className="text-center text-2xl font-bold text-gray-900 sm:text-3xl">
+      <h2 id={headingId} className="text-center text-2xl font-bold text-ink sm:text-3xl">
         {heading}
       </h2>
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -74,7 +74,7 @@ export function OtherServices({ heading, services }: { heading: string; services
           <li key={service.slug}>
             <Link
               to={`/service/${service.slug}`}
-              className="block h-full rounded-2xl border border-gray-200 bg-white p-5 shadow-sm hover:border-brand-600"
+              className="block h-full rounded-card border border-line bg-white p-5 shadow-card hover:border-brand-600"
             >
               <span className="block text-lg font-semibold text-brand-800">{service.name}</span>
               <span className="mt-2 line-clamp-3 block text-sm text-gray-700">{service.description}</span>

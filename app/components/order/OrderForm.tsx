@@ -1,15 +1,18 @@
 import { type SubmissionResult, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { useId, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
-import { orderPath } from '../../../core/catalog/order-path.ts';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { formatHomePrice } from '../../../core/catalog/pricing.ts';
+import { TierPrice } from '../TierPrice.tsx';
+import { PROCESSING_FEE_LABEL, processingFee } from '../../../core/orders/charges.ts';
 import type { CreateOrderPayload } from '../../../core/orders/contracts.ts';
 import type { OrderFormDetail } from '../../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../../core/orders/orders.ts';
 import { type OrderFormField, orderFormSchema } from '../../../core/orders/validation.ts';
 import { ApiError, api, messageOf } from '../../api/client.ts';
 import { TextAreaField, TextField } from '../form.tsx';
+import { readOrderDraft, saveOrderDraft } from './order-draft.ts';
+import { QuantityDropdown } from './QuantityDropdown.tsx';
+import { SecureCheckoutNote } from './SecureCheckout.tsx';
 import { INVALID_URL_MESSAGE, isTargetAccepted, useTargetVerification } from './target-verification.ts';
 
 /** The spec's random 6-digit, left-padded client order id (section 9). */
@@ -29,6 +32,8 @@ export interface OrderFormProps {
   qty: number;
   /** The detail is being reloaded for another package: sending waits for it. */
   refreshing: boolean;
+  /** Payments go through the sandbox: the note by the pay button says so. */
+  sandbox: boolean;
   onCreated: (order: CreatedOrder) => void;
   /** The server priced the package differently (409): reload the form detail. */
   onPriceChanged: () => void;
@@ -40,7 +45,7 @@ export interface OrderFormProps {
  * a field shows its message once it has been left (or the form was sent) and follows the typing
  * from then on (conform). The server's refusals come back per field and land on that field.
  */
-export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPriceChanged }: OrderFormProps) {
+export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCreated, onPriceChanged }: OrderFormProps) {
   const ids = useId();
   const [targetField, emailField, packages, commentField] = detail.fields;
   const commentShown = detail.commentRequired && !!commentField;
@@ -75,13 +80,21 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
   const targetAccepted = isTargetAccepted(verification, targetValue);
   const canContinue = targetAccepted && !submitting && !refreshing;
 
-  const reset = () => {
-    form.reset();
-    setServerResult(null);
-    setFormError(null);
-    verification.reset();
-    clientOrderId.current = null;
-  };
+  // What the customer typed before a closed payment window, a failed payment's "Try again" or a
+  // reload comes back (order-draft.ts); read after hydration, so the server's HTML stays the same.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current) return;
+    restored.current = true;
+    const draft = readOrderDraft();
+    if (!draft) return;
+    if (draft.email) form.update({ name: fields.email.name, value: draft.email });
+    if (commentShown && draft.comment) form.update({ name: fields.comment.name, value: draft.comment });
+    if (draft.name) {
+      form.update({ name: fields.name.name, value: draft.name });
+      verification.verify(draft.name);
+    }
+  }, [form, fields.email.name, fields.comment.name, fields.name.name, commentShown, verification]);
 
   const send = async (
     values: { name: string; email: string; comment?: string | undefined },
@@ -104,8 +117,13 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
       ...(commentShown ? { comment: values.comment ?? '' } : {}),
     };
     try {
+      // Kept until the order is paid: closing the payment window leaves the form as it was.
+      saveOrderDraft({ name: values.name, email: values.email, comment: values.comment ?? '' });
       const created = await api.post<CreatedOrder, CreateOrderPayload>('/api/order', payload);
-      reset();
+      setServerResult(null);
+      setFormError(null);
+      // The next Continue (after a closed window) is a new order, under a new id.
+      clientOrderId.current = null;
       onCreated(created);
     } catch (error) {
       const fieldErrors = error instanceof ApiError ? error.fieldErrors : [];
@@ -152,6 +170,8 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
   const targetInvalid = !!targetError;
   const selectedQty = refreshing ? qty : detail.selected.qty;
   const selectedTier = packages.list.find((tier) => tier.qty === selectedQty);
+  /** The spec's +1 on prices of 1 or less, named (decision 033); from the lookup's price and charge. */
+  const fee = processingFee(detail.selected.price, detail.selected.charge);
 
   return (
     <form
@@ -273,32 +293,10 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
         }
       />
 
-      <fieldset>
-        <legend className="mb-2 font-semibold text-gray-900">Choose your package</legend>
-        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid="package-list">
-          {packages.list.map((tier) => {
-            const active = tier.qty === selectedQty;
-            return (
-              <li key={tier.qty}>
-                <Link
-                  to={orderPath(slug, tier.qty, type)}
-                  aria-current={active ? 'true' : undefined}
-                  data-testid="package-option"
-                  data-qty={tier.qty}
-                  className={`block rounded-xl border-2 px-3 py-3 text-center transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${
-                    active
-                      ? 'border-brand-700 bg-brand-50 ring-1 ring-brand-700'
-                      : 'border-gray-200 bg-white hover:border-brand-500'
-                  }`}
-                >
-                  <span className="block font-bold text-gray-900">{tier.text}</span>
-                  <span className="block text-sm text-gray-700">{formatHomePrice(tier.price)}</span>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </fieldset>
+      <div>
+        <p className="mb-2 font-semibold text-gray-900">Choose your package</p>
+        <QuantityDropdown slug={slug} type={type} options={packages.list} selectedQty={selectedQty} />
+      </div>
 
       {commentShown ? (
         <TextAreaField
@@ -313,17 +311,30 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
         />
       ) : null}
 
-      <div className="flex items-center justify-between rounded-xl bg-gray-50 px-4 py-3">
-        <span className="text-gray-800">
-          <span className="block text-sm">
+      <dl className="space-y-1 rounded-xl bg-gray-50 px-4 py-3 text-sm" data-testid="order-charges">
+        <div className="flex items-baseline justify-between gap-4">
+          <dt className="text-gray-800">
             {selectedTier?.text ?? detail.selected.text} · {detail.name} · {detail.planTitle}
-          </span>
-          <span className="text-sm text-gray-700">Total</span>
-        </span>
-        <span data-testid="order-total" className="text-2xl font-extrabold text-gray-900">
-          {refreshing ? '…' : formatHomePrice(detail.selected.charge)}
-        </span>
-      </div>
+          </dt>
+          <dd data-testid="order-package-price" className="font-semibold text-gray-900 tabular-nums">
+            {refreshing ? '…' : <TierPrice price={detail.selected.price} listPrice={detail.selected.listPrice} />}
+          </dd>
+        </div>
+        {fee > 0 ? (
+          <div className="flex items-baseline justify-between gap-4">
+            <dt className="text-gray-800">{PROCESSING_FEE_LABEL}</dt>
+            <dd data-testid="order-fee" className="font-semibold text-gray-900 tabular-nums">
+              {refreshing ? '…' : formatHomePrice(fee)}
+            </dd>
+          </div>
+        ) : null}
+        <div className="flex items-baseline justify-between gap-4 border-t border-gray-200 pt-2">
+          <dt className="text-gray-700">Total</dt>
+          <dd data-testid="order-total" className="text-2xl font-extrabold text-gray-900 tabular-nums">
+            {refreshing ? '…' : formatHomePrice(detail.selected.charge)}
+          </dd>
+        </div>
+      </dl>
 
       {formError ? (
         <p
@@ -355,6 +366,7 @@ export function OrderForm({ detail, slug, type, qty, refreshing, onCreated, onPr
             Continue becomes available once we have checked your {targetField.title}.
           </p>
         ) : null}
+        <SecureCheckoutNote sandbox={sandbox} />
       </div>
       {submitting ? (
         <p role="status" className="sr-only">

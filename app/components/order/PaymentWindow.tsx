@@ -5,6 +5,7 @@ import { type PaymentFailureReason, paymentFailureReasonOf } from '../../../core
 import { Spinner } from '../Spinner.tsx';
 import { api, messageOf } from '../../api/client.ts';
 import { type RazorpaySuccess, loadRazorpay } from './razorpay.ts';
+import { clearOrderDraft } from './order-draft.ts';
 import { SandboxCheckout } from './SandboxCheckout.tsx';
 
 export const VERIFICATION_FAILED_PREFIX = 'Payment verification failed: ';
@@ -39,6 +40,8 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
           razorpay_payment_id: result.razorpay_payment_id,
           razorpay_signature: result.razorpay_signature,
         });
+        // Paid: what the customer typed is not kept for a next order (order-draft.ts).
+        clearOrderDraft();
         await navigate(confirmationOf(orderId));
       } catch (error) {
         window.alert(`${VERIFICATION_FAILED_PREFIX}${messageOf(error)}`);
@@ -113,6 +116,7 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
     return (
       <SandboxCheckout
         amountCents={checkout.amount}
+        packageCents={order.packagePrice}
         currency={checkout.currency}
         email={order.email}
         serviceName={order.serviceName}

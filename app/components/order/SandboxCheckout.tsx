@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatMoney } from '../../../core/money/money.ts';
+import { PROCESSING_FEE_LABEL } from '../../../core/orders/charges.ts';
 import { Spinner } from '../Spinner.tsx';
 
 /** Cents → "$12.99" (the order API gives amounts in the smallest unit). */
@@ -8,7 +9,10 @@ export function formatCents(cents: number, currency = 'USD'): string {
 }
 
 export interface SandboxCheckoutProps {
+  /** The total to pay. */
   amountCents: number;
+  /** The package price the total includes; the difference is the processing fee (decision 033). */
+  packageCents: number;
   currency: string;
   email: string;
   serviceName: string;
@@ -25,6 +29,7 @@ export interface SandboxCheckoutProps {
  */
 export function SandboxCheckout({
   amountCents,
+  packageCents,
   currency,
   email,
   serviceName,
@@ -38,6 +43,7 @@ export function SandboxCheckout({
   const [busy, setBusy] = useState<'pay' | 'fail' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const amount = formatCents(amountCents, currency);
+  const feeCents = Math.max(0, amountCents - packageCents);
 
   useEffect(() => {
     const element = dialog.current;
@@ -102,7 +108,19 @@ export function SandboxCheckout({
       </div>
       <div className="space-y-4 px-6 py-5">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-          <dt className="text-gray-700">Amount</dt>
+          {feeCents > 0 ? (
+            <>
+              <dt className="text-gray-700">Package price</dt>
+              <dd data-testid="sandbox-package-price" className="text-right">
+                {formatCents(packageCents, currency)}
+              </dd>
+              <dt className="text-gray-700">{PROCESSING_FEE_LABEL}</dt>
+              <dd data-testid="sandbox-fee" className="text-right">
+                {formatCents(feeCents, currency)}
+              </dd>
+            </>
+          ) : null}
+          <dt className="text-gray-700">{feeCents > 0 ? 'Total' : 'Amount'}</dt>
           <dd data-testid="sandbox-amount" className="text-right text-lg font-extrabold">
             {amount}
           </dd>

@@ -5,7 +5,16 @@ import { MAX_KEYWORD_LENGTH, type OrdersListReply } from '../../../core/admin/co
 import { ORDER_STATUSES } from '../../../core/orders/status.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
-import { AdminSearchForm, ListCount, ListLoadError, ListLoading, adminFieldClass } from '../../admin/list-parts.tsx';
+import {
+  AdminPageHeader,
+  AdminSearchForm,
+  ListCount,
+  ListEmpty,
+  ListLoadError,
+  ListLoading,
+  adminFieldClass,
+  adminSecondaryButtonClass,
+} from '../../admin/list-parts.tsx';
 import {
   ButtonSpinner,
   PAYMENT_STYLES,
@@ -105,16 +114,13 @@ function downloadName(response: Response): string {
 export function HydrateFallback() {
   return (
     <section aria-labelledby="all-orders-title">
-      <h1 id="all-orders-title" className="text-3xl font-extrabold text-gray-900">
-        All orders
-      </h1>
+      <AdminPageHeader titleId="all-orders-title" title="All orders" />
       <ListLoading testId="orders-loading" label="Loading orders..." />
     </section>
   );
 }
 
-const secondaryButton =
-  'inline-flex items-center justify-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-4 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-gray-700 disabled:hover:border-gray-300';
+const secondaryButton = adminSecondaryButtonClass;
 
 export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps) {
   const ids = useId();
@@ -206,11 +212,10 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
 
   return (
     <section aria-labelledby={`${ids}-title`}>
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 id={`${ids}-title`} className="text-3xl font-extrabold text-gray-900">
-            All orders
-          </h1>
+      <AdminPageHeader
+        titleId={`${ids}-title`}
+        title="All orders"
+        description={
           <ListCount
             testId="orders-count"
             spacing="mt-1"
@@ -220,21 +225,23 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
             approximate={about !== ''}
             filtered={filtered}
           />
-        </div>
-        <button type="button" onClick={() => void exportCsv()} disabled={exporting} className={secondaryButton}>
-          {exporting ? (
-            <ButtonSpinner />
-          ) : (
-            <StrokeIcon className="h-4 w-4">
-              <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
-            </StrokeIcon>
-          )}
-          Export CSV
-        </button>
-      </div>
+        }
+        action={
+          <button type="button" onClick={() => void exportCsv()} disabled={exporting} className={secondaryButton}>
+            {exporting ? (
+              <ButtonSpinner />
+            ) : (
+              <StrokeIcon className="h-4 w-4">
+                <path d="M12 4v11m0 0-4-4m4 4 4-4M5 20h14" />
+              </StrokeIcon>
+            )}
+            Export CSV
+          </button>
+        }
+      />
 
-      <div className="mt-6 flex flex-wrap items-end gap-4">
-        <div>
+      <div className="flex flex-wrap items-end gap-4 rounded-2xl border border-gray-200 bg-white p-4">
+        <div className="min-w-0">
           <label htmlFor={`${ids}-status`} className="mb-1 block text-sm font-semibold text-gray-900">
             Status
           </label>
@@ -242,7 +249,7 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
             id={`${ids}-status`}
             value={query.status}
             onChange={(event) => go({ status: event.target.value, page: 1 })}
-            className={`${adminFieldClass} min-w-44`}
+            className={`${adminFieldClass} w-full min-w-44`}
           >
             <option value="">All</option>
             {ORDER_STATUSES.map((status) => (
@@ -258,7 +265,7 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
           label="Search orders"
           placeholder="Order ID, e-mail, target or service"
           maxLength={MAX_KEYWORD_LENGTH}
-          className="min-w-64 flex-1 sm:max-w-md"
+          className="min-w-0 flex-1 basis-64 sm:max-w-md"
           value={keywordInput}
           onValueChange={setKeywordInput}
           onSearch={submitSearch}
@@ -285,12 +292,22 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
       ) : null}
 
       {listState === 'ready' && rows.length === 0 ? (
-        <p
-          data-testid="orders-empty"
-          className="mt-6 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-center text-gray-700"
-        >
-          {filtered ? 'No orders match this search.' : 'There are no orders yet.'}
-        </p>
+        <ListEmpty
+          testId="orders-empty"
+          title={filtered ? 'No orders match this search.' : 'There are no orders yet.'}
+          hint={
+            filtered
+              ? 'Check the spelling, search by another field (order ID, e-mail, target or service), or clear the filters.'
+              : 'Orders appear here as soon as a customer starts a checkout.'
+          }
+          action={
+            filtered ? (
+              <button type="button" onClick={() => setSearchParams(new URLSearchParams())} className={secondaryButton}>
+                Show all orders
+              </button>
+            ) : undefined
+          }
+        />
       ) : null}
 
       {rows.length > 0 ? (
@@ -300,115 +317,135 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
           aria-label="Orders table"
           aria-busy={listState === 'loading'}
           tabIndex={0}
-          className={`mt-6 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700 ${
+          className={`relative mt-6 focus-visible:outline-2 focus-visible:outline-brand-700 xl:rounded-2xl xl:border xl:border-gray-200 xl:bg-white xl:shadow-sm ${
             listState === 'loading' ? 'opacity-60' : ''
           }`}
         >
-          <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="orders-table">
+          {/*
+            One markup, two layouts (decision 034): from 1280 px a six-column table whose
+            secondary facts (date, target, quantity, payment, supplier id, error) sit under the
+            main one in each cell, so the order id and the action always fit without sideways
+            scrolling; below 1280 px (no room for six readable columns beside the navigation) the same rows are cards.
+          */}
+          <table
+            className="block w-full text-left text-sm xl:table xl:table-fixed xl:divide-y xl:divide-gray-200"
+            data-testid="orders-table"
+          >
             <caption className="sr-only">
               Orders, newest first. Page {currentPage} of {pages}.
             </caption>
-            <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">
+            <colgroup className="hidden xl:table-column-group">
+              <col className="xl:w-[20%]" />
+              <col className="xl:w-[23%]" />
+              <col className="xl:w-[16%]" />
+              <col className="xl:w-[11%]" />
+              <col className="xl:w-[14%]" />
+              <col className="xl:w-[16%]" />
+            </colgroup>
+            <thead className="hidden bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase xl:table-header-group">
               <tr>
-                <th scope="col" className="px-3 py-3">
-                  Order ID
+                <th scope="col" className="px-4 py-3">
+                  Order
                 </th>
                 <th scope="col" className="px-3 py-3">
-                  Date
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  E-mail
+                  Customer
                 </th>
                 <th scope="col" className="px-3 py-3">
                   Service
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  Target
-                </th>
-                <th scope="col" className="px-3 py-3 text-right">
-                  Quantity
                 </th>
                 <th scope="col" className="px-3 py-3 text-right">
                   Price
                 </th>
                 <th scope="col" className="px-3 py-3">
-                  Payment
-                </th>
-                <th scope="col" className="px-3 py-3">
                   Status
                 </th>
-                <th scope="col" className="px-3 py-3">
-                  Supplier ID
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  Error
-                </th>
-                <th scope="col" className="px-3 py-3">
+                <th scope="col" className="px-4 py-3">
                   Action
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-gray-100">
+            <tbody className="flex flex-col gap-3 xl:table-row-group xl:divide-y xl:divide-gray-100">
               {rows.map((row) => (
-                <tr key={row.razorPayOrderId} data-testid="order-row" data-order-id={row.orderId} className="align-top">
-                  <th scope="row" className="px-3 py-3 font-mono font-semibold whitespace-nowrap">
+                <tr
+                  key={row.razorPayOrderId}
+                  data-testid="order-row"
+                  data-order-id={row.orderId}
+                  className="grid grid-cols-2 gap-x-4 gap-y-3 rounded-2xl border border-gray-200 bg-white p-4 shadow-sm xl:table-row xl:rounded-none xl:border-0 xl:p-0 xl:align-top xl:shadow-none"
+                >
+                  <th scope="row" className="col-span-2 min-w-0 text-left font-normal xl:px-4 xl:py-3">
                     <Link
                       to={`/admin/orders/${encodeURIComponent(row.orderId)}`}
                       state={detailState}
                       data-testid="row-order-id"
-                      className="text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-700"
+                      className="font-mono font-semibold break-all text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-700"
                     >
                       {row.orderId}
                     </Link>
+                    <span className="mt-1 block text-xs text-gray-700 tabular-nums" data-testid="row-date">
+                      {formatAdminDate(row.orderDate)}
+                    </span>
                   </th>
-                  <td className="px-3 py-3 whitespace-nowrap text-gray-900 tabular-nums" data-testid="row-date">
-                    {formatAdminDate(row.orderDate)}
+                  <td className="col-span-2 min-w-0 xl:px-3 xl:py-3">
+                    <span className="block break-all text-gray-900" data-testid="row-email">
+                      {row.email}
+                    </span>
+                    <span className="mt-1 block text-xs text-gray-700">
+                      <span className="sr-only">Target: </span>
+                      <span className="break-all" data-testid="row-target">
+                        {row.name}
+                      </span>
+                    </span>
                   </td>
-                  <td className="px-3 py-3 whitespace-nowrap text-gray-900" data-testid="row-email">
-                    {row.email}
+                  <td className="min-w-0 xl:px-3 xl:py-3">
+                    <span className="block text-gray-900" data-testid="row-service">
+                      {row.serviceName}
+                    </span>
+                    <span className="mt-1 block text-xs text-gray-700">
+                      Qty{' '}
+                      <span className="tabular-nums" data-testid="row-quantity">
+                        {row.quantity.toLocaleString('en-US')}
+                      </span>
+                    </span>
                   </td>
-                  <td className="px-3 py-3 whitespace-nowrap text-gray-900" data-testid="row-service">
-                    {row.serviceName}
-                  </td>
-                  <td className="max-w-64 min-w-40 px-3 py-3 break-all text-gray-900" data-testid="row-target">
-                    {row.name}
-                  </td>
-                  <td className="px-3 py-3 text-right text-gray-900 tabular-nums" data-testid="row-quantity">
-                    {row.quantity.toLocaleString('en-US')}
-                  </td>
-                  <td
-                    className="px-3 py-3 text-right font-semibold whitespace-nowrap text-gray-900 tabular-nums"
-                    data-testid="row-price"
-                  >
-                    {formatAdminPrice(row.price, row.currency)}
-                  </td>
-                  <td
-                    className={`px-3 py-3 font-semibold ${PAYMENT_STYLES[row.paymentStatus] ?? 'text-gray-900'}`}
-                    data-testid="row-payment"
-                  >
-                    {row.paymentStatus}
-                  </td>
-                  <td className="px-3 py-3">
-                    <StatusTag status={row.orderStatus} testId="row-status" />
-                  </td>
-                  <td className="px-3 py-3 font-mono whitespace-nowrap text-gray-900" data-testid="row-supplier-id">
-                    {row.supplierOrderId ?? <span className="text-gray-700">—</span>}
-                  </td>
-                  <td className="max-w-72 min-w-40 px-3 py-3 text-red-800" data-testid="row-error">
-                    {row.needsReview ? (
+                  <td className="min-w-0 text-right xl:px-3 xl:py-3">
+                    <span className="block font-semibold text-gray-900 tabular-nums" data-testid="row-price">
+                      {formatAdminPrice(row.price, row.currency)}
+                    </span>
+                    <span className="mt-1 block text-xs">
+                      <span className="sr-only">Payment: </span>
                       <span
-                        data-testid="row-needs-review"
-                        title={row.reviewReason ?? undefined}
-                        className="mb-1 inline-block rounded-full bg-amber-100 px-2 py-0.5 text-xs font-bold whitespace-nowrap text-amber-900"
+                        className={`font-semibold ${PAYMENT_STYLES[row.paymentStatus] ?? 'text-gray-900'}`}
+                        data-testid="row-payment"
                       >
-                        needs review
-                        {row.reviewReason ? <span className="sr-only">: {row.reviewReason}</span> : null}
+                        {row.paymentStatus}
+                      </span>
+                    </span>
+                  </td>
+                  <td className="min-w-0 xl:px-3 xl:py-3">
+                    <StatusTag status={row.orderStatus} testId="row-status" />
+                    <span className="mt-1 block text-xs text-gray-700">
+                      Supplier{' '}
+                      <span className="font-mono break-all text-gray-900" data-testid="row-supplier-id">
+                        {row.supplierOrderId ?? '—'}
+                      </span>
+                    </span>
+                    {row.needsReview || row.errorMessage ? (
+                      <span className="mt-1 block text-xs text-red-800" data-testid="row-error">
+                        {row.needsReview ? (
+                          <span
+                            data-testid="row-needs-review"
+                            title={row.reviewReason ?? undefined}
+                            className="mb-1 inline-block rounded-full bg-amber-100 px-2 py-0.5 font-bold text-amber-900"
+                          >
+                            needs review
+                            {row.reviewReason ? <span className="sr-only">: {row.reviewReason}</span> : null}
+                          </span>
+                        ) : null}
+                        {row.errorMessage ? <span className="block break-words">{row.errorMessage}</span> : null}
                       </span>
                     ) : null}
-                    {row.errorMessage ? <span className="block break-words">{row.errorMessage}</span> : null}
-                    {!row.needsReview && !row.errorMessage ? <span className="text-gray-700">—</span> : null}
                   </td>
-                  <td className="px-3 py-3 whitespace-nowrap" data-testid="row-action">
+                  <td className="min-w-0 self-end xl:px-4 xl:py-3" data-testid="row-action">
                     <RowActionCell row={row} />
                   </td>
                 </tr>

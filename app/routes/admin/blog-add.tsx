@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Route } from './+types/blog-add';
 import { CacheStrategy } from '../../cache.ts';
 import { BlogForm } from '../../admin/blog/BlogForm.tsx';
+import { AdminPageHeader } from '../../admin/list-parts.tsx';
 
 /**
  * Add a blog post (spec "Admin blog add and edit forms"). The form, and the lazily loaded Tiptap
@@ -29,10 +30,7 @@ function BackToList() {
 export default function AddBlogPostPage() {
   return (
     <section aria-labelledby="blog-add-title">
-      <BackToList />
-      <h1 id="blog-add-title" className="mt-2 mb-6 text-3xl font-extrabold text-gray-900">
-        Add blog post
-      </h1>
+      <AdminPageHeader titleId="blog-add-title" title="Add blog post" before={<BackToList />} />
       <BlogForm />
     </section>
   );

@@ -4,6 +4,7 @@ import type { BlogPost } from '../../../core/blog/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { fetchBlogPost } from '../../admin/blog/api.ts';
 import { BLOG_FORM_MESSAGES, BlogForm } from '../../admin/blog/BlogForm.tsx';
+import { AdminPageHeader } from '../../admin/list-parts.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
 
@@ -48,10 +49,7 @@ function BackToList() {
 export function HydrateFallback() {
   return (
     <section aria-labelledby="blog-edit-title">
-      <BackToList />
-      <h1 id="blog-edit-title" className="mt-2 mb-6 text-3xl font-extrabold text-gray-900">
-        Edit blog post
-      </h1>
+      <AdminPageHeader titleId="blog-edit-title" title="Edit blog post" before={<BackToList />} />
       <p role="status" className="text-gray-700">
         Loading the post...
       </p>
@@ -63,10 +61,7 @@ export default function EditBlogPostPage({ loaderData }: Route.ComponentProps) {
   const navigate = useNavigate();
   return (
     <section aria-labelledby="blog-edit-title">
-      <BackToList />
-      <h1 id="blog-edit-title" className="mt-2 mb-6 text-3xl font-extrabold text-gray-900">
-        Edit blog post
-      </h1>
+      <AdminPageHeader titleId="blog-edit-title" title="Edit blog post" before={<BackToList />} />
       {loaderData.ok ? (
         // Keyed by id: a rename moves to the new address but keeps the form (and its message).
         <BlogForm

@@ -6,7 +6,9 @@ import { CacheStrategy } from '../../cache.ts';
 import { ADMIN_BLOG_PAGE_SIZE, type BlogListReply, deleteBlogPost, listBlogPosts } from '../../admin/blog/api.ts';
 import { ConfirmDialog } from '../../admin/blog/ConfirmDialog.tsx';
 import {
+  AdminPageHeader,
   AdminSearchForm,
+  adminPrimaryButtonClass,
   ListCount,
   ListEmpty,
   ListLoadError,
@@ -68,20 +70,19 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise
 
 function Header({ titleId }: { titleId: string }) {
   return (
-    <div className="flex flex-wrap items-end justify-between gap-4">
-      <h1 id={titleId} className="text-3xl font-extrabold text-gray-900">
-        Blog
-      </h1>
-      <Link
-        to="/admin/blog/add"
-        className="inline-flex items-center gap-2 rounded-xl bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-      >
-        <StrokeIcon className="h-4 w-4">
-          <path d="M12 5v14M5 12h14" />
-        </StrokeIcon>
-        Add New
-      </Link>
-    </div>
+    <AdminPageHeader
+      titleId={titleId}
+      title="Blog"
+      description="The articles on /blog: write, edit and delete posts."
+      action={
+        <Link to="/admin/blog/add" className={adminPrimaryButtonClass}>
+          <StrokeIcon className="h-4 w-4">
+            <path d="M12 5v14M5 12h14" />
+          </StrokeIcon>
+          Add New
+        </Link>
+      }
+    />
   );
 }
 
@@ -276,7 +277,7 @@ export default function AdminBlogListPage({ loaderData: list }: Route.ComponentP
           aria-label="Blog posts"
           aria-busy={listState === 'loading'}
           tabIndex={0}
-          className={`mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700 ${
+          className={`relative mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700 ${
             listState === 'loading' ? 'opacity-60' : ''
           }`}
         >

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useEffectEvent, useId, useState, useSyncExternalStore } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/layout';
 import { CacheStrategy } from '../../cache.ts';
@@ -16,6 +16,9 @@ import { privatePageMeta } from '../../seo/meta.ts';
  * storage (section 6), which only the browser has: the server renders a neutral "Loading…" and
  * never any admin data. In the browser, no token → /login; with one, the sidebar, the admin's
  * e-mail (from /api/auth/me, which also proves the token is still good) and the child page.
+ * The storefront's top bar, header and footer never show here (app/layout-rules.ts): the shell
+ * is the whole page, a left navigation with counts that folds behind a menu button below 1024 px
+ * (decision 034).
  * Whenever the token goes away (log-out, a 401 from any call, a log-out in another tab) the
  * shell sends the visitor to /login.
  */
@@ -107,6 +110,14 @@ export default function AdminLayout() {
   const [me, setMe] = useState<{ token: string; email: string | null } | null>(null);
   const email = me && me.token === token ? me.email : null;
   const [loggingOut, setLoggingOut] = useState(false);
+  /** Phones and tablets: the navigation folds behind the menu button, and folds again on every move. */
+  const navId = useId();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [menuPath, setMenuPath] = useState(location.pathname);
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname);
+    setMenuOpen(false);
+  }
   /** E-mails given up for good (decision 015): the alert in the navigation. */
   const [failedMail, setFailedMail] = useState(0);
   /** Contact messages no admin has opened (decision 026): the badge next to Messages. */
@@ -194,51 +205,69 @@ export default function AdminLayout() {
 
   if (!hydrated || !token) return <LoadingShell />;
 
+  const countFor = (item: NavItem): { count: number; label: string; testId: string; tone: string } | null => {
+    if (item.failedMailCount && failedMail > 0)
+      return { count: failedMail, label: 'failed', testId: 'failed-mail-count', tone: 'bg-red-700' };
+    if (item.unreadMessagesCount && unreadMessages > 0)
+      return { count: unreadMessages, label: 'unread', testId: 'unread-messages-count', tone: 'bg-brand-700' };
+    return null;
+  };
+  // What the menu button says on phones: whether anything waits behind it.
+  const waiting = failedMail + unreadMessages;
+
   return (
     <ToastProvider>
-      <div className="mx-auto flex w-full max-w-[96rem] flex-col lg:flex-row">
-        <aside className="border-b border-gray-200 bg-white lg:min-h-[calc(100vh-8rem)] lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0">
-          <div className="flex items-center justify-between gap-4 px-4 py-4 lg:block lg:px-5 lg:py-6">
-            <Link to="/admin/all-orders" className="inline-flex items-center gap-2">
-              <img src="/images/logo.svg" alt="Boostly" width={128} height={32} />
+      <div className="flex min-h-screen w-full flex-col bg-gray-50 lg:flex-row" data-testid="admin-shell">
+        <aside className="relative border-b border-gray-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-screen lg:w-60 lg:shrink-0 lg:flex-col lg:border-r lg:border-b-0">
+          <div className="flex items-center justify-between gap-3 px-4 py-3 lg:px-5 lg:py-6">
+            <Link to="/admin/all-orders" className="inline-flex min-w-0 items-center gap-2">
+              <img src="/images/logo.svg" alt="Boostly" width={128} height={32} className="h-8 w-auto" />
               <span className="rounded-md bg-brand-100 px-2 py-0.5 text-xs font-bold tracking-wide text-brand-800 uppercase">
                 Admin
               </span>
             </Link>
+            <button
+              type="button"
+              data-testid="admin-menu-button"
+              aria-expanded={menuOpen}
+              aria-controls={navId}
+              onClick={() => setMenuOpen((open) => !open)}
+              className="relative inline-flex items-center gap-2 rounded-lg border-2 border-gray-300 bg-white px-3 py-1.5 text-sm font-semibold text-gray-900 hover:border-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 lg:hidden"
+            >
+              <StrokeIcon className="h-5 w-5">
+                <path d={menuOpen ? 'M6 6l12 12M18 6 6 18' : 'M4 7h16M4 12h16M4 17h16'} />
+              </StrokeIcon>
+              Menu
+              {waiting > 0 && !menuOpen ? (
+                <span aria-hidden="true" className="absolute -top-1 -right-1 h-3 w-3 rounded-full bg-red-700" />
+              ) : null}
+            </button>
           </div>
-          <nav aria-label="Admin" className="px-2 pb-3 lg:px-3">
-            <ul className="flex gap-1 overflow-x-auto lg:flex-col" data-testid="admin-nav">
+          <nav id={navId} aria-label="Admin" className={`px-2 pb-3 lg:block lg:px-3 ${menuOpen ? 'block' : 'hidden'}`}>
+            <ul className="flex flex-col gap-1" data-testid="admin-nav">
               {ADMIN_NAV.map((item) => {
                 const current = isCurrent(item, location.pathname);
+                const badge = countFor(item);
                 return (
                   <li key={item.to}>
                     <Link
                       to={item.to}
                       aria-current={current ? 'page' : undefined}
-                      className={`flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${
+                      className={`flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${
                         current ? 'bg-brand-50 text-brand-800' : 'text-gray-700 hover:bg-gray-100 hover:text-gray-900'
                       }`}
                     >
                       <StrokeIcon className="h-5 w-5 shrink-0">
                         <path d={item.icon} />
                       </StrokeIcon>
-                      {item.label}
-                      {item.failedMailCount && failedMail > 0 ? (
+                      <span className="min-w-0 flex-1">{item.label}</span>
+                      {badge ? (
                         <span
-                          data-testid="failed-mail-count"
-                          className="ml-auto rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white tabular-nums"
+                          data-testid={badge.testId}
+                          className={`relative rounded-full px-2 py-0.5 text-xs font-bold text-white tabular-nums ${badge.tone}`}
                         >
-                          {failedMail}
-                          <span className="sr-only"> failed</span>
-                        </span>
-                      ) : null}
-                      {item.unreadMessagesCount && unreadMessages > 0 ? (
-                        <span
-                          data-testid="unread-messages-count"
-                          className="ml-auto rounded-full bg-brand-700 px-2 py-0.5 text-xs font-bold text-white tabular-nums"
-                        >
-                          {unreadMessages}
-                          <span className="sr-only"> unread</span>
+                          {badge.count}
+                          <span className="sr-only"> {badge.label}</span>
                         </span>
                       ) : null}
                     </Link>
@@ -249,7 +278,7 @@ export default function AdminLayout() {
           </nav>
         </aside>
 
-        <div className="min-w-0 flex-1">
+        <div className="flex min-w-0 flex-1 flex-col">
           <div className="flex flex-wrap items-center justify-end gap-3 border-b border-gray-200 bg-white px-4 py-3 sm:px-6">
             <p className="min-w-0 truncate text-sm text-gray-700">
               <span className="sr-only">Logged in as </span>
@@ -269,7 +298,7 @@ export default function AdminLayout() {
               Log out
             </button>
           </div>
-          <div className="px-4 py-6 sm:px-6">
+          <div className="relative mx-auto w-full max-w-[90rem] px-4 py-6 sm:px-6 lg:px-8">
             <Outlet />
           </div>
         </div>

@@ -3,6 +3,7 @@ import { useLocation, useNavigate, useNavigation } from 'react-router';
 import type { Route } from './+types/mail';
 import type { FailedMail } from '../../../core/mail/failed-mail.ts';
 import { CacheStrategy } from '../../cache.ts';
+import { AdminPageHeader, ListEmpty } from '../../admin/list-parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
@@ -37,15 +38,11 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise
 
 function Title() {
   return (
-    <>
-      <h1 id="failed-mail-title" className="text-3xl font-extrabold text-gray-900">
-        Failed mail
-      </h1>
-      <p className="mt-2 max-w-3xl text-sm text-gray-700">
-        E-mails the store could not deliver: it retries for 3 days before giving up, and e-mails every admin when it
-        does. Fix the cause (usually the mail server settings), then send them again.
-      </p>
-    </>
+    <AdminPageHeader
+      titleId="failed-mail-title"
+      title="Failed mail"
+      description="E-mails the store could not deliver: it retries for 3 days before giving up, and e-mails every admin when it does. Fix the cause (usually the mail server settings), then send them again."
+    />
   );
 }
 
@@ -108,17 +105,21 @@ export default function FailedMailPage({ loaderData }: Route.ComponentProps) {
           </p>
         )
       ) : loaderData.mails.length === 0 ? (
-        <p
-          data-testid="failed-mail-empty"
-          className="mt-6 rounded-2xl border border-gray-200 bg-white px-6 py-10 text-gray-700"
-        >
-          No failed e-mails: everything was delivered or is still being retried.
-        </p>
+        <ListEmpty
+          testId="failed-mail-empty"
+          title="No failed e-mails: everything was delivered or is still being retried."
+          hint="E-mails the store gives up on appear here, with a button to send them again."
+        />
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-2xl border border-gray-200 bg-white">
-          <table data-testid="failed-mail" className="min-w-full divide-y divide-gray-200 text-left text-sm">
+        // Below 768 px the rows are cards (decision 034); `relative` keeps the buttons' screen-reader
+        // text inside the box instead of widening the page.
+        <div className="relative mt-6 md:rounded-2xl md:border md:border-gray-200 md:bg-white">
+          <table
+            data-testid="failed-mail"
+            className="block w-full text-left text-sm md:table md:divide-y md:divide-gray-200"
+          >
             <caption className="sr-only">E-mails that could not be delivered, newest first</caption>
-            <thead className="bg-gray-50 text-xs font-bold tracking-wide text-gray-700 uppercase">
+            <thead className="hidden bg-gray-50 text-xs font-bold tracking-wide text-gray-700 uppercase md:table-header-group">
               <tr>
                 <th scope="col" className="px-4 py-3">
                   Recipient
@@ -140,15 +141,22 @@ export default function FailedMailPage({ loaderData }: Route.ComponentProps) {
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-gray-100">
+            <tbody className="flex flex-col gap-3 md:table-row-group md:divide-y md:divide-gray-100">
               {loaderData.mails.map((mail) => (
-                <tr key={mail.id}>
-                  <td className="px-4 py-3 font-semibold break-all text-gray-900">{mail.to}</td>
-                  <td className="px-4 py-3 text-gray-900">{mail.subject}</td>
-                  <td className="px-4 py-3 text-gray-700 tabular-nums">{mail.attempts}</td>
-                  <td className="max-w-md px-4 py-3 break-words text-gray-700">{mail.lastError ?? '—'}</td>
-                  <td className="px-4 py-3 whitespace-nowrap text-gray-700">{formatAdminDate(mail.failedAt)}</td>
-                  <td className="px-4 py-3 text-right">
+                <tr
+                  key={mail.id}
+                  className="flex flex-col gap-1 rounded-2xl border border-gray-200 bg-white p-4 md:table-row md:rounded-none md:border-0 md:p-0"
+                >
+                  <td className="font-semibold break-all text-gray-900 md:px-4 md:py-3">{mail.to}</td>
+                  <td className="break-words text-gray-900 md:px-4 md:py-3">{mail.subject}</td>
+                  <td className="text-gray-700 tabular-nums before:content-['Attempts:_'] md:px-4 md:py-3 md:before:content-none">
+                    {mail.attempts}
+                  </td>
+                  <td className="break-words text-gray-700 md:max-w-md md:px-4 md:py-3">{mail.lastError ?? '—'}</td>
+                  <td className="text-gray-700 md:px-4 md:py-3 md:whitespace-nowrap">
+                    {formatAdminDate(mail.failedAt)}
+                  </td>
+                  <td className="mt-2 md:mt-0 md:px-4 md:py-3 md:text-right">
                     <ResendButton mail={mail} />
                   </td>
                 </tr>

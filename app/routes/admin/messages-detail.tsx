@@ -5,7 +5,7 @@ import { type InboxMessage, MAX_REPLY_LENGTH } from '../../../core/contact/inbox
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
 import { markMessageHandled, openMessage, reopenMessage, replyToMessage } from '../../admin/messages/api.ts';
-import { DetailLoadingPage } from '../../admin/list-parts.tsx';
+import { AdminPageHeader, DetailLoadingPage } from '../../admin/list-parts.tsx';
 import { MessageStatusBadge, OrderTimeline } from '../../admin/messages/parts.tsx';
 import { notifyInboxChanged } from '../../admin/messages/unread.ts';
 import { ButtonSpinner, PAYMENT_STYLES, formatAdminDate, formatAdminPrice } from '../../admin/orders.tsx';
@@ -117,9 +117,7 @@ export default function MessageDetailPage({ loaderData: load }: Route.ComponentP
         <MessageView key={location.pathname} message={load.message} />
       ) : (
         <>
-          <h1 id="message-title" className="mt-3 text-3xl font-extrabold text-gray-900">
-            Message
-          </h1>
+          <AdminPageHeader titleId="message-title" titleClassName="mt-3" title="Message" />
           {!load.unauthorized ? (
             <div
               role="alert"
@@ -168,11 +166,15 @@ function MessageView({ message }: { message: InboxMessage }) {
 
   return (
     <>
-      <div className="mt-3 flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
-          <h1 id="message-title" className="text-3xl font-extrabold break-all text-gray-900">
+      <AdminPageHeader
+        titleId="message-title"
+        titleClassName="mt-3 break-all"
+        title={
+          <>
             Message from <span data-testid="message-email">{message.email}</span>
-          </h1>
+          </>
+        }
+        description={
           <p className="mt-2 flex flex-wrap items-center gap-3 text-sm text-gray-700">
             <MessageStatusBadge status={message.status} testId="message-detail-status" />
             <span>
@@ -184,38 +186,40 @@ function MessageView({ message }: { message: InboxMessage }) {
               </span>
             ) : null}
           </p>
-        </div>
-        <stateFetcher.Form method="post">
-          {message.canMarkHandled ? (
-            <button
-              type="submit"
-              name="intent"
-              value="handled"
-              disabled={changingState}
-              data-testid="mark-handled"
-              className="inline-flex items-center gap-2 rounded-xl bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:opacity-80"
-            >
-              {changingState ? <ButtonSpinner /> : null}
-              Mark handled
-            </button>
-          ) : null}
-          {message.canReopen ? (
-            <button
-              type="submit"
-              name="intent"
-              value="reopen"
-              disabled={changingState}
-              data-testid="mark-new"
-              className="inline-flex items-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-4 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait"
-            >
-              {changingState ? <ButtonSpinner /> : null}
-              Mark as new
-            </button>
-          ) : null}
-        </stateFetcher.Form>
-      </div>
+        }
+        action={
+          <stateFetcher.Form method="post">
+            {message.canMarkHandled ? (
+              <button
+                type="submit"
+                name="intent"
+                value="handled"
+                disabled={changingState}
+                data-testid="mark-handled"
+                className="inline-flex items-center gap-2 rounded-xl bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:opacity-80"
+              >
+                {changingState ? <ButtonSpinner /> : null}
+                Mark handled
+              </button>
+            ) : null}
+            {message.canReopen ? (
+              <button
+                type="submit"
+                name="intent"
+                value="reopen"
+                disabled={changingState}
+                data-testid="mark-new"
+                className="inline-flex items-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-4 py-2 text-sm font-semibold text-gray-900 hover:border-brand-600 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait"
+              >
+                {changingState ? <ButtonSpinner /> : null}
+                Mark as new
+              </button>
+            ) : null}
+          </stateFetcher.Form>
+        }
+      />
 
-      <div className="mt-6 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
+      <div className="rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
         <h2 className="text-sm font-semibold tracking-wide text-gray-700 uppercase">Message</h2>
         {/* Text, never HTML: React escapes it; pre-wrap keeps the customer's line breaks. */}
         <p data-testid="message-text" className="mt-3 break-words whitespace-pre-wrap text-gray-900">
@@ -232,7 +236,7 @@ function MessageView({ message }: { message: InboxMessage }) {
             <Link
               to={`/admin/orders/${encodeURIComponent(order.order.orderId)}`}
               data-testid="message-order-link"
-              className="font-mono font-semibold text-brand-700 underline hover:text-brand-800"
+              className="font-mono font-semibold break-all text-brand-700 underline hover:text-brand-800"
             >
               {order.order.orderId}
             </Link>
@@ -289,7 +293,7 @@ function MessageView({ message }: { message: InboxMessage }) {
               className="rounded-2xl border border-brand-100 bg-brand-50 p-4"
             >
               <p className="text-xs text-gray-700">
-                <span className="font-semibold text-gray-900">{reply.adminEmail}</span> ·{' '}
+                <span className="font-semibold break-all text-gray-900">{reply.adminEmail}</span> ·{' '}
                 <time dateTime={reply.createdAt}>{formatAdminDate(reply.createdAt)}</time>
               </p>
               <p className="mt-2 text-sm break-words whitespace-pre-wrap text-gray-900">{reply.body}</p>
@@ -299,7 +303,7 @@ function MessageView({ message }: { message: InboxMessage }) {
       )}
 
       <replyFetcher.Form method="post" className="mt-6 max-w-3xl" noValidate aria-labelledby={`${ids}-reply-title`}>
-        <h3 id={`${ids}-reply-title`} className="text-base font-bold text-gray-900">
+        <h3 id={`${ids}-reply-title`} className="text-base font-bold break-all text-gray-900">
           Reply to {message.email}
         </h3>
         <input type="hidden" name="intent" value="reply" />

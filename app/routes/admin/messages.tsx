@@ -12,6 +12,7 @@ import { CacheStrategy } from '../../cache.ts';
 import {
   AdminSearchForm,
   ListCount,
+  AdminPageHeader,
   ListEmpty,
   ListLoadError,
   ListLoading,
@@ -65,15 +66,11 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise
 
 function Header({ titleId }: { titleId: string }) {
   return (
-    <div>
-      <h1 id={titleId} className="text-3xl font-extrabold text-gray-900">
-        Messages
-      </h1>
-      <p className="mt-2 max-w-3xl text-sm text-gray-700">
-        What customers sent through the contact form. Open a message to see the order it is about, reply by e-mail and
-        mark it handled.
-      </p>
-    </div>
+    <AdminPageHeader
+      titleId={titleId}
+      title="Messages"
+      description="What customers sent through the contact form. Open a message to see the order it is about, reply by e-mail and mark it handled."
+    />
   );
 }
 
@@ -248,7 +245,7 @@ export default function AdminMessagesPage({ loaderData: list }: Route.ComponentP
           aria-label="Message list"
           aria-busy={listState === 'loading'}
           tabIndex={0}
-          className={`mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700 ${
+          className={`relative mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700 ${
             listState === 'loading' ? 'opacity-60' : ''
           }`}
         >

@@ -4,7 +4,7 @@ import type { Route } from './+types/order-detail';
 import type { OrderDetail } from '../../../core/admin/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
-import { DetailLoadingPage } from '../../admin/list-parts.tsx';
+import { AdminPageHeader, DetailLoadingPage } from '../../admin/list-parts.tsx';
 import {
   PAYMENT_STYLES,
   RowActionCell,
@@ -108,15 +108,23 @@ export default function OrderDetailPage({ params, loaderData: load }: Route.Comp
 
   return (
     <section aria-labelledby="order-detail-title" aria-busy={loading || revalidator.state === 'loading'}>
-      <Link
-        to={backTo}
-        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline hover:text-brand-800"
-      >
-        <span aria-hidden="true">←</span> Back to all orders
-      </Link>
-      <h1 id="order-detail-title" className="mt-3 text-3xl font-extrabold text-gray-900">
-        Order <span className="font-mono">{orderId}</span>
-      </h1>
+      <AdminPageHeader
+        titleId="order-detail-title"
+        titleClassName="break-all"
+        before={
+          <Link
+            to={backTo}
+            className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline hover:text-brand-800"
+          >
+            <span aria-hidden="true">←</span> Back to all orders
+          </Link>
+        }
+        title={
+          <>
+            Order <span className="font-mono">{orderId}</span>
+          </>
+        }
+      />
 
       {!load.ok && !load.unauthorized ? (
         <div
@@ -187,6 +195,12 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
           <Fact label="Price" testId="detail-price">
             {formatAdminPrice(order.price, order.currency)}
           </Fact>
+          {/* The spec's +1 on small prices, named as the customer sees it (decision 033). */}
+          {order.price > order.listPrice ? (
+            <Fact label="Processing fee" testId="detail-fee">
+              {formatAdminPrice(order.price - order.listPrice, order.currency)}
+            </Fact>
+          ) : null}
           <Fact label="Payment" testId="detail-payment">
             <span className={`font-semibold ${PAYMENT_STYLES[order.paymentStatus]}`}>{order.paymentStatus}</span>
           </Fact>
@@ -258,7 +272,7 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
           role="region"
           aria-labelledby="order-emails"
           tabIndex={0}
-          className="mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm"
+          className="relative mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm"
         >
           <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="order-emails">
             <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">
@@ -283,10 +297,10 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
             <tbody className="divide-y divide-gray-100">
               {emails.map((mail, index) => (
                 <tr key={`${mail.createdAt}-${index}`} data-testid="email-row">
-                  <td className="px-3 py-3 text-gray-900">{mail.subject ?? dash}</td>
+                  <td className="px-3 py-3 break-words text-gray-900">{mail.subject ?? dash}</td>
                   <td className="px-3 py-3 font-semibold text-gray-900">{mail.status}</td>
                   <td className="px-3 py-3 text-right text-gray-900 tabular-nums">{mail.attempts}</td>
-                  <td className="px-3 py-3 whitespace-nowrap text-gray-900 tabular-nums">
+                  <td className="px-3 py-3 text-gray-900 tabular-nums sm:whitespace-nowrap">
                     {formatAdminDate(mail.createdAt)}
                   </td>
                   <td className="px-3 py-3 break-words text-red-800">{mail.lastError ?? dash}</td>

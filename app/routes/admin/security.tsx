@@ -8,6 +8,7 @@ import type {
   TotpSetupReply,
 } from '../../../core/auth/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
+import { AdminPageHeader } from '../../admin/list-parts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
 import { ButtonSpinner, ErrorBanner, inputClass, primaryButton } from '../../components/form.tsx';
@@ -43,15 +44,11 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise
 
 function Title() {
   return (
-    <>
-      <h1 id="security-title" className="text-3xl font-extrabold text-gray-900">
-        Security
-      </h1>
-      <p className="mt-2 max-w-3xl text-sm text-gray-700">
-        Every login asks for your password and a second factor: a 6-digit code we e-mail you, or, once you turn it on, a
-        code from an authenticator app.
-      </p>
-    </>
+    <AdminPageHeader
+      titleId="security-title"
+      title="Security"
+      description="Every login asks for your password and a second factor: a 6-digit code we e-mail you, or, once you turn it on, a code from an authenticator app."
+    />
   );
 }
 

@@ -1,13 +1,12 @@
-import { useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   FREE_FOLLOWERS_MAX,
   FREE_FOLLOWERS_MIN,
   FREE_TRIAL_PACKAGES,
-  FreeFollowersForm,
+  type FreeFollowersField,
   type FreeFollowersValue,
+  checkFreeFollowers,
   formatRupees,
 } from '../../../core/mockups/free-followers.ts';
 import { REFILL_GUARANTEE_DAYS } from '../../../core/settings/store-info.ts';
@@ -24,7 +23,9 @@ import { pageMeta } from '../../seo/meta.ts';
  * Instagram followers trial as a preview. The form validates like a real one (username, a whole
  * number of followers from 10 to 350000), but the store offers no free trials: a valid submit
  * shows a notice that says so and points to the real Instagram followers packages. Nothing is
- * sent anywhere. Three 'Get Free Followers' buttons (the spec's) all submit the one form.
+ * sent anywhere. Three 'Get Free Followers' buttons (the spec's) all submit the one form. The
+ * check is plain code (core/mockups/free-followers.ts), not zod and conform, to keep the page
+ * under its first-load JavaScript budget (decision 036).
  */
 
 const PATH = '/free-followers';
@@ -58,26 +59,32 @@ export default function FreeFollowersPage() {
   const [attempts, setAttempts] = useState(0);
   const noticeRef = useRef<HTMLDivElement>(null);
 
-  const [form, fields] = useForm({
-    id: formId,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: FreeFollowersForm }),
-    onSubmit: (event, { submission }) => {
-      // Valid: nothing is sent anywhere; the notice says what would happen and what really exists.
-      event.preventDefault();
-      if (submission?.status === 'success') setAccepted(submission.value);
-    },
-  });
+  /** The two fields' text; the package buttons fill in the quantity. */
+  const [values, setValues] = useState<Record<FreeFollowersField, string>>({ username: '', quantity: '' });
+  /** After the first submit, each change checks the form again (errors clear as they are fixed). */
+  const [checked, setChecked] = useState(false);
+  /** Counts submits, so each refused one moves the focus to the first field in error. */
+  const [submits, setSubmits] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const check = checkFreeFollowers(values);
+  const errors = checked && !check.ok ? check.errors : {};
 
   useEffect(() => {
     if (accepted) noticeRef.current?.focus();
   }, [accepted]);
 
-  const usernameError = fields.username.errors?.[0];
-  const quantityError = fields.quantity.errors?.[0];
+  useEffect(() => {
+    if (submits > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [submits]);
+
+  const change = (name: FreeFollowersField, value: string) => setValues((current) => ({ ...current, [name]: value }));
+
+  const usernameError = errors.username;
+  const quantityError = errors.quantity;
   const errorCount = [usernameError, quantityError].filter(Boolean).length;
-  const chosenQuantity = fields.quantity.value;
+  const chosenQuantity = values.quantity;
+  const usernameId = `${ids}-username`;
+  const quantityId = `${ids}-quantity`;
 
   const getButton = (testId: string) => (
     <button
@@ -122,10 +129,17 @@ export default function FreeFollowersPage() {
               Try free followers
             </h2>
             <form
-              id={form.id}
+              ref={formRef}
+              id={formId}
               method="post"
               noValidate
-              onSubmit={form.onSubmit}
+              onSubmit={(event) => {
+                // Valid: nothing is sent anywhere; the notice says what would happen and what really exists.
+                event.preventDefault();
+                setChecked(true);
+                setSubmits((count) => count + 1);
+                if (check.ok) setAccepted(check.value);
+              }}
               aria-describedby={`${ids}-form-note`}
               className="mt-4 space-y-4"
             >
@@ -133,42 +147,42 @@ export default function FreeFollowersPage() {
                 Preview form: what you enter stays in your browser.
               </p>
               <div>
-                <FieldLabel htmlFor={fields.username.id}>Username</FieldLabel>
+                <FieldLabel htmlFor={usernameId}>Username</FieldLabel>
                 <input
-                  id={fields.username.id}
-                  key={fields.username.key}
-                  name={fields.username.name}
-                  defaultValue={fields.username.initialValue}
+                  id={usernameId}
+                  name="username"
+                  value={values.username}
+                  onChange={(event) => change('username', event.target.value)}
                   type="text"
                   autoComplete="off"
                   autoCapitalize="none"
                   spellCheck={false}
                   placeholder="e.g. yourname"
                   aria-invalid={!!usernameError}
-                  aria-describedby={describedBy(usernameError && fields.username.errorId)}
+                  aria-describedby={describedBy(usernameError && `${usernameId}-error`)}
                   className={inputClass(!!usernameError)}
                 />
-                <FieldError id={fields.username.errorId} message={usernameError} testId="username-error" />
+                <FieldError id={`${usernameId}-error`} message={usernameError} testId="username-error" />
               </div>
               <div>
-                <FieldLabel htmlFor={fields.quantity.id}>Followers Quantity</FieldLabel>
+                <FieldLabel htmlFor={quantityId}>Followers Quantity</FieldLabel>
                 <input
-                  id={fields.quantity.id}
-                  key={fields.quantity.key}
-                  name={fields.quantity.name}
-                  defaultValue={fields.quantity.initialValue}
+                  id={quantityId}
+                  name="quantity"
+                  value={values.quantity}
+                  onChange={(event) => change('quantity', event.target.value)}
                   type="text"
                   inputMode="numeric"
                   autoComplete="off"
                   placeholder={`${FREE_FOLLOWERS_MIN}-${FREE_FOLLOWERS_MAX}`}
                   aria-invalid={!!quantityError}
-                  aria-describedby={describedBy(`${ids}-quantity-hint`, quantityError && fields.quantity.errorId)}
+                  aria-describedby={describedBy(`${ids}-quantity-hint`, quantityError && `${quantityId}-error`)}
                   className={inputClass(!!quantityError)}
                 />
                 <p id={`${ids}-quantity-hint`} className="mt-1.5 text-sm text-gray-600">
                   A whole number from {FREE_FOLLOWERS_MIN} to {formatQuantity(FREE_FOLLOWERS_MAX)}, or choose a package.
                 </p>
-                <FieldError id={fields.quantity.errorId} message={quantityError} testId="quantity-error" />
+                <FieldError id={`${quantityId}-error`} message={quantityError} testId="quantity-error" />
               </div>
               {attempts > 0 ? <ErrorSummary count={errorCount} testId="free-followers-errors" /> : null}
               {getButton('get-free-followers-form')}
@@ -220,7 +234,7 @@ export default function FreeFollowersPage() {
                     <button
                       type="button"
                       aria-pressed={chosen}
-                      onClick={() => form.update({ name: fields.quantity.name, value: String(pkg.qty) })}
+                      onClick={() => change('quantity', String(pkg.qty))}
                       className={`flex w-full flex-col items-start rounded-xl border-2 p-4 text-left focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${
                         chosen ? 'border-brand-700 bg-brand-50' : 'border-gray-200 bg-white hover:border-brand-600'
                       }`}

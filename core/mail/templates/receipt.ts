@@ -8,8 +8,13 @@ export interface ReceiptOrder {
   serviceName: string;
   target: string;
   quantity: number;
-  /** Already formatted, e.g. "$2.99". */
+  /** Already formatted, e.g. "$2.99": the total paid. */
   amount: string;
+  /**
+   * The package price and the processing fee the total includes (decision 033), formatted; the
+   * fee is null when the order has none, and then only the total is listed.
+   */
+  charges?: { packagePrice: string; fee: string | null } | undefined;
   trackingUrl: string;
   email: string;
   /** Where "contact support" points; default `<origin of trackingUrl>/contact`. */
@@ -40,6 +45,12 @@ export function renderReceipt(order: ReceiptOrder): RenderedMail {
       ['Service', order.serviceName],
       ['Target', order.target],
       ['Quantity', quantity],
+      ...(order.charges?.fee
+        ? ([
+            ['Package price', order.charges.packagePrice],
+            ['Processing fee', order.charges.fee],
+          ] as [string, string][])
+        : []),
       ['Amount paid', order.amount],
     ],
     button: { label: 'Track your order', url: order.trackingUrl },

@@ -11,8 +11,25 @@ export interface StatusUpdate {
   remains: number | null;
   /** Formatted refund, e.g. "$1.20", when one is being made. */
   refund: string | null;
+  /** The refund is the whole payment (nothing was delivered), not the undelivered share. */
+  refundInFull?: boolean | undefined;
   trackingUrl: string;
   email: string;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+/** Units delivered: the quantity less what was not delivered (a Canceled order with no remains delivered nothing). */
+const deliveredOf = (u: StatusUpdate) =>
+  Math.max(0, u.quantity - (u.remains ?? (u.status === 'Canceled' ? u.quantity : 0)));
+
+/**
+ * What the customer is told a Partial or Canceled order gets back, in the words that match what
+ * was delivered and refunded (decision 033): "in full" only when the refund is the whole payment.
+ */
+function refundSentence(u: StatusUpdate): string {
+  if (!u.refund) return '';
+  if (u.refundInFull) return ` We are refunding your payment in full (${u.refund}).`;
+  return ` We are refunding ${u.refund} for the ${count(u.quantity - deliveredOf(u))} we could not deliver.`;
 }
 
 const COPY: Record<StatusUpdate['status'], { subject: string; heading: string; intro: (u: StatusUpdate) => string }> = {
@@ -26,19 +43,25 @@ const COPY: Record<StatusUpdate['status'], { subject: string; heading: string; i
     subject: 'is complete',
     heading: 'Your order is complete',
     intro: (u) =>
-      `All ${u.quantity.toLocaleString('en-US')} of your ${u.serviceName} for ${u.target} have been delivered. Thank you for choosing Boostly.`,
+      `All ${count(u.quantity)} of your ${u.serviceName} for ${u.target} have been delivered. Thank you for choosing Boostly.`,
   },
   Partial: {
     subject: 'was partly delivered',
     heading: 'Your order was partly delivered',
     intro: (u) =>
-      `We could deliver ${(u.quantity - (u.remains ?? 0)).toLocaleString('en-US')} of ${u.quantity.toLocaleString('en-US')} for ${u.target}. We are refunding the part we could not deliver.`,
+      `We could deliver ${count(deliveredOf(u))} of ${count(u.quantity)} for ${u.target}.${refundSentence(u)}`,
   },
   Canceled: {
     subject: 'was canceled',
     heading: 'Your order was canceled',
-    intro: (u) =>
-      `Our supplier could not deliver your ${u.serviceName} for ${u.target}. We are refunding your payment in full.`,
+    intro: (u) => {
+      const delivered = deliveredOf(u);
+      const what =
+        delivered > 0
+          ? `Our supplier stopped your ${u.serviceName} for ${u.target} after delivering ${count(delivered)} of ${count(u.quantity)}.`
+          : `Our supplier could not deliver your ${u.serviceName} for ${u.target}.`;
+      return `${what}${refundSentence(u)}`;
+    },
   },
 };
 
@@ -49,9 +72,9 @@ export function renderStatusUpdate(update: StatusUpdate): RenderedMail {
     ['Service', update.serviceName],
     ['Status', update.status],
   ];
-  if (update.remains && (update.status === 'Partial' || update.status === 'Canceled'))
-    facts.push(['Not delivered', update.remains.toLocaleString('en-US')]);
-  if (update.refund) facts.push(['Refund', update.refund]);
+  if (update.status === 'Partial' || update.status === 'Canceled')
+    facts.push(['Delivered', `${count(deliveredOf(update))} of ${count(update.quantity)}`]);
+  if (update.refund) facts.push([update.refundInFull ? 'Refund (in full)' : 'Refund', update.refund]);
   return renderMail({
     subject: `Your Boostly order ${update.orderNumber} ${copy.subject}`,
     preheader: copy.intro(update),

@@ -35,6 +35,10 @@ export const E2E_ADMINS = {
   blogXss: 'blog-xss@boostly.test',
   /** admin-messages.spec.ts: the contact inbox (badge, search, open, reply, mark handled). */
   messages: 'messages@boostly.test',
+  /** admin-layout.spec.ts: the admin shell (no storefront chrome, navigation counts, orders table widths, toasts). */
+  layout: 'layout@boostly.test',
+  /** overflow.spec.ts: every admin page at five widths. */
+  overflow: 'overflow@boostly.test',
 } as const;
 
 export type E2eAdmin = (typeof E2E_ADMINS)[keyof typeof E2E_ADMINS];

@@ -1,0 +1,73 @@
+/**
+ * Cached public pages served straight from Node's `request` event, before Fastify builds its
+ * request and reply and runs its hooks (decision 035): a cache hit costs a map look-up and one
+ * write. Only what Fastify itself served before takes this path: a fresh page-cache entry whose
+ * headers Fastify recorded (`wireHeaders`, see server/pages.ts), replayed here unchanged, so a hit
+ * carries the same security headers, CSP (hash-based, the same for every response of the entry),
+ * cache-control and Vary as a miss. Everything else (another method, /api, /admin, a stale or
+ * unknown page) goes to Fastify as before.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { type PageCache, encodedBody, pickEncoding } from './page-cache.ts';
+
+export interface PageFastPathOptions {
+  pageCache: PageCache;
+  /** The same key part the pages plugin uses (server/app.ts): a content change misses at once. */
+  contentVersion: () => number;
+  /** The app's logger, for the same one line per request Fastify's onResponse hook writes. */
+  logger: () => FastifyBaseLogger;
+}
+
+export interface PageFastPath {
+  /** Answers the request and returns true when it is a fresh cached page; false leaves it alone. */
+  serve(request: IncomingMessage, response: ServerResponse): boolean;
+  /** From now on leave every request to Fastify (which answers 503 while it closes). */
+  stop(): void;
+}
+
+/** Paths that are never public pages, whatever the cache holds. */
+const NEVER_FAST = /^\/(?:api|admin)(?:[/?]|$)/;
+
+const LOGS_REQUESTS = new Set(['info', 'debug', 'trace']);
+
+export function createPageFastPath(options: PageFastPathOptions): PageFastPath {
+  let stopped = false;
+  return {
+    stop() {
+      stopped = true;
+    },
+    serve(request, response) {
+      if (stopped) return false;
+      const { method, url } = request;
+      if ((method !== 'GET' && method !== 'HEAD') || url === undefined || NEVER_FAST.test(url)) return false;
+      const entry = options.pageCache.peekFresh(`${options.contentVersion()}:${url}`);
+      if (!entry?.wireHeaders) return false;
+
+      const started = performance.now();
+      const encoding = pickEncoding(request.headers['accept-encoding']);
+      const body = encodedBody(entry, encoding);
+      // Fastify's requestIdHeader: the caller's id when it sends one, a new one otherwise.
+      const requestId = request.headers['x-request-id'] ?? randomUUID();
+      const headers: OutgoingHttpHeaders = Object.fromEntries(entry.wireHeaders);
+      if (encoding !== 'identity') headers['content-encoding'] = encoding;
+      headers['x-request-id'] = requestId;
+      headers['content-length'] = body.length;
+      response.writeHead(entry.status, headers);
+      if (method === 'HEAD') response.end();
+      else response.end(body);
+
+      const log = options.logger();
+      if (LOGS_REQUESTS.has(log.level)) {
+        response.once('finish', () => {
+          log.info(
+            { reqId: requestId, method, url, status: entry.status, ms: Math.round(performance.now() - started) },
+            'request',
+          );
+        });
+      }
+      return true;
+    },
+  };
+}
