@@ -5,17 +5,21 @@
 import { createContext, RouterContextProvider } from 'react-router';
 import type { Blog } from '../core/blog/blog.ts';
 import type { Catalog } from '../core/catalog/catalog.ts';
-import type { SaleBanner } from '../core/catalog/sale.ts';
+import type { SaleBanner, SaleBannerGroup } from '../core/catalog/sale.ts';
 import type { OrderFormLookup } from '../core/orders/form-detail.ts';
 import type { OrderStatusView } from '../core/orders/orders.ts';
+import type { Reviews } from '../core/reviews/reviews.ts';
 import type { StoreInfo } from '../core/settings/store-info.ts';
 
 export interface StoreServices {
   catalog: Catalog;
   /** Blog posts, categories and search (core/blog/blog.ts). */
   blog: Blog;
-  /** The sale running now, for the top bar (decision 031); null: no sale, no banner. */
-  saleBanner: () => SaleBanner | null;
+  /**
+   * The sale running now, for the top bar (decision 031); null: no sale, no banner. Given the
+   * catalogue's groups, a sale on some services names them and covers their groups' pages (038).
+   */
+  saleBanner: (groups?: SaleBannerGroup[]) => SaleBanner | null;
   /** Orders really paid in the last 24 hours: the order page's activity line (decision 031). */
   ordersPaidRecently: () => Promise<number>;
   /** The order page's form for the package an order URL names, or the spec's message why there is none. */
@@ -31,6 +35,8 @@ export interface StoreServices {
   publicUrl: string;
   /** Support contacts and the refund window quoted by the contact, FAQ and legal pages (server/config.ts). */
   storeInfo: StoreInfo;
+  /** Customers' reviews: the review page, the home carousel, the services' AggregateRating (decision 039). */
+  reviews: Reviews;
 }
 
 /** A domain refusal (OrderError and its kind): a status and a message written for the buyer. */

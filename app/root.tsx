@@ -1,6 +1,6 @@
 // First: configures zod for our CSP before any schema is built (zod-csp.ts).
 import './zod-csp.ts';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import {
   Link,
   Links,
@@ -15,17 +15,23 @@ import {
 import type { Route } from './+types/root';
 import brandFont from '@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url';
 import stylesheet from './app.css?url';
-import { Footer } from './components/Footer.tsx';
-import { Logo } from './components/Logo.tsx';
 import { NotFound } from './components/NotFound.tsx';
+import { loadChromePart } from './components/chrome-on-server.ts';
 import { SandboxNotice } from './components/SandboxNotice.tsx';
-import { TopBar } from './components/TopBar.tsx';
-import { HELP_LINKS } from './content/legal/links.ts';
 import { requestContext } from './context.ts';
 import { showsFooter, showsTopBar } from './layout-rules.ts';
 import { useNonce } from './nonce.tsx';
 import { organizationJsonLd } from './seo/json-ld.ts';
 import { jsonLdScriptText } from './seo/meta.ts';
+
+/**
+ * The sale bar, header and footer: one chunk, loaded only by pages that show them (decision 037);
+ * rendered on the server in the same pass as the page (chrome-on-server.ts).
+ */
+const loadChrome = () => import('./components/StorefrontChrome.tsx');
+const TopBar = lazy(() => loadChromePart('TopBar', loadChrome));
+const SiteHeader = lazy(() => loadChromePart('SiteHeader', loadChrome));
+const Footer = lazy(() => loadChromePart('Footer', loadChrome));
 
 export const links: Route.LinksFunction = () => [
   // The one woff2 every page uses (latin subset, the same file app.css names), fetched with the CSS
@@ -38,9 +44,11 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
+  const groups = await services.catalog.listGroups();
   return {
-    groups: await services.catalog.listGroups(),
-    flashSale: { sale: services.saleBanner(), renderedAt: Date.now() },
+    groups,
+    // The groups let a sale on some services name them and show on their groups' pages (decision 038).
+    flashSale: { sale: services.saleBanner(groups), renderedAt: Date.now() },
     paymentsSimulated: services.paymentsSimulated,
     // schema.org Organization for every page's head: written once here, not in every route's meta.
     // Serialised here, on the server, so the browser's root module needs no JSON-LD code.
@@ -50,100 +58,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** The shared data (service groups, sale end) does not change between navigations. */
 export const shouldRevalidate: ShouldRevalidateFunction = () => false;
-
-type HeaderGroups = Route.ComponentProps['loaderData']['groups'];
-
-/** The header's links: each platform's first service page, then help (FAQ, contact, orders, courses). */
-function headerLinks(groups: HeaderGroups): { to: string; label: string; wide: boolean }[] {
-  return [
-    ...groups.flatMap((group) =>
-      group.services[0] ? [{ to: `/service/${group.services[0].slug}`, label: group.title, wide: false }] : [],
-    ),
-    // From 640 px the row holds the platforms, FAQ and My orders; Contact and Courses join at 768 px.
-    ...HELP_LINKS.map((link) => ({ ...link, wide: link.to === '/contact' || link.to === '/courses' })),
-  ];
-}
-
-/**
- * Storefront header: logo and one row of links from 640 px; below that a menu button opens the
- * same links as a list (Escape or a chosen link closes it, focus returns to the button).
- */
-function SiteHeader({ groups }: { groups: HeaderGroups }) {
-  const [menuOpen, setMenuOpen] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
-  const links = headerLinks(groups);
-
-  useEffect(() => {
-    if (!menuOpen) return undefined;
-    const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenuOpen(false);
-      menuButton.current?.focus();
-    };
-    document.addEventListener('keydown', closeOnEscape);
-    return () => document.removeEventListener('keydown', closeOnEscape);
-  }, [menuOpen]);
-
-  return (
-    <header data-testid="site-header" className="border-b border-line bg-white">
-      <nav aria-label="Main" className="mx-auto max-w-7xl px-4">
-        <div className="flex h-16 items-center justify-between gap-4">
-          <Link to="/" aria-label="Boostly home" className="shrink-0 rounded-card">
-            <Logo />
-          </Link>
-          <ul className="hidden items-center gap-5 text-sm font-semibold whitespace-nowrap text-gray-700 sm:flex">
-            {links.map((link) => (
-              <li key={link.to} className={link.wide ? 'hidden md:list-item' : undefined}>
-                <Link className="hover:text-brand-700" to={link.to}>
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-          <button
-            ref={menuButton}
-            type="button"
-            aria-expanded={menuOpen}
-            aria-controls="site-menu"
-            onClick={() => setMenuOpen((open) => !open)}
-            className="flex h-11 items-center gap-2 rounded-card border border-line px-3 text-sm font-semibold text-ink sm:hidden"
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="h-5 w-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth={2}
-            >
-              <path strokeLinecap="round" d={menuOpen ? 'M6 6l12 12M18 6 6 18' : 'M4 7h16M4 12h16M4 17h16'} />
-            </svg>
-            Menu
-          </button>
-        </div>
-        {/* Always in the page so the button's aria-controls names an element; `hidden` while closed.
-            A chosen link closes the menu: its click bubbles up to the list. */}
-        {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- only catches clicks bubbling from the links, which are keyboard-operable themselves */}
-        <ul
-          id="site-menu"
-          hidden={!menuOpen}
-          className="grid gap-1 border-t border-line py-2 text-base font-semibold text-ink sm:hidden"
-          onClick={(event) => {
-            if ((event.target as HTMLElement).closest('a')) setMenuOpen(false);
-          }}
-        >
-          {links.map((link) => (
-            <li key={link.to}>
-              <Link className="block rounded-card px-2 py-3 hover:bg-brand-50 hover:text-brand-800" to={link.to}>
-                {link.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-    </header>
-  );
-}
 
 /** Every route change starts at the top of the page (spec section 2). */
 function ScrollToTop() {
@@ -174,11 +88,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <SandboxNotice forOperator={pathname === '/login' || pathname.startsWith('/admin')} />
         ) : null}
         {data && showsTopBar(pathname) ? (
-          <TopBar sale={data.flashSale.sale} pathname={pathname} renderedAt={data.flashSale.renderedAt} />
+          <Suspense fallback={null}>
+            <TopBar sale={data.flashSale.sale} pathname={pathname} renderedAt={data.flashSale.renderedAt} />
+            <SiteHeader groups={data.groups} />
+          </Suspense>
         ) : null}
-        {data && showsTopBar(pathname) ? <SiteHeader groups={data.groups} /> : null}
         <main className="flex-1">{children}</main>
-        {data && showsFooter(pathname) ? <Footer groups={data.groups} /> : null}
+        {data && showsFooter(pathname) ? (
+          <Suspense fallback={null}>
+            <Footer groups={data.groups} />
+          </Suspense>
+        ) : null}
         <ScrollToTop />
         <Scripts nonce={nonce} />
       </body>

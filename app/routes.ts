@@ -25,6 +25,10 @@ export default [
   route('payment', 'routes/mockups/payment.tsx'),
   route('payment/sample-confirmation', 'routes/mockups/sample-confirmation.tsx'),
   route('login', 'routes/login.tsx'),
+  // The review page the completion e-mail links to, with its single-use token (docs/decisions/039-real-reviews.md).
+  route('review/:token', 'routes/review.tsx'),
+  // An admin invitation's link: set a password, then log in (decision 041).
+  route('accept-invitation', 'routes/accept-invitation.tsx'),
   // The public blog (issue 11) in its own header and footer; /instagram-issue and /media-update
   // show the two seeded categories (docs/decisions/020-blog-pages-and-seo.md).
   layout('routes/blog/layout.tsx', [
@@ -40,6 +44,7 @@ export default [
   // The admin area: the layout guards every child (token in local storage, spec section 6).
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
+    route('dashboard', 'routes/admin/dashboard.tsx'),
     route('all-orders', 'routes/admin/all-orders.tsx'),
     route('orders/:orderId', 'routes/admin/order-detail.tsx'),
     route('security', 'routes/admin/security.tsx'),
@@ -47,9 +52,14 @@ export default [
     // The contact messages' inbox (decision 026).
     route('messages', 'routes/admin/messages.tsx'),
     route('messages/:id', 'routes/admin/messages-detail.tsx'),
+    // Review moderation (decision 039).
+    route('reviews', 'routes/admin/reviews.tsx'),
     route('blog', 'routes/admin/blog.tsx'),
     route('blog/add', 'routes/admin/blog-add.tsx'),
     route('blog/:slug', 'routes/admin/blog-edit.tsx'),
+    // Owner only: the team and the audit log (decision 041).
+    route('admins', 'routes/admin/admins.tsx'),
+    route('audit', 'routes/admin/audit.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -13,6 +13,11 @@ import * as reconcileRotation from './migrations/009-reconcile-rotation.ts';
 import * as blog from './migrations/011-blog.ts';
 import * as contactMessages from './migrations/012-contact-messages.ts';
 import * as contactInbox from './migrations/013-contact-inbox.ts';
+import * as reviews from './migrations/014-reviews.ts';
+import * as refills from './migrations/015-refills.ts';
+import * as adminRolesAudit from './migrations/016-admin-roles-audit.ts';
+import * as orderListPrice from './migrations/017-order-list-price.ts';
+import * as dashboardTotals from './migrations/018-dashboard-totals.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +34,11 @@ const migrations: Record<string, Migration> = {
   '011-blog': blog,
   '012-contact-messages': contactMessages,
   '013-contact-inbox': contactInbox,
+  '014-reviews': reviews,
+  '015-refills': refills,
+  '016-admin-roles-audit': adminRolesAudit,
+  '017-order-list-price': orderListPrice,
+  '018-dashboard-totals': dashboardTotals,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

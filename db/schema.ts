@@ -1,5 +1,5 @@
 /** Kysely table types. Column names are snake_case in SQL; amounts are integers (see core/money). */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 // Types only: the status unions are the order model's (core/orders/status.ts), so a column
 // cannot hold a value the rules do not know.
 import type { JobStatus } from '../core/jobs/job-status.ts';
@@ -70,12 +70,21 @@ export interface Database {
   admin_login_failures: AdminLoginFailuresTable;
   admin_second_factors: AdminSecondFactorsTable;
   admin_recovery_codes: AdminRecoveryCodesTable;
+  admin_invitations: AdminInvitationsTable;
+  admin_audit: AdminAuditTable;
   supplier_orders: SupplierOrdersTable;
+  refills: RefillsTable;
+  simulated_panel_refills: SimulatedPanelRefillsTable;
   blog_categories: BlogCategoriesTable;
   blog_posts: BlogPostsTable;
   blog_content: BlogContentTable;
   contact_messages: ContactMessagesTable;
   contact_replies: ContactRepliesTable;
+  review_invitations: ReviewInvitationsTable;
+  reviews: ReviewsTable;
+  reviews_content: ReviewsContentTable;
+  order_daily_totals: OrderDailyTotalsTable;
+  service_delivery_daily: ServiceDeliveryDailyTable;
 }
 
 export interface OrdersTable {
@@ -93,6 +102,8 @@ export interface OrdersTable {
   comment: string | null;
   supplier_service_id: string;
   price_e4: number;
+  /** The list price when a sale reduced price_e4 at creation, else NULL (migration 017, decision 038). */
+  list_price_e4: ColumnType<number | null, number | null | undefined, number | null>;
   amount_e4: number;
   currency: string;
   payment_status: PaymentStatus;
@@ -127,6 +138,10 @@ export interface OrdersTable {
   search_text: Generated<string>;
   /** When the payment reconciler last asked the provider about this unpaid order (migration 009); null: never. */
   last_checked_at: Generated<string | null>;
+  /** When the order first became Completed; set by triggers (migration 018), writers leave it out. */
+  completed_at: Generated<string | null>;
+  /** When money for the order first went back; set by triggers (migration 018). */
+  refunded_at: Generated<string | null>;
 }
 
 export interface OrderEventsTable {
@@ -238,6 +253,36 @@ export interface AdminsTable {
   locked_until: string | null;
   created_at: string;
   updated_at: string;
+  /** 'owner' or 'support' (migration 016, decision 041; core/auth/roles.ts). */
+  role: Generated<string>;
+  /** When the admin's latest token was issued (migration 016). */
+  last_login_at: Generated<string | null>;
+}
+
+/** Open and accepted admin invitations; only the token's SHA-256 is kept (migration 016). */
+export interface AdminInvitationsTable {
+  id: Generated<number>;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
+/** One row per admin action that changes something (migration 016, core/admin/audit.ts). */
+export interface AdminAuditTable {
+  id: Generated<number>;
+  created_at: string;
+  admin_id: number | null;
+  admin_email: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  outcome: number;
+  /** JSON `{ before?, after? }` without secrets, or null. */
+  summary: string | null;
 }
 
 /** Admin bearer tokens; only the token's SHA-256 is kept. */
@@ -306,6 +351,31 @@ export interface SupplierOrdersTable {
   synced_at: string | null;
 }
 
+/** Refills asked of the supplier (migration 015, decision 040); one open (final = 0) per order. */
+export interface RefillsTable {
+  id: Generated<number>;
+  order_id: number;
+  supplier_order_id: string;
+  supplier_refill_id: string | null;
+  /** 'requesting' while the panel's `refill` call is in flight, then a RefillState. */
+  state: string;
+  raw_status: string | null;
+  final: Generated<number>;
+  requested_by: 'customer' | 'admin';
+  admin_id: number | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  polled_at: string | null;
+}
+
+/** The simulated panel's refills (migration 015). */
+export interface SimulatedPanelRefillsTable {
+  id: Generated<number>;
+  order_id: number;
+  created_at: string;
+}
+
 /** Blog categories (migration 011); `name_key` is the name lowercased with accents folded. */
 export interface BlogCategoriesTable {
   id: Generated<number>;
@@ -369,4 +439,63 @@ export interface ContactRepliesTable {
   admin_id: number | null;
   admin_email: string;
   created_at: string;
+}
+
+/** Review links sent with the completion e-mail (migration 014, decision 039): the token's SHA-256 only. */
+export interface ReviewInvitationsTable {
+  id: Generated<number>;
+  order_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  /** Set once, by compare-and-set, when the review is submitted. */
+  used_at: Generated<string | null>;
+}
+
+export type ReviewState = 'pending' | 'approved' | 'rejected';
+
+/** Customers' reviews (migration 014, decision 039): plain text, escaped wherever shown. */
+export interface ReviewsTable {
+  id: Generated<number>;
+  order_id: number;
+  /** The order's service, copied for the service pages' aggregate rating. */
+  service_slug: string;
+  /** 1–5. */
+  rating: number;
+  body: string;
+  display_name: string;
+  state: Generated<ReviewState>;
+  created_at: string;
+  decided_at: Generated<string | null>;
+  decided_by: Generated<number | null>;
+}
+
+/** One row: bumped by every moderation decision; page caches key on it. */
+export interface ReviewsContentTable {
+  id: number;
+  version: number;
+}
+
+/**
+ * Per UTC day and currency, kept exact by triggers on `orders` (migration 018): checkouts created
+ * that day and how many of them were paid, payments and revenue by the day paid, refunds by the
+ * day refunded. Read-only for the application (the owner's dashboard).
+ */
+export interface OrderDailyTotalsTable {
+  day: string;
+  currency: string;
+  checkouts: number | string;
+  converted: number | string;
+  paid: number | string;
+  revenue_e4: number | string;
+  refunds: number | string;
+  refunded_e4: number | string;
+}
+
+/** Per UTC day and service: orders completed and the seconds from payment to completion, summed (migration 018). */
+export interface ServiceDeliveryDailyTable {
+  day: string;
+  service_slug: string;
+  completed: number | string;
+  delivery_seconds: number | string;
 }

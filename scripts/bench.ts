@@ -1,18 +1,31 @@
 /**
  * `npm run bench`: load-test the production build against a bare Node `http` "hello" server.
  *
- * Both servers run pinned to CPU 0 and the load generator (autocannon, in this process) to
- * CPU 1, so the numbers measure one core of the store against one core of plain Node.
+ * Both servers run pinned to CPU 0 and the load generator to CPU 1, so the numbers measure one
+ * core of the store against one core of plain Node. The generator is wrk (C) when installed
+ * (Debian: `apt-get install -y wrk`), else autocannon (JavaScript, in this process); the output
+ * names the one that ran.
  *
  *   BENCH_SECONDS=10      measured seconds per target (after a 3 s warm-up)
  *   BENCH_CONNECTIONS=50  concurrent connections
+ *   BENCH_GENERATOR=wrk|autocannon  force a load generator
  *   BENCH_JSON=path       also write the results as JSON to that path
  *   BENCH_CPU_PROF=dir    run the store under `node --cpu-prof` (profile written to dir) and print
  *                         its top self-time functions over the cached-page targets
  *
- * The table has the bare Node server, the cached public pages (/, a service page, /blog), the
- * JSON API, and uncached server rendering (a second store with PAGE_CACHE_SECONDS=0, asked for
- * `/`), each with its ratio to the bare server measured in this same run.
+ * The table has the bare Node server, bare Node sending cached `/`'s exact bytes, the cached
+ * public pages (/, a service page, /blog), the JSON API, and uncached server rendering (a second
+ * store with PAGE_CACHE_SECONDS=0, asked for `/`), each with its ratio to the bare server in
+ * this same run, by req/s and by server CPU per request, and the CPU each server and the
+ * generator used while measured. It also prints what `/` is made of (markup, hydration data,
+ * JSON-LD, inline SVG), raw and Brotli-compressed.
+ *
+ * What limits the ratio (decision 038): not the store's per-request work any more. A cached
+ * page costs the store about what bare Node needs to send the same ~11 KB of Brotli (the
+ * "bare Node, cached / bytes" row), so the page's size sets the ceiling; with autocannon the
+ * JavaScript client parsing every body was a second limit, hence wrk. On a machine busy with
+ * other work neither server gets a whole core: the "server %" column shows it, and the
+ * by-CPU ratio is then the one to read.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
@@ -28,6 +41,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,6 +120,147 @@ function runAutocannon(options: AutocannonOptions): Promise<AutocannonResult> {
   });
 }
 
+/**
+ * The load generator. wrk (C, one thread, reads responses without parsing bodies into JS
+ * objects) when it is installed: autocannon runs in JavaScript and, measured on this machine,
+ * saturates its core before the store does for 12 KB pages, so the ratio measured the client.
+ * autocannon stays the fallback (BENCH_GENERATOR=autocannon forces it).
+ */
+const hasWrk = spawnSync('sh', ['-c', 'command -v wrk'], { stdio: 'ignore' }).status === 0;
+const generatorChoice = process.env.BENCH_GENERATOR;
+if (generatorChoice !== undefined && generatorChoice !== 'wrk' && generatorChoice !== 'autocannon') {
+  console.error(`BENCH_GENERATOR must be "wrk" or "autocannon" (got "${generatorChoice}")`);
+  process.exit(2);
+}
+if (generatorChoice === 'wrk' && !hasWrk) {
+  console.error('BENCH_GENERATOR=wrk but wrk is not installed (Debian: apt-get install -y wrk)');
+  process.exit(2);
+}
+const generator: 'wrk' | 'autocannon' = generatorChoice ?? (hasWrk ? 'wrk' : 'autocannon');
+
+/** What one measured run gives, whichever generator made it. */
+interface LoadResult {
+  reqPerSec: number;
+  totalRequests: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Bytes per second received (headers and bodies). */
+  bytesPerSec: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** CPU microseconds the load generator spent while measuring (null when unknown). */
+  generatorCpuUs: number | null;
+}
+
+let currentWrk: ChildProcess | undefined;
+
+/** The children's user + system time from the last line of the shell's `times` ("0m1.23s 0m0.45s"). */
+function childrenCpuUs(out: string): number | null {
+  const lines = out.trim().split('\n');
+  const match = /(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/.exec(lines.at(-1) ?? '');
+  if (!match) return null;
+  const secs = Number(match[1]) * 60 + Number(match[2]) + Number(match[3]) * 60 + Number(match[4]);
+  return Math.round(secs * 1e6);
+}
+
+/** wrk's "1.23ms" / "850.00us" / "1.02s" as milliseconds. */
+function wrkDurationMs(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text.trim());
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  const unit = match[2];
+  return unit === 'us' ? value / 1000 : unit === 'ms' ? value : unit === 's' ? value * 1000 : value * 60_000;
+}
+
+/** wrk's "12.34MB" as bytes (wrk's units are powers of 1024). */
+function wrkBytes(text: string): number {
+  const match = /^([\d.]+)([KMGT]?B)$/.exec(text.trim());
+  if (!match) return Number.NaN;
+  const power = ['B', 'KB', 'MB', 'GB', 'TB'].indexOf(match[2] ?? 'B');
+  return Number(match[1]) * 1024 ** power;
+}
+
+function runWrk(
+  url: string,
+  durationSeconds: number,
+  headers: Record<string, string> | undefined,
+): Promise<LoadResult> {
+  const args = ['-t1', `-c${connections}`, `-d${durationSeconds}s`, '--timeout', '10s', '--latency'];
+  for (const [name, value] of Object.entries(headers ?? {})) args.push('-H', `${name}: ${value}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    // taskset -c 1: the generator on the core the servers do not use. The shell's `times` then
+    // prints its children's (wrk's) user and system CPU time, exactly, on the last line.
+    const command = `${pin ? 'taskset -c 1 ' : ''}wrk "$@"; status=$?; times; exit $status`;
+    const child = spawn('sh', ['-c', command, 'sh', ...args]);
+    currentWrk = child;
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      currentWrk = undefined;
+      if (code !== 0) {
+        reject(new Error(`wrk exited ${code}: ${out}`));
+        return;
+      }
+      const total = /(\d+) requests in ([\d.]+\w+), ([\d.]+\w+) read/.exec(out);
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      const transfer = /Transfer\/sec:\s+([\d.]+\w+)/.exec(out);
+      const p50 = /^\s+50%\s+(\S+)/m.exec(out);
+      const p99 = /^\s+99%\s+(\S+)/m.exec(out);
+      const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
+      const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      if (!total || !rps || !transfer || !p50 || !p99) {
+        reject(new Error(`could not read wrk's output:\n${out}`));
+        return;
+      }
+      const timeouts = Number(socket?.[4] ?? 0);
+      const errors = socket ? Number(socket[1]) + Number(socket[2]) + Number(socket[3]) + timeouts : 0;
+      const totalRequests = Number(total[1]);
+      const bad = Number(non2xx?.[1] ?? 0);
+      resolve({
+        reqPerSec: Number(rps[1]),
+        totalRequests,
+        p50Ms: wrkDurationMs(p50[1] ?? ''),
+        p99Ms: wrkDurationMs(p99[1] ?? ''),
+        bytesPerSec: wrkBytes(transfer[1] ?? ''),
+        non2xx: bad,
+        errors,
+        timeouts,
+        // wrk counts non-2xx/3xx but does not break them down by code.
+        statusCodes: bad > 0 ? { '2xx/3xx': totalRequests - bad, other: bad } : { '2xx/3xx': totalRequests },
+        generatorCpuUs: childrenCpuUs(out),
+      });
+    });
+  });
+}
+
+async function runLoad(
+  url: string,
+  durationSeconds: number,
+  headers: Record<string, string> | undefined,
+): Promise<LoadResult> {
+  if (generator === 'wrk') return runWrk(url, durationSeconds, headers);
+  const before = process.cpuUsage();
+  const result = await runAutocannon({ url, connections, duration: durationSeconds, headers });
+  const used = process.cpuUsage(before);
+  return {
+    reqPerSec: result.requests.average,
+    totalRequests: result.requests.total,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    bytesPerSec: result.throughput.average,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
+    generatorCpuUs: used.user + used.system,
+  };
+}
+
 interface Target {
   name: string;
   url: string;
@@ -126,6 +281,14 @@ interface Row {
   ratioToHello: number;
   /** CPU time (user + system) the answering process spent per request while measured. */
   serverCpuUsPerRequest: number | null;
+  /**
+   * hello's server CPU per request ÷ this target's: the ratio the two would reach if each had a
+   * whole core to itself. Unlike req/s, it holds on a machine busy with other work.
+   */
+  cpuRatioToHello: number | null;
+  /** The answering process's and the generator's CPU use while measured, % of one core. */
+  serverCpuPercent: number | null;
+  generatorCpuPercent: number | null;
   totalRequests: number;
   non2xx: number;
   errors: number;
@@ -211,6 +374,7 @@ let cleaning: Promise<void> | undefined;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     current?.stop();
+    currentWrk?.kill('SIGTERM');
     await Promise.all([stopChild(store), stopChild(uncachedStore), stopChild(hello), stopChild(sameBytes)]);
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   })();
@@ -230,7 +394,18 @@ function pad(value: string, width: number, right = false): string {
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'vs hello', 'server CPU µs/req'];
+  const header = [
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'MB/s',
+    'vs hello',
+    'server CPU µs/req',
+    'vs hello by CPU',
+    'server %',
+    'gen %',
+  ];
   const cells = rows.map((row) => [
     row.target,
     row.reqPerSec.toFixed(0),
@@ -239,6 +414,9 @@ function printTable(rows: Row[]): void {
     row.throughputMBps.toFixed(2),
     row.ratioToHello.toFixed(2),
     row.serverCpuUsPerRequest === null ? '-' : row.serverCpuUsPerRequest.toFixed(0),
+    row.cpuRatioToHello === null ? '-' : row.cpuRatioToHello.toFixed(2),
+    row.serverCpuPercent === null ? '-' : row.serverCpuPercent.toFixed(0),
+    row.generatorCpuPercent === null ? '-' : row.generatorCpuPercent.toFixed(0),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => line[i]?.length ?? 0)));
   const format = (line: string[]) => line.map((cell, i) => pad(cell, widths[i] ?? 0, i > 0)).join('  ');
@@ -281,6 +459,36 @@ async function startStore(
     throw error;
   }
   return { child, url };
+}
+
+/**
+ * What a page's HTML is made of, raw and Brotli-compressed on its own (the parts compress better
+ * together, so the column does not add up to the whole): inline SVG, React Router's hydration
+ * data (the inline scripts that stream the loader data), JSON-LD, other inline scripts, and the
+ * rest (markup and text).
+ */
+function pageBreakdown(html: string): { part: string; raw: number; br: number }[] {
+  const parts: [string, RegExp][] = [
+    ['JSON-LD', /<script type="application\/ld\+json"[^>]*>[\s\S]*?<\/script>/g],
+    ['hydration data (inline scripts)', /<script(?![^>]*\bsrc=)(?![^>]*ld\+json)[^>]*>[\s\S]*?<\/script>/g],
+    ['inline SVG', /<svg[\s\S]*?<\/svg>/g],
+    ['module/preload tags', /<(?:link|script)[^>]*\b(?:src|href)="[^"]*\/assets\/[^"]*"[^>]*>(?:<\/script>)?/g],
+  ];
+  const br = (text: string) =>
+    text.length === 0
+      ? 0
+      : brotliCompressSync(Buffer.from(text), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  let rest = html;
+  const rows: { part: string; raw: number; br: number }[] = [];
+  for (const [part, pattern] of parts) {
+    const found = rest.match(pattern) ?? [];
+    rest = rest.replace(pattern, '');
+    const joined = found.join('');
+    rows.push({ part: `${part} ×${found.length}`, raw: Buffer.byteLength(joined), br: br(joined) });
+  }
+  rows.push({ part: 'markup and text', raw: Buffer.byteLength(rest), br: br(rest) });
+  rows.push({ part: 'whole page', raw: Buffer.byteLength(html), br: br(html) });
+  return rows;
 }
 
 interface ProfileNode {
@@ -413,23 +621,32 @@ async function main(): Promise<number> {
     { name: 'uncached SSR /', url: `${uncachedUrl}/`, headers: browser, server: uncachedStore },
   ];
 
+  // What the cached home page is made of (identity encoding: the HTML itself).
+  const homeHtml = (await fetchRaw(`${storeUrl}/`, { 'accept-encoding': 'identity' })).body.toString('utf8');
+  console.log('\nGET / is made of (bytes; br = that part alone at Brotli quality 11):');
+  for (const row of pageBreakdown(homeHtml)) {
+    console.log(`  ${row.part.padEnd(40)} ${String(row.raw).padStart(7)} raw ${String(row.br).padStart(6)} br`);
+  }
+  console.log('');
+
   const cpuModel = os.cpus()[0]?.model ?? 'unknown';
   console.log(`Node ${process.version} | ${cpuModel} | ${cpuCount} cores`);
   console.log(
-    `${seconds} s per target after a ${WARMUP_SECONDS} s warm-up, ${connections} connections; ` +
+    `load generator: ${generator === 'wrk' ? 'wrk (C, 1 thread)' : 'autocannon (JavaScript, in this process)'}; ` +
+      `${seconds} s per target after a ${WARMUP_SECONDS} s warm-up, ${connections} connections; ` +
       (pin ? 'servers pinned to CPU 0, load generator to CPU 1' : 'no CPU pinning'),
   );
 
   // 5. Warm up, then measure, one target at a time.
-  const results: { target: Target; result: AutocannonResult; cpuUs: number | null }[] = [];
+  const results: { target: Target; result: LoadResult; cpuUs: number | null }[] = [];
   for (const target of targets) {
     process.stdout.write(`  ${target.name}: warming up… `);
-    await runAutocannon({ url: target.url, connections, duration: WARMUP_SECONDS, headers: target.headers });
+    await runLoad(target.url, WARMUP_SECONDS, target.headers);
     process.stdout.write('measuring… ');
     const cpuBefore = cpuMicros(target.server);
-    const result = await runAutocannon({ url: target.url, connections, duration: seconds, headers: target.headers });
+    const result = await runLoad(target.url, seconds, target.headers);
     const cpuAfter = cpuMicros(target.server);
-    console.log(`${Math.round(result.requests.average)} req/s`);
+    console.log(`${Math.round(result.reqPerSec)} req/s`);
     const cpuUs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
     results.push({ target, result, cpuUs });
   }
@@ -437,21 +654,32 @@ async function main(): Promise<number> {
   // The first target is the bare hello server: the baseline for "vs hello".
   const baseline = results[0];
   if (!baseline) throw new Error('No benchmark results');
-  const helloRate = baseline.result.requests.average;
+  const helloRate = baseline.result.reqPerSec;
+  const percentOfCore = (us: number | null) => (us === null ? null : (us / (seconds * 1e6)) * 100);
+  const helloCpuPerRequest =
+    baseline.cpuUs !== null && baseline.result.totalRequests > 0
+      ? baseline.cpuUs / baseline.result.totalRequests
+      : null;
   const rows: Row[] = results.map(({ target, result, cpuUs }) => ({
     target: target.name,
     url: target.url,
-    reqPerSec: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    throughputMBps: result.throughput.average / 1e6,
-    ratioToHello: helloRate > 0 ? Number((result.requests.average / helloRate).toFixed(2)) : 0,
-    serverCpuUsPerRequest: cpuUs !== null && result.requests.total > 0 ? cpuUs / result.requests.total : null,
-    totalRequests: result.requests.total,
+    reqPerSec: result.reqPerSec,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    throughputMBps: result.bytesPerSec / 1e6,
+    ratioToHello: helloRate > 0 ? Number((result.reqPerSec / helloRate).toFixed(2)) : 0,
+    serverCpuUsPerRequest: cpuUs !== null && result.totalRequests > 0 ? cpuUs / result.totalRequests : null,
+    cpuRatioToHello:
+      helloCpuPerRequest !== null && cpuUs !== null && result.totalRequests > 0
+        ? Number((helloCpuPerRequest / (cpuUs / result.totalRequests)).toFixed(2))
+        : null,
+    serverCpuPercent: percentOfCore(cpuUs),
+    generatorCpuPercent: percentOfCore(result.generatorCpuUs),
+    totalRequests: result.totalRequests,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
+    statusCodes: result.statusCodes,
   }));
 
   // 6. Report.
@@ -459,13 +687,37 @@ async function main(): Promise<number> {
   printTable(rows);
   console.log(
     '(MB/s = 10^6 bytes/s of response bodies and headers as received; "vs hello" = req/s ÷ hello req/s; ' +
-      'server CPU = user + system time of the answering process while measured ÷ requests)',
+      'server CPU = user + system time of the answering process while measured ÷ requests; ' +
+      '"vs hello by CPU" = hello\'s server CPU per request ÷ this one\'s, the ratio with a whole core each; ' +
+      'server % / gen % = CPU time of the server / the load generator while measured, % of one core: ' +
+      'a generator near 100 % means the client, not the server, set the rate)',
   );
   const cachedRows = rows.filter((_row, i) => targets[i]?.cachedPage);
   const worst = Math.min(...cachedRows.map((row) => row.reqPerSec / helloRate));
   console.log(
     `Cached pages: lowest ratio ${worst.toFixed(2)} to bare Node (goal ≥ 0.50): ${worst >= 0.5 ? 'met' : 'NOT met'}`,
   );
+  const cpuRatios = cachedRows.map((row) => row.cpuRatioToHello).filter((ratio): ratio is number => ratio !== null);
+  if (cpuRatios.length > 0) {
+    console.log(
+      `Cached pages by server CPU per request: lowest ratio ${Math.min(...cpuRatios).toFixed(2)} to bare Node`,
+    );
+  }
+  // What set the rate: a server or the generator using a whole core is the limit; neither means
+  // other work on the machine took the CPU, and req/s ratios then say little.
+  const busiest = (pick: (row: Row) => number | null) => Math.max(...rows.map((row) => pick(row) ?? 0));
+  const serverPeak = busiest((row) => row.serverCpuPercent);
+  const generatorPeak = busiest((row) => row.generatorCpuPercent);
+  if (generatorPeak >= 90) {
+    console.warn(
+      `note: the load generator reached ${generatorPeak.toFixed(0)} % of its core: the client, not only the server, set the rate`,
+    );
+  } else if (serverPeak < 80) {
+    console.warn(
+      `note: no server used more than ${serverPeak.toFixed(0)} % of its core and the generator at most ${generatorPeak.toFixed(0)} %: ` +
+        'other work on this machine took the CPU, so compare "vs hello by CPU" rather than req/s',
+    );
+  }
 
   if (cpuProfDir) {
     // The profile is written when the store exits (tsx's loader thread writes a small one too).
@@ -480,6 +732,7 @@ async function main(): Promise<number> {
       cpu: cpuModel,
       cores: cpuCount,
       pinned: pin,
+      generator,
       seconds,
       warmupSeconds: WARMUP_SECONDS,
       connections,

@@ -12,7 +12,9 @@
  * (sandbox payment) so the confirmation page shows a real paid order, then runs Lighthouse on
  * each page `--runs` times (default 3) and prints a table of medians, the audits each page
  * fails (accessibility and best practices below a full score, performance opportunities), and
- * exits 1 when any page misses the bar. A bench, not part of `npm test` (decision 036).
+ * exits 1 when any page misses the bar. A run Lighthouse itself fails (NO_NAVSTART,
+ * PROTOCOL_TIMEOUT, …) is repeated with a fresh browser up to 2 more times; the table's "retries"
+ * column counts them per page. A bench, not part of `npm test` (decision 036).
  * CHROME_PATH picks the browser (default /usr/bin/chromium).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -235,9 +237,11 @@ interface PageSummary {
   /** Audits that failed in at least half of the runs. */
   failing: string[];
   pass: boolean;
+  /** Runs repeated because Lighthouse errored (see MAX_RETRIES). */
+  retries: number;
 }
 
-function summarise(pagePath: string, runs: RunScores[]): PageSummary {
+function summarise(pagePath: string, runs: RunScores[]): Omit<PageSummary, 'retries'> {
   const pick = (key: 'performance' | 'accessibility' | 'bestPractices' | 'cls' | 'lcp' | 'tbt') =>
     median(runs.map((run) => run[key]));
   // An audit is reported when it failed in at least half of the runs, with its last wording.
@@ -269,7 +273,7 @@ function summarise(pagePath: string, runs: RunScores[]): PageSummary {
 }
 
 function printTable(summaries: PageSummary[], runs: number): void {
-  const header = ['page', 'perf', 'a11y', 'best pr.', 'CLS', 'LCP', 'TBT', 'result'];
+  const header = ['page', 'perf', 'a11y', 'best pr.', 'CLS', 'LCP', 'TBT', 'retries', 'result'];
   const rows = summaries.map((summary) => [
     summary.path,
     String(summary.performance),
@@ -278,6 +282,7 @@ function printTable(summaries: PageSummary[], runs: number): void {
     summary.cls.toFixed(3),
     `${(summary.lcp / 1000).toFixed(2)} s`,
     `${Math.round(summary.tbt)} ms`,
+    String(summary.retries),
     summary.pass ? 'pass' : 'FAIL',
   ]);
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
@@ -305,6 +310,32 @@ function lighthouseVersion(): string {
   return manifest.version;
 }
 
+/** A run that errors is repeated up to this many more times; the table counts the retries. */
+const MAX_RETRIES = 2;
+
+type Chrome = Awaited<ReturnType<typeof launch>>;
+
+function launchChrome(): Promise<Chrome> {
+  return launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
+}
+
+/** One Lighthouse run; throws on no result or a runtime error (the caller retries those). */
+async function measureOnce(url: string, port: number): Promise<LighthouseResult> {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices'],
+  });
+  const lhr = result?.lhr as LighthouseResult | undefined;
+  if (!lhr) throw new Error('Lighthouse returned no result');
+  if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  return lhr;
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   if (!existsSync(CHROME_PATH)) {
@@ -315,15 +346,12 @@ async function main(): Promise<number> {
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boostly-lighthouse-'));
   let store: ChildProcess | undefined;
-  let chrome: Awaited<ReturnType<typeof launch>> | undefined;
+  let chrome: Chrome | undefined;
   try {
     const started = await startStore(dataDir);
     store = started.child;
     const paths = await resolvePaths(options.pages, started.url);
-    chrome = await launch({
-      chromePath: CHROME_PATH,
-      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-    });
+    chrome = await launchChrome();
     const summaries: PageSummary[] = [];
     for (const pagePath of paths) {
       // One unmeasured load first, so every measured run sees a warm page cache, as a visitor would.
@@ -334,23 +362,31 @@ async function main(): Promise<number> {
         throw new Error(`${pagePath} answers ${warmUp.status}, not 200: nothing to measure.\n${log}`);
       }
       const runs: RunScores[] = [];
+      let retries = 0;
       for (let run = 1; run <= options.runs; run += 1) {
-        const result = await lighthouse(`${started.url}${pagePath}`, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance', 'accessibility', 'best-practices'],
-        });
-        const lhr = result?.lhr as LighthouseResult | undefined;
-        if (!lhr) throw new Error(`Lighthouse returned no result for ${pagePath}`);
-        if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        // Lighthouse sometimes fails a run for reasons of its own (NO_NAVSTART, PROTOCOL_TIMEOUT on a
+        // busy machine): such a run is repeated, with a fresh browser, up to MAX_RETRIES more times.
+        let lhr: LighthouseResult | undefined;
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            lhr = await measureOnce(`${started.url}${pagePath}`, chrome.port);
+            break;
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            if (attempt >= MAX_RETRIES) throw new Error(`${pagePath}: ${reason} (after ${MAX_RETRIES} retries)`);
+            retries += 1;
+            console.warn(`${pagePath} run ${run}/${options.runs}: ${reason}; retrying (${attempt + 1}/${MAX_RETRIES})`);
+            chrome.kill();
+            chrome = await launchChrome();
+          }
+        }
         const scores = scoresOf(lhr);
         runs.push(scores);
         console.log(
           `${pagePath} run ${run}/${options.runs}: performance ${scores.performance}, accessibility ${scores.accessibility}, best practices ${scores.bestPractices}, CLS ${scores.cls.toFixed(3)}, LCP ${Math.round(scores.lcp)} ms, TBT ${Math.round(scores.tbt)} ms`,
         );
       }
-      summaries.push(summarise(pagePath, runs));
+      summaries.push({ ...summarise(pagePath, runs), retries });
     }
     printTable(summaries, options.runs);
     const failed = summaries.filter((summary) => !summary.pass);

@@ -2,7 +2,7 @@
 // needed, run the Vitest suites (unit and integration, on SQLite and, when TEST_DATABASE_URL is
 // set, PostgreSQL), then the Playwright suites in Chromium, and end with one summary line. A
 // failed check fails the run but does not stop it, so one run shows everything that is wrong.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,13 +14,33 @@ mkdirSync(reports, { recursive: true });
 const run = (command, args, env = {}) =>
   spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
+// The three checks are independent single-threaded programs: run them side by side (two cores
+// here), each one's output held back and printed whole when it ends, in the usual order.
+const check = ([name, command]) =>
+  new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn('sh', ['-c', command], { cwd: root, env: process.env });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (status) =>
+      resolve({ name, status: status ?? 1, output: Buffer.concat(output), seconds: (Date.now() - started) / 1000 }),
+    );
+  });
+// Lint's type-aware rules read React Router's generated route types: generate them once, before
+// the side-by-side start (so typecheck here is `npm run typecheck` without its own typegen).
+run('npx', ['react-router', 'typegen']);
+const checks = [
+  ['typecheck', 'npx tsc --noEmit && npx tsc --noEmit -p tests'],
+  ['lint', 'npm run --silent lint'],
+  ['format:check', 'npm run --silent format:check'],
+];
 const failedChecks = [];
-for (const name of ['typecheck', 'lint', 'format:check']) {
-  const started = Date.now();
-  console.log(`\n> npm run ${name}`);
-  const status = run('npm', ['run', '--silent', name]);
-  console.log(`${name} ${status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (status !== 0) failedChecks.push(name);
+for (const result of await Promise.all(checks.map(check))) {
+  console.log(`\n> ${result.name}`);
+  process.stdout.write(result.output);
+  console.log(`${result.name} ${result.status === 0 ? 'ok' : 'FAILED'} (${result.seconds.toFixed(1)} s)`);
+  if (result.status !== 0) failedChecks.push(result.name);
 }
 
 if (run('node', ['scripts/build-if-needed.mjs']) !== 0) process.exit(1);

@@ -32,8 +32,15 @@ import { orderHistoryApi } from './api/order-history.ts';
 import { contactApi } from './api/contact.ts';
 import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
+import { adminRefillsApi, refillsApi } from './api/refills.ts';
 import { adminMailApi } from './api/admin-mail.ts';
+import { adminDashboardApi } from './api/admin-dashboard.ts';
+import { createDashboard } from '../core/admin/dashboard.ts';
 import { adminMessagesApi } from './api/admin-messages.ts';
+import { reviewsApi } from './api/reviews.ts';
+import { adminReviewsApi } from './api/admin-reviews.ts';
+import { adminsApi } from './api/admins.ts';
+import { adminAuditHook } from './api/admin-audit.ts';
 import { createContactInbox } from '../core/contact/inbox.ts';
 import { createFailedMailConsole } from '../core/mail/failed-mail.ts';
 import { loggerOptions } from './logging.ts';
@@ -94,7 +101,11 @@ const documentRouteGuards: typeof jsonSchemaTransform = (input) => {
   const takesBody = [route.method].flat().some((method) => ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase()));
   if (takesBody) response['400'] ??= FailureSchema;
   const guarded = runsAdminGuard(route) || (schema.tags ?? []).includes('admin');
-  if (guarded) response['401'] ??= FailureSchema;
+  if (guarded) {
+    response['401'] ??= FailureSchema;
+    // Admin roles (decision 041): a route the caller's role may not use answers 403.
+    response['403'] ??= FailureSchema;
+  }
   return jsonSchemaTransform({
     ...input,
     schema: {
@@ -162,6 +173,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Every admin request that changes something lands in the audit log before its reply leaves (decision 041).
+  app.addHook('onSend', adminAuditHook(store.database.db, store.adminAuth.clock));
 
   app.setErrorHandler(apiErrorHandler);
   // No control or text-direction character in any field of any request (body, query, params).
@@ -245,13 +258,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(ordersApi, { catalog: store.catalog, orders: store.orders, provider: store.provider });
       await api.register(orderHistoryApi, { history: store.history });
       await api.register(contactApi, { contact: store.contact });
+      await api.register(reviewsApi, { reviews: store.reviews });
+      await api.register(adminReviewsApi, {
+        reviews: store.reviews,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
       await api.register(authApi, { auth: store.adminAuth });
+      await api.register(adminsApi, {
+        team: store.adminAuth.team,
+        db: store.database.db,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
       await api.register(adminOrdersApi, {
         console: store.ordersConsole,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
+      await api.register(refillsApi, { refills: store.refills });
+      await api.register(adminRefillsApi, {
+        refills: store.refills,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
+      const failedMail = createFailedMailConsole({ db: store.database.db });
       await api.register(adminMailApi, {
-        failedMail: createFailedMailConsole({ db: store.database.db }),
+        failedMail,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
+      await api.register(adminDashboardApi, {
+        dashboard: createDashboard({ db: store.database.db, now: store.adminAuth.clock }),
+        failedMail,
+        supplier: store.supplier,
+        now: store.adminAuth.clock,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
       await api.register(adminMessagesApi, {
@@ -331,7 +367,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /**
- * The page cache's key part: changes whenever the catalogue or the blog does. The blog's version
+ * The page cache's key part: changes whenever the catalogue, the blog or the approved reviews do. The blog's version
  * is read from the database (core/blog), so other instances' posts show here too (within about a
  * second); the pair is folded into one local counter, which the cache key wants as a number.
  */
@@ -339,7 +375,7 @@ function combinedContentVersion(services: Store['services']): () => number {
   let seen = '';
   let version = 0;
   return () => {
-    const now = `${services.catalog.version()}:${services.blog.knownContentVersion()}`;
+    const now = `${services.catalog.version()}:${services.blog.knownContentVersion()}:${services.reviews.knownContentVersion()}`;
     if (now !== seen) {
       seen = now;
       version += 1;

@@ -11,6 +11,7 @@ import { REFUND_JOB } from '../core/fulfilment/jobs.ts';
 import { type SaleConfig, SaleConfigError, parseSaleEnv } from '../core/catalog/sale.ts';
 import {
   DEFAULT_REFUND_WINDOW_HOURS,
+  REFILL_GUARANTEE_DAYS,
   type StoreInfo,
   defaultSupportEmail,
   shortestHonestRefundWindowHours,
@@ -85,6 +86,8 @@ const EnvSchema = z.object({
   OFFICE_ADDRESS: z.string().trim().min(3).max(300).optional(),
   /** Hours within which an undelivered order is refunded; never less than the refund job can keep. */
   REFUND_WINDOW_HOURS: z.coerce.number().int().min(1).max(720).default(DEFAULT_REFUND_WINDOW_HOURS),
+  /** Days after completion within which a customer can request a refill from /client (decision 040). */
+  REFILL_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(REFILL_GUARANTEE_DAYS),
   /** Largest image the admin may upload (blog images), in bytes; larger ones answer 413. */
   UPLOAD_MAX_BYTES: z.coerce
     .number()
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
       supportPhone: values.SUPPORT_PHONE ?? null,
       officeAddress: values.OFFICE_ADDRESS ?? null,
       refundWindowHours: values.REFUND_WINDOW_HOURS,
+      refillWindowDays: values.REFILL_WINDOW_DAYS,
     },
     sale,
   };

@@ -59,9 +59,13 @@ export const LOG_REDACT_PATHS: string[] = SECRET_FIELDS.flatMap((field) => [
 /** Query parameters whose values are blanked in a logged URL. */
 const SECRET_QUERY_PARAM = /(token|code|otp|signature|secret|password|key|session)/i;
 
-/** `/path?token=abc&page=2` → `/path?token=[redacted]&page=2`. */
-export function redactUrl(url: unknown): unknown {
-  if (typeof url !== 'string') return url;
+/** Paths whose last segment is a secret: the review link's token (decision 039). */
+const SECRET_PATH = /^(\/review\/)[^/?#]+/;
+
+/** `/path?token=abc&page=2` → `/path?token=[redacted]&page=2`; `/review/<token>` → `/review/[redacted]`. */
+export function redactUrl(logged: unknown): unknown {
+  if (typeof logged !== 'string') return logged;
+  const url = logged.replace(SECRET_PATH, `$1${REDACTED}`);
   const query = url.indexOf('?');
   if (query === -1) return url;
   const params = url

@@ -14,7 +14,15 @@ import { storeUploadedImage } from '../core/uploads/images.ts';
 import { saleBanner, unknownSaleServices } from '../core/catalog/sale.ts';
 import { createPaidRecentlyCounter } from '../core/orders/paid-recently.ts';
 import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment.ts';
-import { APPLY_SERVICE_JOB, FULFIL_JOB, REFUND_JOB, REORDER_JOB, SUPPLIER_SYNC_JOB } from '../core/fulfilment/jobs.ts';
+import {
+  APPLY_SERVICE_JOB,
+  FULFIL_JOB,
+  REFILL_SYNC_JOB,
+  REFUND_JOB,
+  REORDER_JOB,
+  SUPPLIER_SYNC_JOB,
+} from '../core/fulfilment/jobs.ts';
+import { type Refills, createRefills } from '../core/fulfilment/refills.ts';
 import { fulfilmentSubscriber } from '../core/fulfilment/subscribers.ts';
 import { type SimulatedPanel, createSimulatedPanel, simulatedPanelFetch } from '../core/fulfilment/simulated-panel.ts';
 import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
@@ -27,6 +35,7 @@ import { handleOrderEvents } from '../core/orders/events.ts';
 import { type OrderService, PAYMENT_RECONCILE_JOB, createOrderService } from '../core/orders/orders.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
 import { type ContactDesk, createContactDesk } from '../core/contact/contact.ts';
+import { type Reviews, createReviews } from '../core/reviews/reviews.ts';
 import { lookUpOrderForm } from '../core/orders/form-detail.ts';
 import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
 import { type AdminAuth, createAdminAuth } from '../core/auth/admins.ts';
@@ -56,6 +65,8 @@ export interface Store {
   /** The built-in panel when no SMM_PANEL_URL is set (also served over HTTP). */
   simulatedPanel: SimulatedPanel | null;
   fulfilment: Fulfilment;
+  /** Customer and admin refills, admin supplier cancels (decision 040). */
+  refills: Refills;
   catalog: Catalog;
   /** Blog posts, categories, search and the blog's content version (core/blog/blog.ts). */
   blog: Blog;
@@ -66,6 +77,8 @@ export interface Store {
   history: OrderHistory;
   /** Messages from the contact form: stored, mailed to support, acknowledged (core/contact). */
   contact: ContactDesk;
+  /** Customers' reviews: invitations, submit, moderation, what public pages show (core/reviews). */
+  reviews: Reviews;
   /** Admin accounts, login and bearer tokens (`requireAdmin(store.adminAuth.authenticate)`). */
   adminAuth: AdminAuth;
   /** The admin all-orders console: list, search, detail, reorder, apply-service, CSV. */
@@ -153,7 +166,13 @@ export async function openStore(
     db,
     codes,
     publicUrl: config.PUBLIC_URL,
+    // The /client order list carries each Completed order's refill section (created below).
+    refills: { customerViews: (email, ids) => refills.customerViews(email, ids) },
   });
+  const reviews = createReviews({ db, now: clock });
+  // Page cache keys carry the content versions: read them once now, so the first pages cached
+  // after a boot are not keyed under a version the database has already passed.
+  await Promise.all([blog.contentVersion(), reviews.contentVersion()]);
   const contact = createContactDesk({
     db,
     publicUrl: config.PUBLIC_URL,
@@ -186,6 +205,14 @@ export async function openStore(
     });
   }
   const fulfilment = createFulfilment({ db, supplier, provider, now: clock });
+  const refills = createRefills({
+    db,
+    supplier,
+    applyStatus: (supplierOrder, result) => fulfilment.applyStatus(supplierOrder, result),
+    tokenKey: await loadInstallSecret(db, 'refill-token.key'),
+    windowDays: config.REFILL_WINDOW_DAYS,
+    now: clock,
+  });
   const ordersConsole = createOrdersConsole({ db, now: clock });
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
@@ -197,11 +224,15 @@ export async function openStore(
   const recurring = [
     { job: PAYMENT_RECONCILE_JOB, everyMs: config.PAYMENT_RECONCILE_SECONDS * 1000 },
     { job: SUPPLIER_SYNC_JOB, everyMs: config.SUPPLIER_SYNC_SECONDS * 1000 },
+    { job: REFILL_SYNC_JOB, everyMs: config.SUPPLIER_SYNC_SECONDS * 1000 },
     { job: RETENTION_PURGE_JOB, everyMs: PURGE_EVERY_MS },
     { job: UPLOADS_CLEANUP_JOB, everyMs: UPLOADS_CLEANUP_EVERY_MS },
   ];
   // Who hears about order events (core/orders/events.ts): payment and fulfilment only announce.
-  const orderEventSubscribers = [orderMailsSubscriber({ publicUrl: config.PUBLIC_URL }), fulfilmentSubscriber];
+  const orderEventSubscribers = [
+    orderMailsSubscriber({ publicUrl: config.PUBLIC_URL, now: clock }),
+    fulfilmentSubscriber,
+  ];
   const worker = createJobWorker({
     db,
     now: clock,
@@ -226,6 +257,10 @@ export async function openStore(
         const ended = await fulfilment.endAbandonedActions();
         if (ended) logger?.warn({ ended }, 'admin actions ended after their job failed for good');
       }),
+      handleJob(REFILL_SYNC_JOB, async () => {
+        const result = await refills.syncStatuses();
+        if (result.changed || result.abandoned) logger?.info(result, 'refill statuses synced');
+      }),
       handleJob(UPLOADS_CLEANUP_JOB, async () => {
         const result = await deleteUnreferencedUploads(db, config.dataDir, clock());
         if (result.deletedFiles) logger?.info(result, 'uploads: deleted images no blog post uses');
@@ -248,13 +283,14 @@ export async function openStore(
   const services: StoreServices = {
     catalog,
     blog,
-    saleBanner: () => saleBanner(config.sale, clock().getTime()),
+    saleBanner: (groups) => saleBanner(config.sale, clock().getTime(), groups),
     ordersPaidRecently: createPaidRecentlyCounter(db, clock),
     orderForm: (params) => lookUpOrderForm(catalog, params),
     orderStatus: (orderId) => orders.status(orderId),
     paymentsSimulated: provider.name === 'sandbox',
     publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
     storeInfo: config.storeInfo,
+    reviews,
   };
 
   return {
@@ -262,6 +298,7 @@ export async function openStore(
     supplier,
     simulatedPanel,
     fulfilment,
+    refills,
     catalog,
     blog,
     provider,
@@ -269,6 +306,7 @@ export async function openStore(
     orders,
     history,
     contact,
+    reviews,
     adminAuth,
     ordersConsole,
     mailer,

@@ -1,11 +1,17 @@
 import { useId, useRef } from 'react';
-import type { Review } from '../../core/catalog/reviews.ts';
+import type { PublicReview } from '../../core/catalog/reviews.ts';
 
 export interface ReviewsCarouselProps {
-  /** Reviews from the loader; none: the carousel renders nothing (decision 031). */
-  reviews: Review[];
-  /** The reviews are the demo store's examples, not customers': the heading says so. */
-  examples: boolean;
+  /** Customers' approved reviews from the loader, newest first; none: the carousel renders nothing (decision 039). */
+  reviews: PublicReview[];
+}
+
+/** "March 2026": when a review was written, in words that read the same on the server and in the browser. */
+function monthOf(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? ''
+    : date.toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
 const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5z';
@@ -56,7 +62,7 @@ const navButtonClass =
  * Horizontally scrolling testimonials. How many show at once (1 / 2 / 3 / 4 / 5 at
  * <500 / 500 / 900 / 1200 / 1500px) is pure CSS, so the server render is already right.
  */
-export function ReviewsCarousel({ reviews, examples }: ReviewsCarouselProps) {
+export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
   const trackRef = useRef<HTMLUListElement>(null);
   const headingId = useId();
 
@@ -75,12 +81,10 @@ export function ReviewsCarousel({ reviews, examples }: ReviewsCarouselProps) {
       <div className="mb-6 flex items-end justify-between gap-4 px-4">
         <div>
           <h2 id={headingId} className="text-2xl font-bold text-gray-900 sm:text-3xl">
-            {examples ? 'Example reviews' : 'What our customers say'}
+            What our customers say
           </h2>
           <p data-testid="reviews-note" className="mt-1 text-gray-600">
-            {examples
-              ? 'Example reviews — shown in the demo store only. They were not written by customers.'
-              : 'Reviews from people who grew their accounts with Boostly.'}
+            Reviews written by customers after their order was completed, published once our team checked them.
           </p>
         </div>
         <div className="flex shrink-0 gap-2">
@@ -100,14 +104,14 @@ export function ReviewsCarousel({ reviews, examples }: ReviewsCarouselProps) {
       <ul
         ref={trackRef}
         data-testid="reviews-track"
-        aria-label={examples ? 'Example reviews' : 'Customer reviews'}
+        aria-label="Customer reviews"
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the track scrolls sideways, so keyboard users focus it to scroll (WCAG 2.1.1, axe scrollable-region-focusable); it stays a <ul> so the reviews keep list semantics
         tabIndex={0}
         className="flex snap-x snap-mandatory scroll-px-2 overflow-x-auto px-2 pb-2 [scrollbar-width:none] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-scrollbar]:hidden"
       >
         {reviews.map((review, index) => (
           <li
-            key={`${review.handle}-${index}`}
+            key={`${review.createdAt}-${index}`}
             data-testid="review-slide"
             className="min-w-0 shrink-0 grow-0 basis-full snap-start px-2 min-[500px]:basis-1/2 min-[900px]:basis-1/3 min-[1200px]:basis-1/4 min-[1500px]:basis-1/5"
           >
@@ -125,7 +129,10 @@ export function ReviewsCarousel({ reviews, examples }: ReviewsCarouselProps) {
                 </span>
                 <span className="min-w-0">
                   <span className="block truncate font-semibold text-gray-900">{review.name}</span>
-                  <span className="block truncate text-sm text-gray-600">@{review.handle.replace(/^@/, '')}</span>
+                  <span className="block truncate text-sm text-gray-600">
+                    {review.serviceName}
+                    {monthOf(review.createdAt) ? `, ${monthOf(review.createdAt)}` : ''}
+                  </span>
                 </span>
               </figcaption>
             </figure>

@@ -1,17 +1,19 @@
-import { type SubmissionResult, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
 import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
-import { HistoryCodePayload, HistoryLookupPayload, type HistoryRow } from '../../core/orders/contracts.ts';
+// Types only: the schemas stay on the server; the page checks with the plain rules (decision 037).
+import type { HistoryCodePayload, HistoryLookupPayload, HistoryRow } from '../../core/orders/contracts.ts';
+import { checkHistoryCodeForm, checkHistoryLookupForm } from '../../core/orders/history-form-check.ts';
 import { publicOrderId } from '../../core/orders/types.ts';
 import type { Route } from './+types/client';
 import { ApiError, type FieldError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
 import { StatusTag } from '../components/StatusTag.tsx';
+import { RefillRequest } from '../components/order/RefillRequest.tsx';
 import { privatePageMeta } from '../seo/meta.ts';
 import { ButtonSpinner, ErrorBanner, TextField, linkButton, primaryButton } from '../components/form.tsx';
+import { type FieldErrors, useFormCheck } from '../components/use-form-check.ts';
 
 /**
  * The client page (spec "Client page"): an e-mail, then that customer's orders, read-only.
@@ -20,9 +22,10 @@ import { ButtonSpinner, ErrorBanner, TextField, linkButton, primaryButton } from
  * browser's memory after a successful lookup: nothing personal is server-rendered or cached.
  *
  * Both steps post to this route's `clientAction` (in the browser) through a fetcher, so pending
- * and error states come from the router; the forms validate with the API's own payload schemas
- * (conform), and the server's refusals come back per field or, when not about a field, as the
- * red banner.
+ * and error states come from the router; the forms check with the API's rules in plain code
+ * (core/orders/history-form-check.ts, held to the payload schemas by a property test; decision
+ * 037), and the server's refusals come back per field or, when not about a field, as the red
+ * banner.
  */
 
 export const meta: Route.MetaFunction = () => privatePageMeta('My orders');
@@ -53,58 +56,70 @@ function formatHistoryDate(iso: string): string {
 
 const INTENT = { requestCode: 'request-code', lookUp: 'look-up' } as const;
 
+type HistoryField = 'email' | 'code';
+
+/** A refusal: each field's message, and the red banner's when it is not about a field. */
+interface Refusal {
+  errors: FieldErrors<HistoryField>;
+  formError?: string;
+}
+
 type ActionData =
-  | {
+  | ({
       intent: typeof INTENT.requestCode;
-      result: SubmissionResult;
       /** Set when a code was sent: to whom, the server's notice, and when (epoch ms; the resend countdown starts then). */
       sent?: { to: string; notice: string; at: number };
-    }
-  | { intent: typeof INTENT.lookUp; result: SubmissionResult; rows?: HistoryRow[] };
+    } & Refusal)
+  | ({ intent: typeof INTENT.lookUp; rows?: HistoryRow[] } & Refusal);
 
-/** The server's refusal as conform reads it: under its fields, or (no field) as the form's banner. */
-function refusal(error: unknown): { formErrors: string[]; fieldErrors: Record<string, string[]> } {
+/** The server's refusal: under its fields, or (no field) as the form's banner. */
+function refusal(error: unknown): Refusal {
   const fieldErrors: readonly FieldError[] = error instanceof ApiError ? error.fieldErrors : [];
   const named = fieldErrors.filter((fieldError) => fieldError.field !== '');
-  if (named.length === 0) return { formErrors: [messageOf(error)], fieldErrors: {} };
-  return {
-    formErrors: [],
-    fieldErrors: Object.fromEntries(named.map(({ field, message }) => [field, [message]])),
-  };
+  if (named.length === 0) return { errors: {}, formError: messageOf(error) };
+  const errors: FieldErrors<HistoryField> = {};
+  for (const { field, message } of named) {
+    if (field === 'email' || field === 'code') errors[field] ??= message;
+  }
+  // A refusal about a field this form does not show still needs saying.
+  return Object.keys(errors).length > 0 ? { errors } : { errors: {}, formError: named[0]?.message ?? messageOf(error) };
 }
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionData> {
   const formData = await request.formData();
-  if (formData.get('intent') === INTENT.lookUp) {
-    const submission = parseWithZod(formData, { schema: HistoryLookupPayload });
-    if (submission.status !== 'success') return { intent: INTENT.lookUp, result: submission.reply() };
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === 'string' ? value : '';
+  };
+  if (text('intent') === INTENT.lookUp) {
+    const check = checkHistoryLookupForm({ email: text('email'), code: text('code') });
+    if (!check.ok) return { intent: INTENT.lookUp, errors: check.errors };
     try {
-      const rows = await api.patch<HistoryRow[], HistoryLookupPayload>('/api/order/order-history', submission.value, {
+      const rows = await api.patch<HistoryRow[], HistoryLookupPayload>('/api/order/order-history', check.value, {
         signal: request.signal,
       });
-      return { intent: INTENT.lookUp, result: submission.reply(), rows: rows ?? [] };
+      return { intent: INTENT.lookUp, errors: {}, rows: rows ?? [] };
     } catch (error) {
-      return { intent: INTENT.lookUp, result: submission.reply(refusal(error)) };
+      return { intent: INTENT.lookUp, ...refusal(error) };
     }
   }
 
-  const submission = parseWithZod(formData, { schema: HistoryCodePayload });
-  if (submission.status !== 'success') return { intent: INTENT.requestCode, result: submission.reply() };
-  const email = submission.value.email.toLowerCase();
+  const check = checkHistoryCodeForm({ email: text('email') });
+  if (!check.ok) return { intent: INTENT.requestCode, errors: check.errors };
+  const email = check.value.email.toLowerCase();
   try {
     const reply = await api.send<{ message: string }, HistoryCodePayload>('POST', '/api/order/order-history/code', {
       body: { email },
       signal: request.signal,
     });
-    return {
-      intent: INTENT.requestCode,
-      result: submission.reply(),
-      sent: { to: email, notice: reply.message, at: Date.now() },
-    };
+    return { intent: INTENT.requestCode, errors: {}, sent: { to: email, notice: reply.message, at: Date.now() } };
   } catch (error) {
-    return { intent: INTENT.requestCode, result: submission.reply(refusal(error)) };
+    return { intent: INTENT.requestCode, ...refusal(error) };
   }
 }
+
+const EMAIL_FIELDS = ['email'] as const;
+const LOOKUP_FIELDS = ['email', 'code'] as const;
 
 type Step = 'email' | 'code' | 'orders';
 
@@ -129,6 +144,9 @@ export default function ClientPage() {
   /** Bumped to start a step's form afresh (a new code, another e-mail). */
   const [attempt, setAttempt] = useState(0);
 
+  const emailCheck = useFormCheck({ fields: EMAIL_FIELDS, check: checkHistoryCodeForm, validateOn: 'submit' });
+  const codeCheck = useFormCheck({ fields: LOOKUP_FIELDS, check: checkHistoryLookupForm, validateOn: 'submit' });
+
   // A reply moves the page on; done while rendering, once per reply, so no frame shows the old step.
   const reply = fetcher.data;
   if (reply && reply !== handled) {
@@ -141,9 +159,13 @@ export default function ClientPage() {
       setCooldownUntil(reply.sent.at + RESEND_COOLDOWN_MS);
       setStep('code');
       setAttempt((count) => count + 1);
+      codeCheck.reset();
     } else if (reply.intent === INTENT.lookUp && reply.rows) {
       setRows(reply.rows);
       setStep('orders');
+    } else if (Object.keys(reply.errors).length > 0) {
+      // A refusal shows under its fields on the step's form (a resend's too, on the code step).
+      (step === 'email' ? emailCheck : codeCheck).refuse(reply.errors);
     }
   }
 
@@ -167,34 +189,18 @@ export default function ClientPage() {
   }, [cooldownUntil]);
   const cooldownSeconds = Math.max(0, Math.ceil((cooldownUntil - clock) / 1000));
 
-  // Only refusals are shown on a form: a success has already moved the page on.
-  const refused = shownResult?.result.status === 'error' ? shownResult : undefined;
-  const emailResult = refused?.intent === INTENT.requestCode && step === 'email' ? refused.result : null;
-  const [emailForm, emailFields] = useForm({
-    id: `${ids}-email-form-${attempt}`,
-    lastResult: emailResult,
-    defaultValue: { email: sentTo },
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: HistoryCodePayload }),
-  });
-
-  const codeResult = step === 'code' ? (refused?.result ?? null) : null;
-  const [codeForm, codeFields] = useForm({
-    id: `${ids}-code-form-${attempt}`,
-    lastResult: codeResult,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: HistoryLookupPayload }),
-  });
+  /** A form is sent only when its check passes; the last refusal's banner goes with the new try. */
+  const sendIf = (check: { submit: (form: HTMLFormElement) => unknown }) => (event: FormEvent<HTMLFormElement>) => {
+    if (check.submit(event.currentTarget) === null) event.preventDefault();
+    else setShownResult(undefined);
+  };
 
   // Each step puts the keyboard where the customer continues (again when a new code starts the
   // code form afresh, which remounts its field).
-  const codeFieldKey = codeFields.code.key;
   useEffect(() => {
     if (step === 'code') codeInput.current?.focus();
     else if (step === 'orders') resultsHeading.current?.focus();
-  }, [step, attempt, codeFieldKey]);
+  }, [step, attempt]);
 
   const resend = () => {
     void fetcher.submit({ intent: INTENT.requestCode, email: sentTo }, { method: 'post' });
@@ -206,14 +212,17 @@ export default function ClientPage() {
     setRows([]);
     setShownResult(undefined);
     setAttempt((count) => count + 1);
+    emailCheck.reset();
     // Let the field render before focusing it.
     requestAnimationFrame(() => emailInput.current?.focus());
   };
 
-  const emailError = emailFields.email.errors?.[0];
-  const codeError = codeFields.code.errors?.[0];
-  const emailBanner = emailForm.errors?.[0];
-  const codeBanner = codeForm.errors?.[0];
+  const emailError = emailCheck.errorOf('email');
+  const codeError = codeCheck.errorOf('code');
+  // Only refusals are shown on a form: a success has already moved the page on.
+  const banner = shownResult?.formError;
+  const emailBanner = step === 'email' && shownResult?.intent === INTENT.requestCode ? banner : undefined;
+  const codeBanner = step === 'code' ? banner : undefined;
 
   return (
     <section aria-labelledby={`${ids}-title`} className="mx-auto max-w-5xl px-4 py-12">
@@ -228,9 +237,10 @@ export default function ClientPage() {
           </p>
           <fetcher.Form
             method="post"
-            id={emailForm.id}
+            id={`${ids}-email-form`}
             noValidate
-            onSubmit={emailForm.onSubmit}
+            onSubmit={sendIf(emailCheck)}
+            onInput={emailCheck.onInput}
             className="mt-6 space-y-4"
           >
             <input type="hidden" name="intent" value={INTENT.requestCode} />
@@ -238,9 +248,9 @@ export default function ClientPage() {
               id={emailId}
               ref={emailInput}
               label="Email"
-              field={emailFields.email}
+              field={{ name: 'email', key: `email-${attempt}`, initialValue: sentTo }}
               error={emailError}
-              errorId={emailFields.email.errorId}
+              errorId={`${emailId}-error`}
               errorTestId="email-error"
               type="email"
               inputMode="email"
@@ -269,9 +279,10 @@ export default function ClientPage() {
           ) : null}
           <fetcher.Form
             method="post"
-            id={codeForm.id}
+            id={`${ids}-code-form`}
             noValidate
-            onSubmit={codeForm.onSubmit}
+            onSubmit={sendIf(codeCheck)}
+            onInput={codeCheck.onInput}
             className="mt-6 space-y-4"
           >
             <input type="hidden" name="intent" value={INTENT.lookUp} />
@@ -280,9 +291,9 @@ export default function ClientPage() {
               id={codeId}
               ref={codeInput}
               label="6-digit code"
-              field={codeFields.code}
+              field={{ name: 'code', key: `code-${attempt}`, initialValue: undefined }}
               error={codeError}
-              errorId={codeFields.code.errorId}
+              errorId={`${codeId}-error`}
               errorTestId="code-error"
               describedBy={codeHintId}
               controlClassName="font-mono text-lg tracking-[0.4em]"
@@ -445,6 +456,7 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
                 </td>
                 <td className="px-4 py-3">
                   <StatusTag status={row.orderStatus} testId="row-status" />
+                  <RefillRequest orderId={row.razorPayOrderId} refill={row.refill} />
                 </td>
                 <td className="px-4 py-3 text-gray-900" data-testid="row-payment">
                   {paymentState(row.paymentStatus, row.price, row.refunded)}

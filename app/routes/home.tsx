@@ -9,7 +9,6 @@ import { Accordion } from '../components/Accordion.tsx';
 import { NotFound } from '../components/NotFound.tsx';
 import { PlanTabs, PriceCards, ServiceTabs } from '../components/PackagePicker.tsx';
 import { ReviewsCarousel } from '../components/ReviewsCarousel.tsx';
-import { publicReviews } from '../../core/catalog/reviews.ts';
 import { TierPrice } from '../components/TierPrice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { DescriptionBlock } from '../components/marketing/DescriptionBlock.tsx';
@@ -38,7 +37,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
  * JavaScript bundle (first-load budget, issue 13).
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { catalog, publicUrl, storeInfo, paymentsSimulated } = context.get(requestContext).services;
+  const { catalog, publicUrl, storeInfo, reviews } = context.get(requestContext).services;
   const groups = await catalog.listGroups();
   const first = groups[0] ? await catalog.getGroupDetail(groups[0].slug) : null;
   return {
@@ -58,7 +57,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       jsonLd: faqPageJsonLd(homeFaq, absoluteUrl(publicUrl, '/')),
     }),
     guarantees: guaranteeTerms(storeInfo),
-    reviews: publicReviews({ paymentsSimulated }),
+    // Customers' approved reviews, newest first; none: no carousel (decision 039).
+    reviews: await reviews.approved(),
   };
 }
 
@@ -179,7 +179,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <DescriptionBlock items={details} />
       <ReliabilityText paragraphs={reliability} />
-      <ReviewsCarousel reviews={loaderData.reviews.reviews} examples={loaderData.reviews.examples} />
+      <ReviewsCarousel reviews={loaderData.reviews} />
       <PrivacySafety features={privacy} />
       <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl px-4 py-12">
         <h2 id="faq-heading" className="mb-6 text-center text-2xl font-bold">

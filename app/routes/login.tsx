@@ -1,18 +1,19 @@
-import { type SubmissionResult, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { replace, useFetcher, useLocation, useNavigate } from 'react-router';
-import {
+// Types only: the schemas stay on the server; the page checks with the plain rules (decision 037).
+import type {
   AdminLoginPayload,
-  type AdminLoginReply,
+  AdminLoginReply,
   AdminOtpPayload,
   AdminResendOtpPayload,
 } from '../../core/auth/contracts.ts';
+import { checkAdminLoginForm, checkAdminOtpForm } from '../../core/auth/login-form-check.ts';
 import type { Route } from './+types/login';
 import { getClearReason, getToken, setToken, subscribeToken } from '../admin/token.ts';
 import { ApiError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
 import { ButtonSpinner, ErrorBanner, TextField, linkButton, primaryButton } from '../components/form.tsx';
+import { type FieldErrors, useFormCheck } from '../components/use-form-check.ts';
 import { StrokeIcon } from '../components/StrokeIcon.tsx';
 import { useHydrated } from '../hydrated.ts';
 import { privatePageMeta } from '../seo/meta.ts';
@@ -26,8 +27,8 @@ import { privatePageMeta } from '../seo/meta.ts';
  * credentials kept in memory. A token → /admin (or the admin page that
  * sent the visitor here). A visitor who already has a token goes straight to /admin.
  *
- * The forms validate with the API's payload schemas (core/auth/contracts.ts, conform); the
- * calls run in this route's `clientAction` through a fetcher, so pending and error states come
+ * The forms check with the API's rules in plain code (core/auth/login-form-check.ts, held to
+ * the payload schemas of core/auth/contracts.ts by a property test; decision 037); the calls run in this route's `clientAction` through a fetcher, so pending and error states come
  * from the router. Payloads go as JSON in memory: the password never sits in a form field the
  * action would read back.
  */
@@ -86,25 +87,23 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
   try {
     switch (payload.intent) {
       case 'login': {
-        const body = AdminLoginPayload.parse(payload);
-        const token = await logIn(body.email, body.password);
+        // The page sent what its check accepted; the server checks it again.
+        const token = await logIn(payload.email, payload.password);
         if (!token) return refused('login', new Error(UNEXPECTED_MESSAGE));
         setToken(token);
         return replace(payload.destination);
       }
       case 'verify': {
-        const body = AdminOtpPayload.parse(payload);
-        await api.post<unknown, AdminOtpPayload>('/api/auth/verify-otp', body);
+        await api.post<unknown, AdminOtpPayload>('/api/auth/verify-otp', { email: payload.email, otp: payload.otp });
         // Verified: log in again with the same credentials (spec section 4).
-        const token = await logIn(body.email, payload.password);
+        const token = await logIn(payload.email, payload.password);
         if (!token) return refused('verify', new Error(UNEXPECTED_MESSAGE));
         setToken(token);
         return replace(payload.destination);
       }
       case 'resend': {
-        const body = AdminResendOtpPayload.parse(payload);
         const reply = await api.send<{ message: string }, AdminResendOtpPayload>('POST', '/api/auth/resend-otp', {
-          body,
+          body: { email: payload.email },
         });
         return { intent: 'resend', kind: 'sent', notice: reply.message || 'A new code is on its way.' } as const;
       }
@@ -145,12 +144,22 @@ function EyeIcon({ crossed }: { crossed: boolean }) {
 
 type Step = 'login' | 'otp';
 
-/** A server refusal as conform's last result, so its field errors show under their fields. */
-function asResult(reply: LoginActionData | undefined): SubmissionResult | null {
-  return reply?.kind === 'refused' && Object.keys(reply.fieldErrors).length > 0
-    ? { status: 'error', error: reply.fieldErrors }
-    : null;
+/** A server refusal's field errors, the first message of each. */
+function refusedFields<Field extends string>(
+  reply: LoginActionData | undefined,
+  fields: readonly Field[],
+): FieldErrors<Field> | null {
+  if (reply?.kind !== 'refused' || Object.keys(reply.fieldErrors).length === 0) return null;
+  const errors: FieldErrors<Field> = {};
+  for (const field of fields) {
+    const message = reply.fieldErrors[field]?.[0];
+    if (message) errors[field] = message;
+  }
+  return errors;
 }
+
+const LOGIN_FIELDS = ['email', 'password'] as const;
+const OTP_FIELDS = ['email', 'otp'] as const;
 
 export default function LoginPage() {
   const ids = useId();
@@ -176,6 +185,9 @@ export default function LoginPage() {
   const codeInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
 
+  const loginCheck = useFormCheck({ fields: LOGIN_FIELDS, check: checkAdminLoginForm, validateOn: 'submit' });
+  const otpCheck = useFormCheck({ fields: OTP_FIELDS, check: checkAdminOtpForm, validateOn: 'submit' });
+
   // A reply moves the page on; done while rendering, once per reply.
   const reply = fetcher.data;
   if (reply && reply !== handled) {
@@ -186,6 +198,12 @@ export default function LoginPage() {
       setSecondFactor(reply.secondFactor);
       setStep('otp');
       setAttempt((count) => count + 1);
+      otpCheck.reset();
+    } else if (reply.kind === 'refused') {
+      // A refusal about fields shows under them, on the form that was sent.
+      const onLogin = reply.intent === 'login';
+      const fieldErrors = onLogin ? refusedFields(reply, LOGIN_FIELDS) : refusedFields(reply, OTP_FIELDS);
+      if (fieldErrors) (onLogin ? loginCheck : otpCheck).refuse(fieldErrors);
     }
   }
 
@@ -213,50 +231,35 @@ export default function LoginPage() {
     void fetcher.submit(request, { method: 'post', encType: 'application/json' });
   };
 
-  const loginReply = step === 'login' ? shown : undefined;
-  const [loginForm, loginFields] = useForm({
-    id: `${ids}-login`,
-    lastResult: asResult(loginReply),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AdminLoginPayload }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status !== 'success' || busy) return;
-      kept.current = submission.value;
-      setNoticeDismissed(true);
-      setShown(undefined);
-      submit({ intent: 'login', ...submission.value, destination: destination(location.state) });
-    },
-  });
+  const onLoginSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const credentials = loginCheck.submit(event.currentTarget);
+    if (!credentials || busy) return;
+    kept.current = credentials;
+    setNoticeDismissed(true);
+    setShown(undefined);
+    submit({ intent: 'login', ...credentials, destination: destination(location.state) });
+  };
 
-  const otpReply = step === 'otp' ? shown : undefined;
-  const [otpForm, otpFields] = useForm({
-    id: `${ids}-otp-${attempt}`,
-    lastResult: asResult(otpReply),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AdminOtpPayload }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      const credentials = kept.current;
-      if (submission?.status !== 'success' || busy || !credentials) return;
-      setShown(undefined);
-      submit({
-        intent: 'verify',
-        email: credentials.email,
-        otp: submission.value.otp,
-        password: credentials.password,
-        destination: destination(location.state),
-      });
-    },
-  });
+  const onOtpSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = otpCheck.submit(event.currentTarget);
+    const credentials = kept.current;
+    if (!checked || busy || !credentials) return;
+    setShown(undefined);
+    submit({
+      intent: 'verify',
+      email: credentials.email,
+      otp: checked.otp,
+      password: credentials.password,
+      destination: destination(location.state),
+    });
+  };
 
   // The code step puts the keyboard in its field (again when the form starts afresh and remounts it).
-  const otpFieldKey = otpFields.otp.key;
   useEffect(() => {
     if (step === 'otp') codeInput.current?.focus();
-  }, [step, attempt, otpFieldKey]);
+  }, [step, attempt]);
 
   const resend = () => {
     if (busy || !kept.current) return;
@@ -273,9 +276,9 @@ export default function LoginPage() {
 
   const banner = shown?.kind === 'refused' && shown.message ? shown.message : null;
   const resendNotice = step === 'otp' && shown?.kind === 'sent' ? shown.notice : null;
-  const emailError = loginFields.email.errors?.[0];
-  const passwordError = loginFields.password.errors?.[0];
-  const codeError = otpFields.otp.errors?.[0];
+  const emailError = loginCheck.errorOf('email');
+  const passwordError = loginCheck.errorOf('password');
+  const codeError = otpCheck.errorOf('otp');
 
   const emailId = `${ids}-email`;
   const passwordId = `${ids}-password`;
@@ -305,11 +308,18 @@ export default function LoginPage() {
         {step === 'login' ? (
           // method="post" keeps the password out of the address bar should the form ever be
           // submitted without JavaScript (the button stays disabled until the page is live).
-          <form id={loginForm.id} method="post" noValidate onSubmit={loginForm.onSubmit} className="mt-6 space-y-5">
+          <form
+            id={`${ids}-login`}
+            method="post"
+            noValidate
+            onSubmit={onLoginSubmit}
+            onInput={loginCheck.onInput}
+            className="mt-6 space-y-5"
+          >
             <TextField
               id={emailId}
               label="Email"
-              field={loginFields.email}
+              field={{ name: 'email', key: undefined, initialValue: undefined }}
               error={emailError}
               errorId={`${emailId}-error`}
               errorTestId="email-error"
@@ -325,7 +335,7 @@ export default function LoginPage() {
               id={passwordId}
               ref={passwordInput}
               label="Password"
-              field={loginFields.password}
+              field={{ name: 'password', key: undefined, initialValue: undefined }}
               error={passwordError}
               errorId={`${passwordId}-error`}
               errorTestId="password-error"
@@ -376,13 +386,19 @@ export default function LoginPage() {
                 {resendNotice}
               </p>
             ) : null}
-            <form id={otpForm.id} noValidate onSubmit={otpForm.onSubmit} className="mt-6 space-y-5">
+            <form
+              id={`${ids}-otp`}
+              noValidate
+              onSubmit={onOtpSubmit}
+              onInput={otpCheck.onInput}
+              className="mt-6 space-y-5"
+            >
               <input type="hidden" name="email" value={otpEmail} />
               <TextField
                 id={codeId}
                 ref={codeInput}
                 label={secondFactor === 'totp' ? 'Code or recovery code' : '6-digit code'}
-                field={otpFields.otp}
+                field={{ name: 'otp', key: `otp-${attempt}`, initialValue: undefined }}
                 error={codeError}
                 errorId={`${codeId}-error`}
                 errorTestId="code-error"

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { Link, useNavigation, useRevalidator } from 'react-router';
 import { parseOrderParam } from '../../core/catalog/order-path.ts';
 import { ORDER_PAGE_MESSAGES } from '../../core/orders/form-detail.ts';
@@ -8,11 +8,18 @@ import { CacheStrategy } from '../cache.ts';
 import { OrderForm } from '../components/order/OrderForm.tsx';
 import { LiveUsers, TrustList } from '../components/order/OrderExtras.tsx';
 import { OrderHeader } from '../components/order/OrderHeader.tsx';
-import { PaymentWindow } from '../components/order/PaymentWindow.tsx';
 import { requestContext } from '../context.ts';
 import { privatePageMeta } from '../seo/meta.ts';
 
 export const meta: Route.MetaFunction = () => privatePageMeta('Order');
+
+/**
+ * The payment window (sandbox or Razorpay checkout) opens only after Continue, so it is not part of
+ * the page's first load (decision 037, 120 KB budget): its chunk is fetched once the page is idle,
+ * well before a buyer can have filled the form in.
+ */
+const loadPaymentWindow = () => import('../components/order/PaymentWindow.tsx');
+const PaymentWindow = lazy(() => loadPaymentWindow().then((module) => ({ default: module.PaymentWindow })));
 
 /** The page itself holds nothing personal, but it is a checkout: never stored by any cache. */
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
@@ -47,6 +54,12 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const [payment, setPayment] = useState<CreatedOrder | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+
+  // The payment window's code arrives while the buyer types, not after Continue.
+  useEffect(() => {
+    const timer = window.setTimeout(() => void loadPaymentWindow(), 1000);
+    return () => window.clearTimeout(timer);
+  }, []);
 
   // Another package of this page is on its way: its quantity shows as chosen at once, and the
   // form (with what the buyer typed) stays while its price loads.
@@ -129,7 +142,11 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </aside>
       </div>
 
-      {payment ? <PaymentWindow key={payment.razorpay_order_id} order={payment} onDismiss={onDismiss} /> : null}
+      {payment ? (
+        <Suspense fallback={null}>
+          <PaymentWindow key={payment.razorpay_order_id} order={payment} onDismiss={onDismiss} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

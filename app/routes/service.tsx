@@ -27,7 +27,7 @@ import { type Selection, resolveSelection, selectPlan, selectServiceIn } from '.
 const LANDING_SERVICE_SLUG = 'instagram-followers';
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { catalog, publicUrl, storeInfo } = context.get(requestContext).services;
+  const { catalog, publicUrl, storeInfo, reviews } = context.get(requestContext).services;
   const detail = await catalog.getGroupDetail(params.slug);
   if (!detail) throw data(null, { status: 404 });
   // A group slug (/service/instagram) names no single service: show the group's first one.
@@ -37,9 +37,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const path = `/service/${detail.selected}`;
   // The FAQ copy and the JSON-LD are built here, on the server: text and code the page never
   // changes stay out of its JavaScript (first-load budget, issue 13).
+  // The rating comes from customers' approved reviews of this service only (decision 039).
+  const rating = service ? await reviews.aggregateFor(service.slug) : null;
   const jsonLd = service
     ? [
-        serviceProductJsonLd(publicUrl, service, path),
+        serviceProductJsonLd(publicUrl, service, path, rating),
         breadcrumbJsonLd(publicUrl, [{ name: service.name, path }]),
         faqPageJsonLd(serviceFaq, absoluteUrl(publicUrl, path)),
       ]
@@ -57,9 +59,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 /** schema.org Product for a service: one Offer per plan and tier, at the price the buyer is charged. */
-function serviceProductJsonLd(publicUrl: string, service: ServiceView, path: string) {
+function serviceProductJsonLd(
+  publicUrl: string,
+  service: ServiceView,
+  path: string,
+  rating: { ratingValue: number; reviewCount: number } | null,
+) {
   return productJsonLd(publicUrl, {
     name: service.name,
+    rating,
     description: service.description,
     path,
     offers: service.plans.flatMap((plan) =>

@@ -65,11 +65,13 @@ export interface ProductForJsonLd {
   path: string;
   image?: string | undefined;
   offers: readonly OfferForJsonLd[];
+  /** From customers' approved reviews of this service's orders (decision 039); absent when there are none. */
+  rating?: { ratingValue: number; reviewCount: number } | null | undefined;
 }
 
 /**
- * schema.org Product with one Offer per price tier. No aggregateRating or review: the store has
- * no real reviews yet (the carousel shows samples), and made-up ratings break Google's rules.
+ * schema.org Product with one Offer per price tier, and an AggregateRating only from customers'
+ * approved reviews (decision 039): never an invented one, none at all without reviews.
  */
 export function productJsonLd(publicUrl: string | undefined, product: ProductForJsonLd): JsonLd {
   return {
@@ -80,6 +82,17 @@ export function productJsonLd(publicUrl: string | undefined, product: ProductFor
     url: absoluteUrl(publicUrl, product.path),
     image: absoluteUrl(publicUrl, product.image || DEFAULT_SHARE_IMAGE),
     brand: { '@type': 'Brand', name: SITE_NAME },
+    ...(product.rating && product.rating.reviewCount > 0
+      ? {
+          aggregateRating: {
+            '@type': 'AggregateRating',
+            ratingValue: product.rating.ratingValue,
+            reviewCount: product.rating.reviewCount,
+            bestRating: 5,
+            worstRating: 1,
+          },
+        }
+      : {}),
     offers: product.offers.map((offer) => ({
       '@type': 'Offer',
       name: offer.name,

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
+import { type AdminRole, storedRole } from './roles.ts';
 
 export const DEFAULT_TOKEN_TTL_MS = 12 * 60 * 60_000;
 /** `last_used_at` is written at most this often per token. */
@@ -21,6 +22,8 @@ export interface AdminSession {
   adminId: number;
   email: string;
   tokenId: number;
+  /** Read on every call, so a role change applies to live sessions at once. */
+  role: AdminRole;
 }
 
 export interface AdminSessionsOptions {
@@ -72,6 +75,7 @@ export function createAdminSessions(options: AdminSessionsOptions): AdminSession
           last_used_at: null,
         })
         .execute();
+      await db.updateTable('admins').set({ last_login_at: at.toISOString() }).where('id', '=', adminId).execute();
       // Housekeeping: one row per login would otherwise pile up.
       await db
         .deleteFrom('admin_tokens')
@@ -95,6 +99,7 @@ export function createAdminSessions(options: AdminSessionsOptions): AdminSession
           'admins.id as adminId',
           'admins.email',
           'admins.is_verified',
+          'admins.role',
         ])
         .where('admin_tokens.token_hash', '=', hashToken(token))
         .executeTakeFirst();
@@ -110,7 +115,7 @@ export function createAdminSessions(options: AdminSessionsOptions): AdminSession
           .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', staleBefore)]))
           .execute();
       }
-      return { adminId: row.adminId, email: row.email, tokenId: row.tokenId };
+      return { adminId: row.adminId, email: row.email, tokenId: row.tokenId, role: storedRole(row.role) };
     },
 
     async revoke(token) {

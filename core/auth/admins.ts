@@ -11,6 +11,7 @@
  * - the admin's own second-factor settings (the security page): enrol in TOTP, turn it off.
  */
 import type { Kysely } from 'kysely';
+import { isPostgres } from '../../db/migrations/helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type AdminAccounts, createAdminAccounts } from './admin-accounts.ts';
@@ -20,6 +21,7 @@ import type { OneTimeCodes } from './one-time-codes.ts';
 import { type SecondFactorStatus, createSecondFactors } from './second-factor.ts';
 import type { TotpKeySource } from './totp-keys.ts';
 import { ADMIN_MESSAGES, AdminAuthError } from './admin-errors.ts';
+import { type AdminTeam, createAdminTeam } from './invitations.ts';
 
 export { type AdminSummary } from './admin-accounts.ts';
 
@@ -54,6 +56,10 @@ export interface AdminAuthOptions {
 }
 
 export interface AdminAuth extends AdminAccounts, AdminLogin {
+  /** Roles, invitations, removals (decision 041, invitations.ts). */
+  team: AdminTeam;
+  /** The clock admin auth reads (the audit log's entries are stamped with it). */
+  clock: Clock;
   /** The session of a live token (not revoked, not expired, admin verified), or null. */
   authenticate(token: string): Promise<AdminSession | null>;
   /** Revokes the token; whether it was live. */
@@ -94,6 +100,8 @@ export function createAdminAuth(options: AdminAuthOptions): AdminAuth {
   return {
     ...accounts,
     ...login,
+    team: createAdminTeam({ db, now, publicUrl, lockRows: isPostgres(db) }),
+    clock: now,
     authenticate: (token) => sessions.authenticate(token),
     logout: (token) => sessions.revoke(token),
     secondFactorStatus: (adminId) => secondFactors.status(adminId),

@@ -12,6 +12,12 @@ export interface SaleBanner {
   endsAt: number;
   /** 'all', or the service slugs the sale covers (the banner shows only on their pages and home). */
   services: 'all' | string[];
+  /**
+   * For a sale on some services: the slugs whose service page shows the banner: every service
+   * (and the group slug) of a group with a covered service, since the service page offers the
+   * whole group (decision 038). Absent: the covered services' own pages only.
+   */
+  servicePages?: string[];
   /** The store's clock when this was read (epoch ms): the countdown's first render starts here. */
   at: number;
 }
@@ -19,12 +25,16 @@ export interface SaleBanner {
 /**
  * Whether the banner belongs on a page: everywhere (the layout's showsTopBar rules decide the
  * rest) for a sale on all services; for a sale on some services, on the home page (which prices
- * them) and on those services' own service and order pages.
+ * them), on the service pages of their groups (`servicePages`: a group's page offers all its
+ * services, decision 038) and on the covered services' own order pages.
  */
 export function saleBannerShowsOn(banner: SaleBanner, pathname: string): boolean {
   if (banner.services === 'all') return true;
   if (pathname === '/' || pathname === '') return true;
-  const slug = /^\/service\/([^/?#]+)/.exec(pathname)?.[1] ?? /^\/order\/([^/?#]+?)GOI\d+/.exec(pathname)?.[1] ?? null;
-  if (slug === null) return false;
-  return banner.services.includes(decodeURIComponent(slug));
+  const servicePage = /^\/service\/([^/?#]+)/.exec(pathname)?.[1];
+  if (servicePage !== undefined) {
+    return (banner.servicePages ?? banner.services).includes(decodeURIComponent(servicePage));
+  }
+  const orderPage = /^\/order\/([^/?#]+?)GOI\d+/.exec(pathname)?.[1];
+  return orderPage !== undefined && banner.services.includes(decodeURIComponent(orderPage));
 }

@@ -146,14 +146,36 @@ export function salePhase(sale: SaleConfig | null, now: number): 0 | 1 | 2 {
   return now < sale.startsAt ? 0 : 1;
 }
 
-/** The banner for the sale running at `now`, or null (no banner) when none is. */
-export function saleBanner(sale: SaleConfig | null, now: number): SaleBanner | null {
+/** The part of the catalogue the banner reads: each group's services, by name and slug. */
+export interface SaleBannerGroup {
+  slug: string;
+  services: { name: string; slug: string }[];
+}
+
+/** "A", "A and B", "A, B and C". */
+function listOfNames(names: string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
+}
+
+/**
+ * The banner for the sale running at `now`, or null (no banner) when none is. With the
+ * catalogue's groups, a sale on some services names them ("… on Instagram Likes and TikTok
+ * Views") and shows on every service page of their groups (decision 038).
+ */
+export function saleBanner(sale: SaleConfig | null, now: number, groups?: SaleBannerGroup[]): SaleBanner | null {
   if (!isSaleActive(sale, now)) return null;
-  return {
-    text: sale.wording.replaceAll('{percent}', String(sale.percent)),
-    percent: sale.percent,
-    endsAt: sale.endsAt,
-    services: sale.services,
-    at: now,
-  };
+  const text = sale.wording.replaceAll('{percent}', String(sale.percent));
+  const banner: SaleBanner = { text, percent: sale.percent, endsAt: sale.endsAt, services: sale.services, at: now };
+  if (sale.services === 'all' || !groups) return banner;
+  const covered = new Set(sale.services);
+  const names: string[] = [];
+  const servicePages: string[] = [];
+  for (const group of groups) {
+    const coveredHere = group.services.filter((service) => covered.has(service.slug));
+    if (coveredHere.length === 0) continue;
+    names.push(...coveredHere.map((service) => service.name));
+    servicePages.push(group.slug, ...group.services.map((service) => service.slug));
+  }
+  return { ...banner, text: names.length > 0 ? `${text} on ${listOfNames(names)}` : text, servicePages };
 }

@@ -17,6 +17,8 @@ export const FULFIL_JOB = defineJob({ kind: 'order.fulfil', payload: OrderRef })
 export const REFUND_JOB = defineJob({ kind: 'order.refund', payload: OrderRef });
 /** Recurring: asks the supplier about live supplier orders (every SUPPLIER_SYNC_SECONDS). */
 export const SUPPLIER_SYNC_JOB = defineRecurringJob('fulfilment.sync');
+/** Recurring: asks the supplier about open refills (every SUPPLIER_SYNC_SECONDS; decision 040). */
+export const REFILL_SYNC_JOB = defineRecurringJob('refills.sync');
 
 const AdminAction = z.object({
   orderId: z.number().int().positive(),

@@ -79,6 +79,20 @@ const MAX_IDS = 100;
 const MAX_ID = 2_147_483_647;
 
 const INCORRECT_ORDER = 'Incorrect order ID';
+const INCORRECT_REFILL = 'Incorrect refill ID';
+/** What panels answer when an order cannot be refilled (not completed, service without refill). */
+export const REFILL_NOT_AVAILABLE = 'Refill is not available for this order';
+
+/**
+ * A simulated refill's status from its age: Pending for the first START_AT of deliverySeconds,
+ * In progress until half of it, Completed after (refills top up a drop, shorter than an order).
+ */
+export function refillProgress(createdAt: string, nowMs: number, deliverySeconds: number): string {
+  const f =
+    deliverySeconds <= 0 ? Number.POSITIVE_INFINITY : (nowMs - Date.parse(createdAt)) / (deliverySeconds * 1000);
+  if (f >= 0.5) return SIMULATED_STATUSES.completed;
+  return f < START_AT ? SIMULATED_STATUSES.pending : SIMULATED_STATUSES.inProgress;
+}
 
 /** Units delivered at fraction f (START_AT ≤ f ≤ 1) of the delivery time, heading for `target`. */
 function deliveredAt(target: number, f: number): number {
@@ -259,32 +273,71 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
     return row ? statusReply(row) : { error: INCORRECT_ORDER };
   }
 
-  /** Refill ids are the order ids: one refill per order, always Completed at once. */
+  /**
+   * A refill is a row of simulated_panel_refills; it is refused for an order that is not
+   * Completed and while an earlier refill of the order is still running, as real panels do.
+   */
+  async function refillOne(row: Row | undefined): Promise<{ refill: string } | { error: string }> {
+    if (!row) return { error: INCORRECT_ORDER };
+    if (row.status !== SIMULATED_STATUSES.completed) return { error: REFILL_NOT_AVAILABLE };
+    const latest = await db
+      .selectFrom('simulated_panel_refills')
+      .selectAll()
+      .where('order_id', '=', row.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (latest && refillProgress(latest.created_at, now().getTime(), deliverySeconds) !== 'Completed') {
+      return { error: 'Refill is already in progress for this order' };
+    }
+    const { id } = await db
+      .insertInto('simulated_panel_refills')
+      .values({ order_id: row.id, created_at: now().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { refill: String(id) };
+  }
+
   async function refill(form: SimulatedPanelForm) {
-    const refillOne = (row: Row | undefined) => {
-      if (!row) return { error: INCORRECT_ORDER };
-      if (row.status !== SIMULATED_STATUSES.completed) return { error: 'Refill is not available for this order' };
-      return { refill: String(row.id) };
-    };
     if (form.orders !== undefined) {
       const ids = idList(form.orders);
       if (ids.length === 0 || ids.length > MAX_IDS) return { error: 'Incorrect request' };
       const rows = await load(ids.map(orderId).filter((id): id is number => id !== null));
-      return ids.map((text) => {
+      const replies = [];
+      for (const text of ids) {
         const id = orderId(text);
-        const result = refillOne(id === null ? undefined : rows.get(id));
-        return { order: id ?? text, refill: 'error' in result ? { error: result.error } : result.refill };
-      });
+        const result = await refillOne(id === null ? undefined : rows.get(id));
+        replies.push({ order: id ?? text, refill: 'error' in result ? { error: result.error } : result.refill });
+      }
+      return replies;
     }
     const id = orderId((form.order ?? '').trim());
     return refillOne(id === null ? undefined : (await load([id])).get(id));
   }
 
   async function refillStatus(form: SimulatedPanelForm) {
+    const statusOf = (row: { created_at: string } | undefined) =>
+      row ? refillProgress(row.created_at, now().getTime(), deliverySeconds) : null;
+    const find = async (ids: number[]) =>
+      ids.length === 0
+        ? new Map<number, { created_at: string }>()
+        : new Map(
+            (await db.selectFrom('simulated_panel_refills').selectAll().where('id', 'in', ids).execute()).map(
+              (row) => [row.id, row] as const,
+            ),
+          );
+    if (form.refills !== undefined) {
+      const ids = idList(form.refills);
+      if (ids.length === 0 || ids.length > MAX_IDS) return { error: 'Incorrect request' };
+      const rows = await find(ids.map(orderId).filter((id): id is number => id !== null));
+      return ids.map((text) => {
+        const id = orderId(text);
+        const status = statusOf(id === null ? undefined : rows.get(id));
+        return { refill: id ?? text, status: status ?? { error: INCORRECT_REFILL } };
+      });
+    }
     const id = orderId((form.refill ?? '').trim());
-    const row = id === null ? undefined : (await load([id])).get(id);
-    if (!row || row.status !== SIMULATED_STATUSES.completed) return { error: 'Incorrect refill ID' };
-    return { status: SIMULATED_STATUSES.completed };
+    const status = statusOf(id === null ? undefined : (await find([id])).get(id));
+    return status ? { status } : { error: INCORRECT_REFILL };
   }
 
   async function cancel(form: SimulatedPanelForm) {

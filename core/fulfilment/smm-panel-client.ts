@@ -10,13 +10,15 @@
  * (see isAmbiguousAddError).
  */
 import { numberToE4, parseAmountE4 } from '../money/money.ts';
-import { normalizeSupplierStatus } from './statuses.ts';
+import { normalizeRefillStatus, normalizeSupplierStatus } from './statuses.ts';
 import type {
   NewSupplierOrder,
   SupplierBalance,
   SupplierCancelResult,
   SupplierOrderStatus,
   SupplierPanel,
+  SupplierRefillStatus,
+  SupplierRefillStatusResult,
   SupplierService,
   SupplierStatusResult,
 } from './supplier.ts';
@@ -207,6 +209,12 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
     };
   }
 
+  function parseRefillStatus(status: unknown): SupplierRefillStatus {
+    if (typeof status !== 'string')
+      throw bad('refill_status', 'Supplier panel sent a refill status reply without a status');
+    return { status: normalizeRefillStatus(status), rawStatus: status };
+  }
+
   function parseService(entry: unknown): SupplierService {
     if (!isObject(entry)) throw bad('services', 'Supplier panel sent a service that is not an object');
     const service = idText(entry.service);
@@ -293,6 +301,38 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
       const refill = idText(reply.refill);
       if (refill === null) throw bad('refill', 'Supplier panel accepted the refill without a refill id');
       return { refill };
+    },
+
+    async refillStatus(refill: string) {
+      const reply = await call('refill_status', { refill });
+      if (!isObject(reply)) throw bad('refill_status', 'Supplier panel sent a refill status that is not an object');
+      const statusError = isObject(reply.status) ? errorText(reply.status) : null;
+      if (statusError) throw new SmmPanelError('api', statusError, undefined, 'refill_status');
+      return parseRefillStatus(reply.status);
+    },
+
+    async refillStatuses(refills: string[]) {
+      if (refills.length < 1 || refills.length > MAX_STATUS_IDS) {
+        throw new RangeError(`refillStatuses takes 1 to ${MAX_STATUS_IDS} refill ids, got ${refills.length}`);
+      }
+      const ids = [...new Set(refills.map(String))];
+      const reply = await call('refill_status', { refills: ids.join(',') });
+      // `[{ refill: 1, status: "Completed" }, { refill: 2, status: { error: "Refill not found" } }]`
+      if (!Array.isArray(reply))
+        throw bad('refill_status', 'Supplier panel sent a multi refill-status reply that is not a list');
+      const byId = new Map<string, unknown>();
+      for (const entry of reply) {
+        const id = isObject(entry) ? idText(entry.refill) : null;
+        if (id !== null && isObject(entry)) byId.set(id, entry.status ?? entry.error);
+      }
+      const result = new Map<string, SupplierRefillStatusResult>();
+      for (const id of ids) {
+        const status = byId.get(id);
+        if (status === undefined) result.set(id, { error: 'Missing from the supplier reply' });
+        else if (typeof status === 'string') result.set(id, parseRefillStatus(status));
+        else result.set(id, { error: errorText(status) ?? 'Malformed entry in the supplier reply' });
+      }
+      return result;
     },
 
     async cancel(orders: string[]) {

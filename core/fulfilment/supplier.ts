@@ -3,6 +3,7 @@
  * HTTP client (core/fulfilment/smm-panel-client.ts); the built-in simulated panel speaks the same
  * protocol and can be used in-process through the client with `simulatedPanelFetch`.
  */
+import { REFILL_STATES, type RefillState } from '../orders/refill-contracts.ts';
 import type { OrderStatus } from '../orders/status.ts';
 
 export interface SupplierService {
@@ -54,6 +55,22 @@ export interface SupplierCancelResult {
   error?: string;
 }
 
+/** A refill's state as the store shows it; panels spell these loosely (see normalizeRefillStatus). */
+export { REFILL_STATES, type RefillState };
+
+export interface SupplierRefillStatus {
+  /** Normalised; null when the panel sent a status the store does not know (see rawStatus). */
+  status: RefillState | null;
+  rawStatus: string;
+}
+
+/** One entry of a multi refill-status reply: a status, or the panel's refusal for that refill id. */
+export type SupplierRefillStatusResult = SupplierRefillStatus | { error: string };
+
+export function isRefillStatusError(result: SupplierRefillStatusResult): result is { error: string } {
+  return 'error' in result;
+}
+
 export interface SupplierBalance {
   balance: string;
   currency: string;
@@ -69,7 +86,11 @@ export interface SupplierPanel {
   status(order: string): Promise<SupplierOrderStatus>;
   /** 1–100 ids; every requested id is in the map, as a status or `{ error }`. */
   statuses(orders: string[]): Promise<Map<string, SupplierStatusResult>>;
+  /** Asks the panel to refill one order; its refusal ("Refill is not available…") is an 'api' SmmPanelError. */
   refill(order: string): Promise<{ refill: string }>;
+  refillStatus(refill: string): Promise<SupplierRefillStatus>;
+  /** 1–100 refill ids; every requested id is in the map, as a status or `{ error }`. */
+  refillStatuses(refills: string[]): Promise<Map<string, SupplierRefillStatusResult>>;
   cancel(orders: string[]): Promise<SupplierCancelResult[]>;
   balance(): Promise<SupplierBalance>;
 }

@@ -2,7 +2,8 @@
  * The customer's e-mails about an order, as subscribers of the order events: the receipt when it
  * is paid, and one e-mail per notified status (In Progress, Completed, Partial, Canceled). Each
  * is rendered now and queued under a dedupe key (`receipt:<order>`,
- * `status-mail:<order>:<status>`), so a retried event sends nothing twice.
+ * `status-mail:<order>:<status>`), so a retried event sends nothing twice. The Completed e-mail
+ * carries the order's review link (decision 039), made once per order in the same transaction.
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -10,6 +11,8 @@ import { enqueueMail } from '../mail/send-mail-job.ts';
 import { renderReceipt } from '../mail/templates/receipt.ts';
 import { renderStatusUpdate } from '../mail/templates/status-update.ts';
 import { type AmountE4, e4ToNumber, formatMoney } from '../money/money.ts';
+import { type Clock, systemClock } from '../clock.ts';
+import { createReviewInvitation, reviewPath } from '../reviews/reviews.ts';
 import type { OrderEventSubscriber } from '../orders/events.ts';
 import { refundDueE4 } from '../orders/progress.ts';
 import { isNotifiedStatus } from '../orders/status.ts';
@@ -18,6 +21,8 @@ import { publicOrderId } from '../orders/types.ts';
 export interface OrderMailsOptions {
   /** The store's public address, for the tracking link. */
   publicUrl: string;
+  /** The store's clock: when a review link was made and expires. */
+  now?: Clock;
 }
 
 /** "$2.99": the one money format of every screen and e-mail. */
@@ -61,6 +66,12 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
       // The refund the status calls for (the refund job makes it); nothing refunded before counts here.
       const refundE4 =
         status === 'Partial' || status === 'Canceled' ? refundDueE4({ ...order, refunded_e4: 0 }, event.remains) : 0;
+      // One review link per order; null when it exists already (this event was handled before, and
+      // its e-mail is then deduplicated below).
+      const reviewToken =
+        status === 'Completed'
+          ? await createReviewInvitation(trx, { orderId: order.id, now: (options.now ?? systemClock)() })
+          : null;
       const mail = renderStatusUpdate({
         orderNumber: publicOrderId(order.provider_order_id),
         serviceName: order.service_name,
@@ -71,6 +82,7 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
         refund: refundE4 > 0 ? money(refundE4, order.currency) : null,
         refundInFull: refundE4 > 0 && refundE4 >= order.amount_e4,
         trackingUrl: trackingUrl(order.provider_order_id),
+        reviewUrl: reviewToken ? new URL(reviewPath(reviewToken), options.publicUrl).toString() : null,
         email: order.email,
       });
       await enqueueMail(trx, { to: order.email, ...mail }, { dedupeKey: `status-mail:${order.id}:${status}` });

@@ -6,9 +6,14 @@
  * Browser-safe: no database, mail or Node imports here (the order and client pages bundle it).
  */
 import { z } from 'zod';
+import { CustomerRefillSchema } from './refill-contracts.ts';
 import { TARGET_KINDS } from '../catalog/types.ts';
 import { PAYMENT_STATUSES } from './types.ts';
 import { oneTimeCodeField, requiredEmail, safeText } from '../form-fields.ts';
+// The history forms' messages live in the zod-free ./history-form-check.ts, which /client uses (decision 037).
+import { HISTORY_FORM_MESSAGES } from './history-form-check.ts';
+
+export { HISTORY_FORM_MESSAGES } from './history-form-check.ts';
 
 /** Every text field: no control or text-direction characters (form-fields.ts). */
 const text = (max: number) => safeText(max);
@@ -41,7 +46,11 @@ export const OrderFormDetailSchema = z.object({
     [
       TargetFieldSchema,
       z.object({ title: z.string(), placeholder: z.string() }),
-      z.object({ list: z.array(z.object({ qty: z.number(), text: z.string(), price: z.number() })) }),
+      z.object({
+        list: z.array(
+          z.object({ qty: z.number(), text: z.string(), price: z.number(), listPrice: z.number().optional() }),
+        ),
+      }),
     ],
     TargetFieldSchema,
   ),
@@ -101,52 +110,22 @@ export const CreatedOrderSchema = z.object({
   amount: z.number(),
   /** The package price in cents, as the order stored it; `amount` − `packagePrice` is the processing fee. */
   packagePrice: z.number(),
+  /** In cents: the package's price before a sale, when a sale reduced `packagePrice` (decision 038). */
+  listPrice: z.number().optional(),
   checkout: CheckoutInstructionsSchema,
 });
 
 // ---------------------------------------------------------------------------------------------
 // A failed payment attempt
 
-/**
- * `POST /api/order/payment-failed`'s reason: Razorpay Standard Checkout's `error.reason` codes
- * (the `payment.failed` event), and `other` for anything else. A code from this list, never the
- * caller's text, is what the order records (decision 017).
- */
-export const PAYMENT_FAILURE_REASONS = [
-  'payment_failed',
-  'payment_cancelled',
-  'payment_timed_out',
-  'authentication_failed',
-  'card_declined',
-  'insufficient_funds',
-  'incorrect_otp',
-  'invalid_card_details',
-  'bank_technical_error',
-  'other',
-] as const;
-export type PaymentFailureReason = (typeof PAYMENT_FAILURE_REASONS)[number];
-
-/** The order's error message for each code (shown in the order history and the admin). */
-export const PAYMENT_FAILURE_MESSAGES: Record<PaymentFailureReason, string> = {
-  payment_failed: 'Payment failed',
-  payment_cancelled: 'Payment cancelled',
-  payment_timed_out: 'Payment timed out',
-  authentication_failed: 'Payment authentication failed',
-  card_declined: 'Card declined',
-  insufficient_funds: 'Insufficient funds',
-  incorrect_otp: 'Incorrect one-time password',
-  invalid_card_details: 'Invalid card details',
-  bank_technical_error: 'Bank technical error',
-  other: 'Payment failed',
-};
-
-const isPaymentFailureReason = (value: unknown): value is PaymentFailureReason =>
-  PAYMENT_FAILURE_REASONS.includes(value as PaymentFailureReason);
-
-/** The code the browser reports for the payment window's error (Razorpay's `error.reason`). */
-export function paymentFailureReasonOf(reason: string | undefined): PaymentFailureReason {
-  return isPaymentFailureReason(reason) ? reason : 'other';
-}
+// `POST /api/order/payment-failed`'s reasons live without zod in ./payment-failures.ts, for the
+// order page's payment window (decision 037).
+export {
+  PAYMENT_FAILURE_MESSAGES,
+  PAYMENT_FAILURE_REASONS,
+  type PaymentFailureReason,
+  paymentFailureReasonOf,
+} from './payment-failures.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The confirmation page
@@ -179,13 +158,6 @@ export const OrderStatusViewSchema = z.object({
 
 // ---------------------------------------------------------------------------------------------
 // The client page (order history behind an e-mailed code)
-
-export const HISTORY_FORM_MESSAGES = {
-  emailRequired: 'Email is required',
-  emailInvalid: 'Invalid email',
-  codeRequired: 'Code is required',
-  codeFormat: 'The code has 6 digits',
-} as const;
 
 const HistoryEmail = requiredEmail({
   required: HISTORY_FORM_MESSAGES.emailRequired,
@@ -227,5 +199,7 @@ export const HistoryRowSchema = z.object({
   orderDate: z.string(),
   errorMessage: z.string().nullable(),
   email: z.string(),
+  /** Completed orders only: the refill state and whether "Request refill" is offered (decision 040). */
+  refill: CustomerRefillSchema.optional(),
 });
 export type HistoryRow = z.infer<typeof HistoryRowSchema>;

@@ -103,7 +103,15 @@ export function toFormDetail({ service, plan, tier }: PackageChoice): OrderFormD
     fields: [
       TARGET_FIELDS[service.targetKind],
       { title: 'Email', placeholder: 'you@example.com' },
-      { list: plan.list.map(({ qty, text, price }) => ({ qty, text, price })) },
+      // listPrice: during a sale, the price before it, struck through in the quantity dropdown (decision 038).
+      {
+        list: plan.list.map(({ qty, text, price, listPrice }) => ({
+          qty,
+          text,
+          price,
+          ...(listPrice !== undefined ? { listPrice } : {}),
+        })),
+      },
       ...(service.commentRequired ? [COMMENT_FIELD] : []),
     ],
     selected: { ...tier, charge: e4ToNumber(chargeAmountE4(numberToE4(tier.price))) },

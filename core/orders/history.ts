@@ -19,6 +19,7 @@ import { renderOrderHistoryCode } from '../mail/templates/login-code.ts';
 import { e4ToNumber } from '../money/money.ts';
 import type { Database } from '../../db/schema.ts';
 import { isEmail } from '../email.ts';
+import type { CustomerRefill } from './refill-contracts.ts';
 import { HISTORY_FORM_MESSAGES, type HistoryRow } from './contracts.ts';
 
 /** What the code proves; also the codes table's `purpose`. */
@@ -65,6 +66,8 @@ export interface OrderHistoryOptions {
   codes: OneTimeCodes;
   /** The store's public origin, for the link in the e-mail. */
   publicUrl: string;
+  /** Adds each Completed order's refill section (core/fulfilment/refills.ts, decision 040). */
+  refills?: { customerViews(email: string, providerOrderIds: string[]): Promise<Map<string, CustomerRefill>> };
 }
 
 export interface OrderHistory {
@@ -134,6 +137,9 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
         .limit(ORDER_HISTORY_LIMIT)
         .execute();
 
+      const completed = rows.filter((row) => row.order_status === 'Completed').map((row) => row.provider_order_id);
+      const refills =
+        completed.length > 0 && options.refills ? await options.refills.customerViews(email, completed) : null;
       return rows.map((row) => ({
         razorPayOrderId: row.provider_order_id,
         serviceId: row.service_slug,
@@ -150,6 +156,7 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
         orderDate: new Date(row.created_at).toISOString(),
         errorMessage: row.error_message,
         email: row.email,
+        ...(refills?.has(row.provider_order_id) ? { refill: refills.get(row.provider_order_id) } : {}),
       }));
     },
   };

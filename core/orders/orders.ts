@@ -105,6 +105,25 @@ export interface ReconcileResult {
   flagged: { orderId: number; providerOrderId: string; paymentId: string; reason: string }[];
 }
 
+/**
+ * The payment window's description (Razorpay shows only the total): the service, then during a
+ * sale its list price and the sale price, then the processing fee when one is added.
+ * E.g. "Instagram Followers (sale: $2.99 → $2.39; incl. processing fee $1.00)".
+ */
+export function checkoutDescription(
+  serviceName: string,
+  priceE4: number,
+  listPriceE4: number | null,
+  feeE4: number,
+  currency: string,
+): string {
+  const money = (e4: number) => formatMoney(e4ToNumber(e4), currency);
+  const notes: string[] = [];
+  if (listPriceE4 !== null && listPriceE4 > priceE4) notes.push(`sale: ${money(listPriceE4)} → ${money(priceE4)}`);
+  if (feeE4 > 0) notes.push(`incl. ${PROCESSING_FEE_LABEL.toLowerCase()} ${money(feeE4)}`);
+  return notes.length > 0 ? `${serviceName} (${notes.join('; ')})` : serviceName;
+}
+
 export function createOrderService(options: OrderServiceOptions) {
   const { db, catalog, provider } = options;
   const now = () => options.now?.() ?? new Date();
@@ -119,11 +138,14 @@ export function createOrderService(options: OrderServiceOptions) {
     email: string;
     service_name: string;
     price_e4: number;
+    list_price_e4: number | null;
     amount_e4: number;
     currency: string;
   }): CreatedOrder {
     const amountCents = e4ToCents(order.amount_e4);
     const feeE4 = order.amount_e4 - order.price_e4;
+    const listPriceE4 =
+      order.list_price_e4 !== null && order.list_price_e4 > order.price_e4 ? order.list_price_e4 : null;
     return {
       currency: order.currency,
       serviceName: order.service_name,
@@ -131,16 +153,15 @@ export function createOrderService(options: OrderServiceOptions) {
       email: order.email,
       amount: amountCents,
       packagePrice: amountCents - e4ToCents(feeE4),
+      ...(listPriceE4 !== null ? { listPrice: e4ToCents(listPriceE4) } : {}),
       checkout: provider.checkoutFor({
         providerOrderId: order.provider_order_id,
         amountCents,
         currency: order.currency,
         email: order.email,
-        // Razorpay's window shows only the total: the fee is named in its description (decision 033).
-        description:
-          feeE4 > 0
-            ? `${order.service_name} (incl. ${PROCESSING_FEE_LABEL.toLowerCase()} ${formatMoney(e4ToNumber(feeE4), order.currency)})`
-            : order.service_name,
+        // Razorpay's window shows only the total: the fee and a sale's list price are named in its
+        // description (decisions 033, 038).
+        description: checkoutDescription(order.service_name, order.price_e4, listPriceE4, feeE4, order.currency),
       }),
     };
   }
@@ -219,6 +240,8 @@ export function createOrderService(options: OrderServiceOptions) {
         comment,
         supplier_service_id: '',
         price_e4: priceE4,
+        // The price before a sale, shown struck through in the payment window (decision 038).
+        list_price_e4: tier.listPrice !== undefined ? numberToE4(tier.listPrice) : null,
         amount_e4: amountE4,
         currency: ORDER_CURRENCY,
         payment_status: 'created' as const,

@@ -26,6 +26,11 @@ export const ORDER_EVENT_KINDS = [
   'admin.reorder_refused',
   'admin.action_done',
   'admin.action_failed',
+  // Refills (core/fulfilment/refills.ts, decision 040).
+  'refill.requested',
+  'refill.accepted',
+  'refill.rejected',
+  'refill.status_changed',
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 

@@ -1,24 +1,16 @@
 /**
- * Order form rules of spec section 5: one zod schema, used by the browser form (conform) and by
- * order creation after it has found the package (the rules depend on the service: a YouTube
- * target has its own "required" message, and only some services take comments).
+ * Order form rules of spec section 5: one zod schema, applied by order creation after it has
+ * found the package (the rules depend on the service: a YouTube target has its own "required"
+ * message, and only some services take comments). The browser checks the same rules in plain
+ * code (./form-check.ts, decision 037).
  */
 import { z } from 'zod';
-import type { TargetKind } from '../catalog/types.ts';
 import { requiredEmail, requiredText, safeText } from '../form-fields.ts';
 
-export const ORDER_FORM_MESSAGES = {
-  nameRequired: 'Name is required',
-  youtubeRequired: 'YouTube URL is required',
-  emailRequired: 'Email is required',
-  emailInvalid: 'Invalid email format',
-  commentRequired: 'Comments is required',
-} as const;
+// The messages and the rules' shape live in the zod-free ./form-check.ts, which the browser uses (decision 037).
+import { ORDER_FORM_MESSAGES, type OrderFormRules } from './form-check.ts';
 
-export interface OrderFormRules {
-  targetKind: TargetKind;
-  commentRequired: boolean;
-}
+export { ORDER_FORM_MESSAGES, type OrderFormRules } from './form-check.ts';
 
 /** The buyer's part of the order payload, for one package's rules. */
 export function orderFormSchema(rules: OrderFormRules) {

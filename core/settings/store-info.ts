@@ -29,6 +29,12 @@ export interface StoreInfo {
   officeAddress: string | null;
   /** Hours within which an undelivered order's refund is issued to the payment provider. */
   refundWindowHours: number;
+  /**
+   * Days after completion within which a customer can request a refill from /client
+   * (REFILL_WINDOW_DAYS, default REFILL_GUARANTEE_DAYS; decision 040). Optional for callers that
+   * build a StoreInfo by hand: absent means the default.
+   */
+  refillWindowDays?: number;
 }
 
 /** `support@` and the store's own host name (no port): the default support address. */

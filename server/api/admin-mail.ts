@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
-import { type AuthenticateToken, requireAdmin } from './admin-guard.ts';
+import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
 export interface AdminMailApiOptions {
@@ -38,7 +38,7 @@ export const RESEND_NOT_FAILED_MESSAGE = 'This e-mail has not failed (it is queu
 
 export const adminMailApi: FastifyPluginAsyncZod<AdminMailApiOptions> = async (app, options) => {
   const { failedMail } = options;
-  app.addHook('onRequest', requireAdmin(options.authenticate));
+  app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_ONLY));
 
   app.get(
     '/admin/mail/failed',

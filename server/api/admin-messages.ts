@@ -17,7 +17,7 @@ import {
   InboxUnreadCountSchema,
 } from '../../core/contact/inbox-contracts.ts';
 import type { ContactInbox, InboxAdmin } from '../../core/contact/inbox.ts';
-import { type AuthenticateToken, requireAdmin } from './admin-guard.ts';
+import { type AuthenticateToken, OWNER_AND_SUPPORT, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 
@@ -33,7 +33,7 @@ const refusals = { 400: FailureSchema, 401: FailureSchema, 404: FailureSchema };
 
 export const adminMessagesApi: FastifyPluginAsyncZod<AdminMessagesApiOptions> = async (app, options) => {
   const { inbox } = options;
-  app.addHook('onRequest', requireAdmin(options.authenticate));
+  app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_AND_SUPPORT));
   // The schemas carry their own messages ('Reply is required'): answered as they are, per field.
   app.setErrorHandler(specValidationErrors());
 

@@ -18,7 +18,7 @@ import {
 } from '../../core/admin/contracts.ts';
 import type { OrdersConsole } from '../../core/admin/orders-console.ts';
 import { normaliseStatus } from '../../core/admin/orders-search.ts';
-import { type AuthenticateToken, requireAdmin } from './admin-guard.ts';
+import { type AuthenticateToken, OWNER_AND_SUPPORT, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
 export interface AdminOrdersApiOptions {
@@ -38,7 +38,7 @@ export const APPLY_SERVICE_MESSAGE = 'The order will be sent to the supplier';
 export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = async (app, options) => {
   const { console: orders } = options;
   // Encapsulated: guards this plugin's routes only.
-  app.addHook('onRequest', requireAdmin(options.authenticate));
+  app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_AND_SUPPORT));
 
   app.get(
     '/order/all-orders',

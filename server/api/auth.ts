@@ -13,7 +13,8 @@ import {
   TotpEnabledReply,
   TotpSetupReply,
 } from '../../core/auth/contracts.ts';
-import { bearerToken, requireAdmin } from './admin-guard.ts';
+import { ADMIN_ROLES } from '../../core/auth/roles.ts';
+import { OWNER_AND_SUPPORT, bearerToken, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 
@@ -42,7 +43,8 @@ function retryAfter(reply: FastifyReply, ms: number | undefined): void {
 }
 
 export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth }) => {
-  const adminOnly = requireAdmin((token) => auth.authenticate(token));
+  // Every admin, whatever the role, manages their own session and second factor.
+  const adminOnly = requireAdmin((token) => auth.authenticate(token), OWNER_AND_SUPPORT);
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');
@@ -160,7 +162,7 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
   app.get(
     '/auth/logout',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       schema: {
         tags: ['admin auth'],
         summary: 'Revoke the bearer token',
@@ -176,14 +178,18 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
   app.get(
     '/auth/me',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       schema: {
         tags: ['admin auth'],
-        summary: "The bearer token's admin (the admin UI checks a stored token with it)",
-        response: { 200: envelopeOf(z.object({ email: z.string() })), 401: FailureSchema },
+        summary: "The bearer token's admin and role (the admin UI checks a stored token with it)",
+        response: {
+          200: envelopeOf(z.object({ email: z.string(), role: z.enum(ADMIN_ROLES) })),
+          401: FailureSchema,
+        },
       },
     },
-    (request) => ok({ email: request.admin!.email }),
+    // The role decides what the admin navigation shows (the server enforces it on every call).
+    (request) => ok({ email: request.admin!.email, role: request.admin!.role }),
   );
 
   // The admin's own second factor (the security page). Setting it up needs a live session; the
@@ -191,7 +197,7 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
   app.get(
     '/auth/second-factor',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       schema: {
         tags: ['admin auth'],
         summary:
@@ -205,7 +211,7 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
   app.post(
     '/auth/totp/setup',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       config: limit(10),
       schema: {
         tags: ['admin auth'],
@@ -221,7 +227,7 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
   app.post(
     '/auth/totp/confirm',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       config: limit(10),
       schema: {
         tags: ['admin auth'],
@@ -243,7 +249,7 @@ export const authApi: FastifyPluginAsyncZod<AuthApiOptions> = async (app, { auth
   app.post(
     '/auth/totp/disable',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       config: limit(10),
       schema: {
         tags: ['admin auth'],

@@ -16,7 +16,7 @@ import { BLOG_MESSAGES, type Blog, type BlogImageInput, type BlogPostPatch } fro
 import type { BlogPost, BlogPostSummary } from '../../core/blog/contracts.ts';
 import { UNSAFE_TEXT_MESSAGE } from '../../core/form-fields.ts';
 import { imageTooLargeMessage } from '../../core/uploads/images.ts';
-import { type AuthenticateToken, requireAdmin } from './admin-guard.ts';
+import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 import { unsafeTextField } from './text-guard.ts';
@@ -201,7 +201,7 @@ const writeResponses = {
 };
 
 export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog, authenticate, maxImageBytes }) => {
-  const adminGuard = requireAdmin(authenticate);
+  const adminGuard = requireAdmin(authenticate, OWNER_ONLY);
   const readMultipartForm = multipartFormReader(maxImageBytes);
   app.setErrorHandler(
     specValidationErrors({

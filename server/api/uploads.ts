@@ -24,7 +24,7 @@ import {
   uploadContentType,
   uploadsDir,
 } from '../../core/uploads/images.ts';
-import { type AuthenticateToken, requireAdmin } from './admin-guard.ts';
+import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
 export const IMAGE_UPLOADED_MESSAGE = 'Image uploaded';
@@ -110,7 +110,7 @@ export interface UploadsApiOptions {
 export const uploadsApi: FastifyPluginAsyncZod<UploadsApiOptions> = async (app, options) => {
   const { dataDir, maxBytes } = options;
   // The guard runs first: no one streams a file at us without an admin token.
-  app.addHook('onRequest', requireAdmin(options.authenticate));
+  app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_ONLY));
 
   app.post(
     '/uploads',

@@ -1,5 +1,7 @@
 import { type Page, expect, test } from '@playwright/test';
+import { E2E_ADMINS, adminToken } from './support/admin.ts';
 import { gotoHydrated } from './support/page.ts';
+import { approvedReviews } from './support/reviews.ts';
 
 /** Indexes of the slides whose box lies wholly inside the track's box (1 px tolerance). */
 async function fullyVisibleSlides(page: Page): Promise<number[]> {
@@ -29,6 +31,13 @@ const CASES: [width: number, visible: number][] = [
 ];
 
 test.describe('reviews carousel', () => {
+  // The carousel shows customers' approved reviews only (decision 039): six real ones, made the
+  // way customers and an admin make them, so every width has more than it shows at once.
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(120_000);
+    await approvedReviews(request, await adminToken(request, E2E_ADMINS.carousel), 6);
+  });
+
   for (const [width, visible] of CASES) {
     test(`shows ${visible} whole review(s) at ${width}px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });

@@ -3,6 +3,7 @@ import { E2E_ADMINS, adminToken, clientAddress, storeToken } from './support/adm
 import { plan, service } from './support/catalogue.ts';
 import { codeFor } from './support/mail.ts';
 import { orderUrl, uniqueSuffix } from './support/order.ts';
+import { reviewPathFromMail } from './support/reviews.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
@@ -404,8 +405,24 @@ test('store pages fit 360 to 1920 px without overflow or clipping', async ({ pag
     { url: '/payment' },
     { url: '/payment/sample-confirmation' },
     { url: '/login' },
+    // Without the e-mailed link's token it explains what to do (decision 041).
+    { url: '/accept-invitation', ready: async (p) => expect(p.getByTestId('invitation-refused')).toBeVisible() },
     { url: '/no-such-page' },
   ]);
+
+  // The review page from the order's completion e-mail (decision 039), and a link that does not work.
+  found.push(
+    ...(await checkPages(page, [
+      {
+        url: await reviewPathFromMail(email),
+        ready: async (p) => expect(p.getByTestId('reviewed-order')).toBeVisible(),
+      },
+      {
+        url: `/review/${'x'.repeat(43)}`,
+        ready: async (p) => expect(p.getByTestId('review-link-problem')).toBeVisible(),
+      },
+    ])),
+  );
 
   // /client after a lookup: the e-mail, the code it was sent, the order list.
   await page.setViewportSize(WIDTHS[0]);
@@ -460,9 +477,19 @@ test('admin pages fit 360 to 1920 px without overflow or clipping', async ({ pag
       { url: messageHref ?? '', ready: adminReady },
       { url: '/admin/security', ready: adminReady },
       { url: '/admin/mail', ready: adminReady },
+      {
+        url: '/admin/reviews',
+        ready: async (p) => expect(p.getByTestId('reviews-list').or(p.getByTestId('reviews-empty'))).toBeVisible(),
+      },
       { url: '/admin/blog', ready: adminReady },
       { url: '/admin/blog/add', ready: adminReady },
       { url: '/admin/blog/grow-instagram-account-safely', ready: adminReady },
+      { url: '/admin/dashboard', ready: async (p) => expect(p.getByTestId('dashboard-attention')).toBeVisible() },
+      { url: '/admin/admins', ready: async (p) => expect(p.getByTestId('admins-table')).toBeVisible() },
+      {
+        url: '/admin/audit',
+        ready: async (p) => expect(p.getByTestId('audit-entries').or(p.getByTestId('audit-empty'))).toBeVisible(),
+      },
     ])),
   );
   expect(found).toEqual([]);

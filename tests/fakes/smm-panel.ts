@@ -21,6 +21,13 @@ export interface FakeSmmOrder {
   currency: string;
 }
 
+/** A refill as the fake panel keeps it; `status` is what `refill_status` answers (set by the test). */
+export interface FakeSmmRefill {
+  id: string;
+  order: string;
+  status: string;
+}
+
 export interface FakeSmmService {
   service: string | number;
   name: string;
@@ -99,6 +106,9 @@ export const defaultFakeServices = (): FakeSmmService[] => [
 
 export async function startFakeSmmPanel(options: { key: string }) {
   const orders = new Map<string, FakeSmmOrder>();
+  const refills = new Map<string, FakeSmmRefill>();
+  let nextRefillId = 24_501;
+  let refillRefusal: string | null = null;
   const services = defaultFakeServices();
   const requests: FakeSmmRequest[] = [];
   let mode: FakeSmmMode = 'normal';
@@ -134,6 +144,19 @@ export async function startFakeSmmPanel(options: { key: string }) {
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
+
+  /** What real panels answer: refills only for Completed orders of services with `refill`. */
+  function refillOne(orderId: string): { refill: number } | { error: string } {
+    const order = orders.get(orderId);
+    if (!order) return { error: 'Incorrect order ID' };
+    if (refillRefusal !== null) return { error: refillRefusal };
+    const service = services.find((s) => String(s.service) === order.service);
+    if (service && !/^(1|true)$/i.test(String(service.refill))) return { error: 'Refill is disabled for this service' };
+    if (order.status !== 'Completed') return { error: 'Refill is not available for this order' };
+    const id = nextRefillId++;
+    refills.set(String(id), { id: String(id), order: order.id, status: 'Pending' });
+    return { refill: id };
+  }
 
   function answer(form: Record<string, string>): unknown {
     if (form.key !== options.key) return { error: 'Invalid API key' };
@@ -178,10 +201,24 @@ export async function startFakeSmmPanel(options: { key: string }) {
         return order ? statusOf(order) : { error: 'Incorrect order ID' };
       }
       case 'refill': {
-        const order = orders.get(form.order ?? '');
-        if (!order) return { error: 'Incorrect order ID' };
-        if (order.status !== 'Completed') return { error: 'Refill is disabled for this service' };
-        return { refill: Number(order.id) + 1000 };
+        // Panels answer a single order as `{ refill }` / `{ error }`, several (`orders`) as a list.
+        if (form.orders !== undefined) {
+          return ids(form.orders).map((id) => {
+            const result = refillOne(id);
+            return { order: Number(id), refill: 'error' in result ? { error: result.error } : result.refill };
+          });
+        }
+        return refillOne(form.order ?? '');
+      }
+      case 'refill_status': {
+        if (form.refills !== undefined) {
+          return ids(form.refills).map((id) => {
+            const refill = refills.get(id);
+            return { refill: Number(id), status: refill ? refill.status : { error: 'Refill not found' } };
+          });
+        }
+        const refill = refills.get(form.refill ?? '');
+        return refill ? { status: refill.status } : { error: 'Refill not found' };
       }
       case 'cancel':
         return ids(form.orders).map((id) => {
@@ -237,6 +274,18 @@ export async function startFakeSmmPanel(options: { key: string }) {
   return {
     url: `http://127.0.0.1:${port}/api/v2`,
     orders,
+    /** Refills made through `refill`, by refill id; each starts Pending. */
+    refills,
+    /** Sets what `refill_status` answers for a refill ("In progress", "Completed", "Rejected", …). */
+    setRefillStatus(id: string | number, status: string) {
+      const refill = refills.get(String(id));
+      if (!refill) throw new Error(`No refill ${id} at the fake panel`);
+      refill.status = status;
+    },
+    /** Every `refill` is refused with this reason until called again with null. */
+    refuseRefill(reason: string | null) {
+      refillRefusal = reason;
+    },
     services,
     requests,
     setMode(next: FakeSmmMode) {

@@ -227,7 +227,8 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       const who = await me(body.access_token);
       expect(who.statusCode).toBe(200);
       expect(who.headers['cache-control']).toBe('private, no-store');
-      expect(who.json()).toEqual({ isSuccessful: true, message: 'Success', data: { email } });
+      // An admin made by the CLI is an owner (decision 041).
+      expect(who.json()).toEqual({ isSuccessful: true, message: 'Success', data: { email, role: 'owner' } });
       const used = await t.database.db
         .selectFrom('admin_tokens')
         .select('last_used_at')

@@ -1103,7 +1103,14 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
       const order = jsonOf('/api/order/detail/{orderId}', 'get', '200').properties.data.properties.order;
       expect(Object.keys(order.properties)).toEqual(Object.keys(OrderDetailSchema.shape.order.shape));
       for (const route of ['/api/order/reorder', '/api/order/apply-service']) {
-        expect(Object.keys(doc.paths[route].post.responses).sort(), route).toEqual(['202', '400', '401', '404', '409']);
+        expect(Object.keys(doc.paths[route].post.responses).sort(), route).toEqual([
+          '202',
+          '400',
+          '401',
+          '403',
+          '404',
+          '409',
+        ]);
         expect(Object.keys(jsonOf(route, 'post', '202').properties.data.properties)).toEqual(
           Object.keys(OrderActionAcceptedSchema.shape),
         );

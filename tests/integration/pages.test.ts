@@ -24,6 +24,15 @@ describe.each(dialects)('server-rendered pages on %s', (dialect) => {
     expect(response.body).toContain(`$${Number(firstTier.price).toFixed(2)}`);
     expect(response.body).not.toContain('data-testid="top-bar"'); // no sale configured, no banner (decision 031)
     expect(response.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600');
+    // The first render after a boot (this one, cached from now on) has the header and footer in
+    // place: none of the page's parts is sent after the page as a hidden copy moved in by a script,
+    // which made phones paint the page without its header and then shift it down.
+    expect(response.body).not.toContain('<template id="B:');
+    expect(response.body.indexOf('data-testid="site-header"')).toBeGreaterThan(0);
+    expect(response.body.indexOf('data-testid="site-header"')).toBeLessThan(response.body.indexOf('<main'));
+    expect(response.body.indexOf('data-testid="site-footer"')).toBeLessThan(
+      response.body.indexOf('window.__reactRouterContext'),
+    );
   });
 
   it('renders the service page with the four-decimal price and hydration scripts its CSP allows by hash', async () => {

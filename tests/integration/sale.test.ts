@@ -11,6 +11,7 @@ import { orderPath } from '../../core/catalog/order-path.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openStore } from '../../server/store.ts';
+import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects, openTestDatabase } from '../support/databases.ts';
 import { decodeEntities } from '../support/html.ts';
@@ -80,7 +81,7 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
   const storedOrder = (providerOrderId: string) =>
     t.database.db
       .selectFrom('orders')
-      .select(['price_e4', 'amount_e4'])
+      .select(['price_e4', 'list_price_e4', 'amount_e4'])
       .where('provider_order_id', '=', providerOrderId)
       .executeTakeFirstOrThrow();
 
@@ -93,6 +94,9 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
     const created = await createOrder(followers.slug, standard.type, firstTier.qty);
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json().data.amount).toBe(cents(firstTier.price));
+    // No sale: no list price on the order or in the payment window's data.
+    expect(created.json().data.listPrice).toBeUndefined();
+    expect((await storedOrder(created.json().data.razorpay_order_id)).list_price_e4).toBeNull();
   });
 
   it('the page cache does not serve the pre-sale page once the sale starts', async () => {
@@ -125,6 +129,20 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
     // The order page has no top bar (spec layout rules, app/layout-rules.ts): the struck price says it.
     expect(order).toMatch(new RegExp(`data-testid="list-price"[^>]*>.*?\\${money(cents(firstTier.price))}</del>`));
     expect(order).toContain(money(saleCents(firstTier.price)));
+    // The quantity dropdown too: the chosen package and every option, list price struck through.
+    const dropdown = /data-testid="quantity-dropdown"[\s\S]*?<\/ul>/.exec(order)?.[0] ?? '';
+    expect(dropdown).toMatch(
+      new RegExp(
+        `data-testid="list-price"[^>]*>.*?\\${money(cents(firstTier.price))}</del>.*?\\${money(saleCents(firstTier.price))}`,
+      ),
+    );
+    const options = [...dropdown.matchAll(/data-testid="quantity-option"[\s\S]*?<\/a>/g)].map((match) => match[0]);
+    expect(options).toHaveLength(standard.tiers.length);
+    for (const [i, option] of options.entries()) {
+      const tier = standard.tiers[i];
+      expect(option).toContain(`${money(cents(tier.price))}</del>`);
+      expect(option).toContain(money(saleCents(tier.price)));
+    }
   });
 
   it('during the sale: the order is created and charged at the reduced price, and keeps it after the sale', async () => {
@@ -136,8 +154,11 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
     const data = created.json().data;
     expect(data.amount).toBe(saleCents(firstTier.price));
     expect(data.packagePrice).toBe(saleCents(firstTier.price));
+    // The payment window shows the list price struck through: the order remembers it (decision 038).
+    expect(data.listPrice).toBe(cents(firstTier.price));
     expect(await storedOrder(data.razorpay_order_id)).toMatchObject({
       price_e4: saleCents(firstTier.price) * 100,
+      list_price_e4: cents(firstTier.price) * 100,
       amount_e4: saleCents(firstTier.price) * 100,
     });
 
@@ -206,9 +227,10 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
     expect(await page(orderUrl)).not.toContain('data-testid="live-users"');
   });
 
-  it('the demo store (sandbox payments) labels its reviews as examples and has no press quote', async () => {
+  it('the demo store (sandbox payments) shows no example reviews (decision 039) and no press quote', async () => {
     const home = await page('/');
-    expect(home).toContain('Example reviews — shown in the demo store only');
+    expect(home).not.toContain('data-testid="reviews"');
+    expect(home).not.toContain('Example reviews');
     const order = await page(orderPath(followers.slug, firstTier.qty, standard.type));
     expect(order).not.toContain('Creator Economy Review');
   });
@@ -247,6 +269,7 @@ describe.each(dialects)('a sale on some services on %s', (dialect) => {
   const other = tiktok.services.find((s) => s.slug !== 'tiktok-likes')!;
   beforeAll(async () => {
     t = await startTestApp(dialect, {
+      withPages: true,
       env: { ...SALE_ENV, SALE_SERVICES: likes.slug },
       overrides: { clock: () => new Date(SALE_START + HOUR) },
     });
@@ -268,6 +291,72 @@ describe.each(dialects)('a sale on some services on %s', (dialect) => {
     });
     expect(tierOf(other.slug).price).toBe(Number(other.plans[0].tiers[0].price));
     expect(tierOf(other.slug).listPrice).toBeUndefined();
+  });
+
+  it("shows the banner, naming the covered service, on every page of that service's group only (decision 038)", async () => {
+    const html = async (url: string) => {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      return decodeEntities(response.body);
+    };
+    // The group's address redirects to its first service, whose page offers the whole group.
+    const group = await t.app.inject({ method: 'GET', url: `/service/${tiktok.slug}` });
+    expect(group.statusCode).toBe(302);
+    for (const service of tiktok.services) {
+      const page = await html(`/service/${service.slug}`);
+      expect(page, service.slug).toContain('data-testid="top-bar"');
+      expect(page, service.slug).toContain(`Flash sale: 20% OFF on ${likes.name}`);
+    }
+    expect(await html('/')).toContain(`Flash sale: 20% OFF on ${likes.name}`);
+    // Another group, and an uncovered service's order page: no banner.
+    expect(await html(`/service/${followers.slug}`)).not.toContain('data-testid="top-bar"');
+  });
+});
+
+describe.each(dialects)("a sale in Razorpay's payment window on %s", (dialect) => {
+  let t: TestApp;
+  let razorpay: FakeRazorpay;
+  const keys = { keyId: 'rzp_test_sale', keySecret: 'sale-secret', webhookSecret: 'sale-hook' };
+  beforeAll(async () => {
+    razorpay = await startFakeRazorpay(keys);
+    t = await startTestApp(dialect, {
+      env: {
+        ...SALE_ENV,
+        RAZORPAY_KEY_ID: keys.keyId,
+        RAZORPAY_KEY_SECRET: keys.keySecret,
+        RAZORPAY_WEBHOOK_SECRET: keys.webhookSecret,
+        RAZORPAY_API_URL: razorpay.url,
+      },
+      overrides: { clock: () => new Date(SALE_START + HOUR) },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await razorpay?.close();
+  });
+
+  it('names the list price and the sale price in the description, and charges the sale price', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/order',
+      payload: {
+        type: standard.type,
+        slug: followers.slug,
+        qty: firstTier.qty,
+        name: 'sale.razorpay',
+        email: 'sale.razorpay@example.com',
+        order_id: '700001',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const data = created.json().data;
+    expect(data.listPrice).toBe(cents(firstTier.price));
+    expect(data.checkout).toMatchObject({
+      provider: 'razorpay',
+      amount: saleCents(firstTier.price),
+      description: `${followers.name} (sale: ${money(cents(firstTier.price))} → ${money(saleCents(firstTier.price))})`,
+    });
+    expect(razorpay.orders.get(data.razorpay_order_id)?.amount).toBe(saleCents(firstTier.price));
   });
 });
 

@@ -88,7 +88,7 @@ function checkJsonLd(block: Json, where: string): void {
         expect(offer.availability, label).toMatch(SCHEMA_AVAILABILITY);
         expect(isAbsoluteOnStore(offer.url), label).toBe(true);
       }
-      // No made-up ratings: the store has no real reviews (decision 029).
+      // No made-up ratings: this store has no approved reviews, so no AggregateRating (decisions 029, 039).
       expect(block, label).not.toHaveProperty('aggregateRating');
       expect(block, label).not.toHaveProperty('review');
       break;
@@ -314,7 +314,16 @@ describe.each(dialects)('search engines and sharing on %s', (dialect) => {
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
     const lines = response.body.split('\n').map((line) => line.trim());
     expect(lines[0]).toBe('User-agent: *');
-    for (const path of ['/admin', '/order', '/order-confirm', '/order-confrim', '/client', '/login', '/api/']) {
+    for (const path of [
+      '/admin',
+      '/order',
+      '/order-confirm',
+      '/order-confrim',
+      '/client',
+      '/login',
+      '/review/',
+      '/api/',
+    ]) {
       expect(lines, path).toContain(`Disallow: ${path}`);
     }
     expect(lines).toContain(`Sitemap: ${PUBLIC_URL}/sitemap.xml`);

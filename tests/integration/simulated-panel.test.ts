@@ -262,7 +262,23 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
       message: 'Refill is not available for this order',
     });
     at(100);
-    expect(await client.refill(order)).toEqual({ refill: order });
+    const { refill } = await client.refill(order);
+    expect(await client.refillStatus(refill)).toMatchObject({ status: 'Pending' });
+    // One running refill per order, as real panels do.
+    await expect(client.refill(order)).rejects.toMatchObject({
+      kind: 'api',
+      message: 'Refill is already in progress for this order',
+    });
+    at(130);
+    expect(await client.refillStatuses([refill, '999'])).toEqual(
+      new Map([
+        [refill, { status: 'In progress', rawStatus: 'In progress' }],
+        ['999', { error: 'Incorrect refill ID' }],
+      ]),
+    );
+    at(200);
+    expect(await client.refillStatus(refill)).toMatchObject({ status: 'Completed' });
+    expect((await client.refill(order)).refill).not.toBe(refill);
     await expect(client.refill('31337')).rejects.toMatchObject({ kind: 'api', message: 'Incorrect order ID' });
   });
 

@@ -197,12 +197,52 @@ describe('SMM panel API v2 client', () => {
     expect(result.size).toBe(100);
   });
 
-  it('refill: a refill id as a string; refusals are api errors', async () => {
+  it("refill: a refill id as a string; refusals are api errors in the panel's words", async () => {
     panel.setOrder(5, { status: 'Completed' });
-    expect(await client.refill('5')).toEqual({ refill: '1005' });
+    expect(await client.refill('5')).toEqual({ refill: '24501' });
+    expect(panel.requests.at(-1)?.form).toEqual({ key: KEY, action: 'refill', order: '5' });
     panel.setOrder(6, { status: 'In progress' });
-    const error = await failure(client.refill('6'));
-    expect(error).toMatchObject({ kind: 'api', message: 'Refill is disabled for this service' });
+    expect(await failure(client.refill('6'))).toMatchObject({
+      kind: 'api',
+      action: 'refill',
+      message: 'Refill is not available for this order',
+    });
+    panel.setOrder(7, { status: 'Completed', service: '2' }); // YouTube Views: refill false
+    expect(await failure(client.refill('7'))).toMatchObject({
+      kind: 'api',
+      message: 'Refill is disabled for this service',
+    });
+    expect(await failure(client.refill('404'))).toMatchObject({ kind: 'api', message: 'Incorrect order ID' });
+  });
+
+  it('refill_status: one refill, or up to 100 in one call with per-id errors', async () => {
+    panel.setOrder(8, { status: 'Completed' });
+    panel.setOrder(9, { status: 'Completed' });
+    const { refill: first } = await client.refill('8');
+    const { refill: second } = await client.refill('9');
+    expect(await client.refillStatus(first)).toEqual({ status: 'Pending', rawStatus: 'Pending' });
+    expect(panel.requests.at(-1)?.form).toEqual({ key: KEY, action: 'refill_status', refill: first });
+    panel.setRefillStatus(first, 'In Progress');
+    panel.setRefillStatus(second, 'Rejected');
+    const many = await client.refillStatuses([first, second, '999']);
+    expect(panel.requests.at(-1)?.form).toEqual({
+      key: KEY,
+      action: 'refill_status',
+      refills: `${first},${second},999`,
+    });
+    expect(many).toEqual(
+      new Map([
+        [first, { status: 'In progress', rawStatus: 'In Progress' }],
+        [second, { status: 'Rejected', rawStatus: 'Rejected' }],
+        ['999', { error: 'Refill not found' }],
+      ]),
+    );
+    panel.setRefillStatus(first, 'Completed');
+    expect(await client.refillStatus(first)).toEqual({ status: 'Completed', rawStatus: 'Completed' });
+    panel.setRefillStatus(second, 'Awaiting moderation');
+    expect(await client.refillStatus(second)).toEqual({ status: null, rawStatus: 'Awaiting moderation' });
+    expect(await failure(client.refillStatus('31337'))).toMatchObject({ kind: 'api', message: 'Refill not found' });
+    await expect(client.refillStatuses([])).rejects.toBeInstanceOf(RangeError);
   });
 
   it('cancel: per order, cancelled or the reason why not', async () => {

@@ -94,6 +94,46 @@ describe('sale window and services', () => {
     expect(saleBannerShowsOn(banner, '/blog')).toBe(false);
   });
 
+  it('names the covered services and shows on every service page of their groups (decision 038)', () => {
+    const groups = [
+      {
+        slug: 'instagram',
+        services: [
+          { name: 'Instagram Followers', slug: 'instagram-followers' },
+          { name: 'Instagram Likes', slug: 'instagram-likes' },
+        ],
+      },
+      { slug: 'tiktok', services: [{ name: 'TikTok Views', slug: 'tiktok-views' }] },
+      {
+        slug: 'youtube',
+        services: [
+          { name: 'YouTube Views', slug: 'youtube-views' },
+          { name: 'YouTube Likes', slug: 'youtube-likes' },
+        ],
+      },
+    ];
+    const banner = saleBanner(sale(['instagram-likes', 'youtube-likes']), START, groups)!;
+    expect(banner.text).toBe('Flash sale: 20% OFF on Instagram Likes and YouTube Likes');
+    // The group page and its other services' pages offer the covered service too.
+    for (const page of [
+      '/service/instagram',
+      '/service/instagram-followers',
+      '/service/instagram-likes',
+      '/service/youtube-views',
+    ])
+      expect(saleBannerShowsOn(banner, page), page).toBe(true);
+    expect(saleBannerShowsOn(banner, '/service/tiktok-views')).toBe(false);
+    expect(saleBannerShowsOn(banner, '/service/tiktok')).toBe(false);
+    // An order page is one service: only the covered ones.
+    expect(saleBannerShowsOn(banner, '/order/instagram-likesGOI100')).toBe(true);
+    expect(saleBannerShowsOn(banner, '/order/instagram-followersGOI100')).toBe(false);
+    // Three or more names read as a list; a sale on all services names none.
+    expect(saleBanner(sale(['instagram-likes', 'tiktok-views', 'youtube-likes']), START, groups)!.text).toBe(
+      'Flash sale: 20% OFF on Instagram Likes, TikTok Views and YouTube Likes',
+    );
+    expect(saleBanner(sale(), START, groups)!.text).toBe('Flash sale: 20% OFF');
+  });
+
   it('names unknown service slugs so boot can refuse them', () => {
     expect(unknownSaleServices(sale(['tiktok-likes', 'tiktok-lieks']), ['tiktok-likes'])).toEqual(['tiktok-lieks']);
     expect(unknownSaleServices(sale(), [])).toEqual([]);

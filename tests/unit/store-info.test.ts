@@ -67,6 +67,7 @@ describe('support contacts', () => {
       supportPhone: null,
       officeAddress: null,
       refundWindowHours: 48,
+      refillWindowDays: 30,
     });
   });
 

@@ -1,15 +1,14 @@
-import { type SubmissionResult, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { formatHomePrice } from '../../../core/catalog/pricing.ts';
 import { TierPrice } from '../TierPrice.tsx';
 import { PROCESSING_FEE_LABEL, processingFee } from '../../../core/orders/charges.ts';
 import type { CreateOrderPayload } from '../../../core/orders/contracts.ts';
 import type { OrderFormDetail } from '../../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../../core/orders/orders.ts';
-import { type OrderFormField, orderFormSchema } from '../../../core/orders/validation.ts';
+import { type CheckedOrderForm, type OrderFormCheckField, checkOrderForm } from '../../../core/orders/form-check.ts';
 import { ApiError, api, messageOf } from '../../api/client.ts';
 import { TextAreaField, TextField } from '../form.tsx';
+import { useFormCheck } from '../use-form-check.ts';
 import { readOrderDraft, saveOrderDraft } from './order-draft.ts';
 import { QuantityDropdown } from './QuantityDropdown.tsx';
 import { SecureCheckoutNote } from './SecureCheckout.tsx';
@@ -22,7 +21,10 @@ export function newClientOrderId(): string {
   return String(value % 1_000_000).padStart(6, '0');
 }
 
-const FORM_FIELDS: readonly string[] = ['name', 'email', 'comment'] satisfies OrderFormField[];
+const FORM_FIELDS = ['name', 'email', 'comment'] as const satisfies readonly OrderFormCheckField[];
+const isFormField = (name: string): name is OrderFormCheckField => (FORM_FIELDS as readonly string[]).includes(name);
+/** A field as TextField binds it: uncontrolled, empty at first (a draft is written in after hydration). */
+const bound = (name: OrderFormCheckField) => ({ name, key: undefined, initialValue: undefined });
 
 export interface OrderFormProps {
   detail: OrderFormDetail;
@@ -41,21 +43,26 @@ export interface OrderFormProps {
 
 /**
  * The order form: target, e-mail, package list, optional comments, Continue. Its rules are the
- * package's `orderFormSchema` (core/orders/validation.ts), the one order creation applies too:
- * a field shows its message once it has been left (or the form was sent) and follows the typing
- * from then on (conform). The server's refusals come back per field and land on that field.
+ * package's `orderFormSchema` (core/orders/validation.ts), the one order creation applies, in
+ * plain code (core/orders/form-check.ts, decision 037): a field shows its message once it has
+ * been left (or the form was sent) and follows the typing from then on. The server's refusals
+ * come back per field and land on that field.
  */
 export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCreated, onPriceChanged }: OrderFormProps) {
   const ids = useId();
   const [targetField, emailField, packages, commentField] = detail.fields;
   const commentShown = detail.commentRequired && !!commentField;
-  const schema = useMemo(
-    () => orderFormSchema({ targetKind: detail.targetKind, commentRequired: commentShown }),
+  const rules = useMemo(
+    () => ({ targetKind: detail.targetKind, commentRequired: commentShown }),
     [detail.targetKind, commentShown],
   );
-
-  /** The server's answer to the last sending, as conform reads it (its field errors). */
-  const [serverResult, setServerResult] = useState<SubmissionResult | null>(null);
+  const check = useFormCheck({
+    fields: FORM_FIELDS,
+    check: (values) => checkOrderForm(values, rules),
+    validateOn: 'blur',
+  });
+  /** The target as typed (Continue waits for its check). */
+  const [targetValue, setTargetValue] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const verification = useTargetVerification(targetField.title, detail.targetKind);
@@ -63,43 +70,33 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
   const clientOrderId = useRef<string | null>(null);
   const sending = useRef(false);
   const targetInput = useRef<HTMLInputElement>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const commentInput = useRef<HTMLTextAreaElement>(null);
 
-  const [form, fields] = useForm({
-    id: `${ids}-order`,
-    lastResult: serverResult,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status === 'success') void send(submission.value, (options) => submission.reply(options));
-    },
-  });
-
-  const targetValue = typeof fields.name.value === 'string' ? fields.name.value : '';
   const targetAccepted = isTargetAccepted(verification, targetValue);
   const canContinue = targetAccepted && !submitting && !refreshing;
 
   // What the customer typed before a closed payment window, a failed payment's "Try again" or a
   // reload comes back (order-draft.ts); read after hydration, so the server's HTML stays the same.
   const restored = useRef(false);
+  const restoreDraft = useCallback(() => {
+    const draft = readOrderDraft();
+    if (!draft) return;
+    if (draft.email && emailInput.current) emailInput.current.value = draft.email;
+    if (commentShown && draft.comment && commentInput.current) commentInput.current.value = draft.comment;
+    if (draft.name && targetInput.current) {
+      targetInput.current.value = draft.name;
+      setTargetValue(draft.name);
+      verification.verify(draft.name);
+    }
+  }, [commentShown, verification]);
   useEffect(() => {
     if (restored.current) return;
     restored.current = true;
-    const draft = readOrderDraft();
-    if (!draft) return;
-    if (draft.email) form.update({ name: fields.email.name, value: draft.email });
-    if (commentShown && draft.comment) form.update({ name: fields.comment.name, value: draft.comment });
-    if (draft.name) {
-      form.update({ name: fields.name.name, value: draft.name });
-      verification.verify(draft.name);
-    }
-  }, [form, fields.email.name, fields.comment.name, fields.name.name, commentShown, verification]);
+    restoreDraft();
+  }, [restoreDraft]);
 
-  const send = async (
-    values: { name: string; email: string; comment?: string | undefined },
-    reply: (options: { fieldErrors: Record<string, string[]> }) => SubmissionResult,
-  ) => {
+  const send = async (values: CheckedOrderForm) => {
     if (sending.current || !canContinue) return;
     sending.current = true;
     setSubmitting(true);
@@ -120,7 +117,6 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
       // Kept until the order is paid: closing the payment window leaves the form as it was.
       saveOrderDraft({ name: values.name, email: values.email, comment: values.comment ?? '' });
       const created = await api.post<CreatedOrder, CreateOrderPayload>('/api/order', payload);
-      setServerResult(null);
       setFormError(null);
       // The next Continue (after a closed window) is a new order, under a new id.
       clientOrderId.current = null;
@@ -128,17 +124,17 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
     } catch (error) {
       const fieldErrors = error instanceof ApiError ? error.fieldErrors : [];
       const target = fieldErrors.find((fieldError) => fieldError.field === 'name');
-      const others = fieldErrors.filter(
-        (fieldError) => FORM_FIELDS.includes(fieldError.field) && fieldError !== target,
-      );
+      const others = fieldErrors.filter((fieldError) => isFormField(fieldError.field) && fieldError !== target);
       if (target) {
         // The store checked the target itself and refused it: the same state as a failed check.
         verification.fail(target.message);
         targetInput.current?.focus();
       }
       if (others.length > 0) {
-        setServerResult(
-          reply({ fieldErrors: Object.fromEntries(others.map(({ field, message }) => [field, [message]])) }),
+        check.refuse(
+          Object.fromEntries(
+            others.flatMap(({ field, message }) => (isFormField(field) ? [[field, message] as const] : [])),
+          ),
         );
       }
       if (!target && others.length === 0) {
@@ -161,9 +157,9 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
   const continueHintId = `${ids}-continue-hint`;
 
   const errors = {
-    name: fields.name.errors?.[0],
-    email: fields.email.errors?.[0],
-    comment: fields.comment.errors?.[0],
+    name: check.errorOf('name'),
+    email: check.errorOf('email'),
+    comment: check.errorOf('comment'),
   };
   const state = verification.state;
   const targetError = errors.name ?? (state.status === 'error' ? state.message : undefined);
@@ -175,9 +171,15 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
 
   return (
     <form
-      id={form.id}
+      id={`${ids}-order`}
       noValidate
-      onSubmit={form.onSubmit}
+      onSubmit={(event) => {
+        event.preventDefault();
+        const values = check.submit(event.currentTarget);
+        if (values) void send(values);
+      }}
+      onInput={check.onInput}
+      onBlur={check.onBlur}
       aria-describedby={formError ? formErrorId : undefined}
       className="space-y-6"
     >
@@ -197,15 +199,14 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
           <input
             id={targetId}
             ref={targetInput}
-            key={fields.name.key}
-            name={fields.name.name}
-            defaultValue={fields.name.initialValue}
+            name="name"
             type="text"
             autoComplete="off"
             autoCapitalize="off"
             spellCheck={false}
             placeholder={targetField.placeholder}
-            onChange={() => {
+            onChange={(event) => {
+              setTargetValue(event.currentTarget.value);
               // Another text is another target: its check starts over.
               verification.reset();
               setFormError(null);
@@ -215,7 +216,8 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
               // Enter cannot send the form before the target is checked: check it instead.
               if (event.key === 'Enter' && !targetAccepted) {
                 event.preventDefault();
-                form.validate({ name: fields.name.name });
+                const form = event.currentTarget.form;
+                if (form) check.validate(form, 'name');
                 verification.verify(event.currentTarget.value);
               }
             }}
@@ -278,7 +280,8 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
       <TextField
         id={emailId}
         label={emailField.title}
-        field={fields.email}
+        ref={emailInput}
+        field={bound('email')}
         error={errors.email}
         errorId={emailErrorId}
         type="email"
@@ -302,7 +305,8 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
         <TextAreaField
           id={commentId}
           label={commentField.title}
-          field={fields.comment}
+          ref={commentInput}
+          field={bound('comment')}
           error={errors.comment}
           errorId={commentErrorId}
           rows={7}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { CreatedOrder } from '../../../core/orders/orders.ts';
-import { type PaymentFailureReason, paymentFailureReasonOf } from '../../../core/orders/contracts.ts';
+import { type PaymentFailureReason, paymentFailureReasonOf } from '../../../core/orders/payment-failures.ts';
 import { Spinner } from '../Spinner.tsx';
 import { api, messageOf } from '../../api/client.ts';
 import { type RazorpaySuccess, loadRazorpay } from './razorpay.ts';
@@ -117,6 +117,7 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
       <SandboxCheckout
         amountCents={checkout.amount}
         packageCents={order.packagePrice}
+        listCents={order.listPrice}
         currency={checkout.currency}
         email={order.email}
         serviceName={order.serviceName}

@@ -1,17 +1,20 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { orderPath } from '../../../core/catalog/order-path.ts';
-import { formatHomePrice } from '../../../core/catalog/pricing.ts';
+import { TierPrice } from '../TierPrice.tsx';
 
 export interface QuantityOption {
   qty: number;
   text: string;
   price: number;
+  /** During a sale (decision 031): the price before it, shown struck through beside `price`. */
+  listPrice?: number | undefined;
 }
 
 /**
  * A disclosure button listing the plan's packages as links to their order pages, with the
- * dropdown's price format (spec section 9: "$" and 2 decimals).
+ * dropdown's price format (spec section 9: "$" and 2 decimals); during a sale the list price
+ * struck through beside the sale price, as on the package cards (decision 031).
  */
 export function QuantityDropdown({
   slug,
@@ -76,7 +79,15 @@ export function QuantityDropdown({
       >
         <span>
           <span className="block text-xs font-bold uppercase tracking-wide text-gray-700">Quantity</span>
-          <span>{selected ? `${selected.text} · ${formatHomePrice(selected.price)}` : 'Choose a quantity'}</span>
+          <span>
+            {selected ? (
+              <>
+                {selected.text} · <TierPrice price={selected.price} listPrice={selected.listPrice} />
+              </>
+            ) : (
+              'Choose a quantity'
+            )}
+          </span>
         </span>
         <svg
           aria-hidden="true"
@@ -107,7 +118,9 @@ export function QuantityDropdown({
                 }`}
               >
                 <span>{option.text}</span>
-                <span>{formatHomePrice(option.price)}</span>
+                <span>
+                  <TierPrice price={option.price} listPrice={option.listPrice} />
+                </span>
               </Link>
             </li>
           );

@@ -13,6 +13,8 @@ export interface SandboxCheckoutProps {
   amountCents: number;
   /** The package price the total includes; the difference is the processing fee (decision 033). */
   packageCents: number;
+  /** The package's price before a sale, when a sale reduced it (decision 038): shown struck through. */
+  listCents?: number | undefined;
   currency: string;
   email: string;
   serviceName: string;
@@ -30,6 +32,7 @@ export interface SandboxCheckoutProps {
 export function SandboxCheckout({
   amountCents,
   packageCents,
+  listCents,
   currency,
   email,
   serviceName,
@@ -44,6 +47,22 @@ export function SandboxCheckout({
   const [error, setError] = useState<string | null>(null);
   const amount = formatCents(amountCents, currency);
   const feeCents = Math.max(0, amountCents - packageCents);
+  const onSale = listCents !== undefined && listCents > packageCents;
+  /** The package price; during a sale the list price struck through before it, as on the cards. */
+  const packagePrice = onSale ? (
+    <>
+      <del data-testid="sandbox-list-price" className="mr-1.5 font-normal text-gray-600">
+        <span className="sr-only">Was </span>
+        {formatCents(listCents, currency)}
+      </del>
+      <ins data-testid="sandbox-package-price" className="no-underline">
+        <span className="sr-only">now </span>
+        {formatCents(packageCents, currency)}
+      </ins>
+    </>
+  ) : (
+    <span data-testid="sandbox-package-price">{formatCents(packageCents, currency)}</span>
+  );
 
   useEffect(() => {
     const element = dialog.current;
@@ -108,12 +127,14 @@ export function SandboxCheckout({
       </div>
       <div className="space-y-4 px-6 py-5">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          {feeCents > 0 || onSale ? (
+            <>
+              <dt className="text-gray-700">{onSale ? 'Sale price' : 'Package price'}</dt>
+              <dd className="text-right">{packagePrice}</dd>
+            </>
+          ) : null}
           {feeCents > 0 ? (
             <>
-              <dt className="text-gray-700">Package price</dt>
-              <dd data-testid="sandbox-package-price" className="text-right">
-                {formatCents(packageCents, currency)}
-              </dd>
               <dt className="text-gray-700">{PROCESSING_FEE_LABEL}</dt>
               <dd data-testid="sandbox-fee" className="text-right">
                 {formatCents(feeCents, currency)}

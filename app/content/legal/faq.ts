@@ -82,7 +82,8 @@ export function generalFaq(info: StoreInfo): FaqEntry[] {
     },
     {
       question: 'What if followers drop after delivery?',
-      answer: `Some drop is normal. Our ${REFILL_GUARANTEE_DAYS}-day refill guarantee covers it: within ${REFILL_GUARANTEE_DAYS} days of your order being completed, write to support with your order ID and we top the drop up free of charge.`,
+      // Decision 040: the window is the store's REFILL_WINDOW_DAYS; /client offers the button.
+      answer: `Some drop is normal. Our ${info.refillWindowDays ?? REFILL_GUARANTEE_DAYS}-day refill guarantee covers it: within ${info.refillWindowDays ?? REFILL_GUARANTEE_DAYS} days of your order being completed, request a refill from My orders (shown when the supplier of your service supports refills), or write to support with your order ID, and the drop is topped up free of charge.`,
     },
     {
       question: 'What is the money-back guarantee?',

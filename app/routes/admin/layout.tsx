@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useEffectEvent, useId, useState, useSyncExternalStore } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/layout';
+import { type AdminRole, ROLE_MESSAGES, roleMayOpenPage } from '../../../core/auth/roles.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { ToastProvider } from '../../admin/toasts.tsx';
 import { fetchUnreadCount } from '../../admin/messages/api.ts';
 import { subscribeInboxChanged } from '../../admin/messages/unread.ts';
+import { fetchPendingReviewCount, subscribeReviewsChanged } from '../../admin/reviews/api.ts';
 import { adminApi, clearToken, getToken, isUnauthorized, subscribeToken, takeClearReason } from '../../admin/token.ts';
 import { isAbort } from '../../api/client.ts';
 import { StrokeIcon } from '../../components/StrokeIcon.tsx';
@@ -38,10 +40,18 @@ interface NavItem {
   failedMailCount?: boolean;
   /** Shows the number of unread contact messages next to the label (decision 026). */
   unreadMessagesCount?: boolean;
+  /** Shows the number of reviews waiting for approval (decision 039). */
+  pendingReviewsCount?: boolean;
 }
 
 /** The admin sections (blog management: spec "Admin blog list"). */
 const ADMIN_NAV: NavItem[] = [
+  {
+    to: '/admin/dashboard',
+    label: 'Dashboard',
+    matches: ['/admin/dashboard'],
+    icon: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
+  },
   {
     to: '/admin/all-orders',
     label: 'All orders',
@@ -54,6 +64,13 @@ const ADMIN_NAV: NavItem[] = [
     matches: ['/admin/messages'],
     icon: 'M4 5h16v11H8l-4 4V5ZM8 9h8M8 12h5',
     unreadMessagesCount: true,
+  },
+  {
+    to: '/admin/reviews',
+    label: 'Reviews',
+    matches: ['/admin/reviews'],
+    icon: 'm12 4 2.5 5 5.5.8-4 3.9.9 5.5-4.9-2.6-4.9 2.6.9-5.5-4-3.9 5.5-.8L12 4Z',
+    pendingReviewsCount: true,
   },
   {
     to: '/admin/blog',
@@ -69,12 +86,48 @@ const ADMIN_NAV: NavItem[] = [
     failedMailCount: true,
   },
   {
+    to: '/admin/admins',
+    label: 'Admins',
+    matches: ['/admin/admins'],
+    icon: 'M16 19v-1a4 4 0 0 0-4-4H7a4 4 0 0 0-4 4v1M9.5 10a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM21 19v-1a4 4 0 0 0-3-3.9M16 4.1a3 3 0 0 1 0 5.8',
+  },
+  {
+    to: '/admin/audit',
+    label: 'Audit log',
+    matches: ['/admin/audit'],
+    icon: 'M9 5H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-2M9 5a2 2 0 0 0 2 2h2a2 2 0 0 0 2-2M9 5a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2M9 12h6M9 16h4',
+  },
+  {
     to: '/admin/security',
     label: 'Security',
     matches: ['/admin/security'],
     icon: 'M12 3 4 6v6c0 4.5 3.4 8.3 8 9 4.6-.7 8-4.5 8-9V6l-8-3Z',
   },
 ];
+
+/**
+ * What a support admin sees at an owner's address (decision 041): a page that says so, with a
+ * way back, instead of the page's own (its API calls answer 403).
+ */
+function OwnerOnlyPage() {
+  return (
+    <section aria-labelledby="owner-only-title" data-testid="owner-only" className="max-w-xl">
+      <h1 id="owner-only-title" className="text-2xl font-extrabold text-gray-900 sm:text-3xl">
+        {ROLE_MESSAGES.ownerOnlyPage}
+      </h1>
+      <p className="mt-3 text-gray-700">
+        Your account is a support account: it opens orders, messages, reviews and your own security settings. Ask the
+        store owner if you need more.
+      </p>
+      <Link
+        to="/admin/all-orders"
+        className="mt-6 inline-flex rounded-xl bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+      >
+        Go to the orders
+      </Link>
+    </section>
+  );
+}
 
 function isCurrent(item: NavItem, pathname: string): boolean {
   return item.matches.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
@@ -107,8 +160,10 @@ export default function AdminLayout() {
   const navigate = useNavigate();
   const location = useLocation();
   /** Who is logged in, and with which token (a log-in as someone else in another tab swaps it). */
-  const [me, setMe] = useState<{ token: string; email: string | null } | null>(null);
+  const [me, setMe] = useState<{ token: string; email: string | null; role: AdminRole | null } | null>(null);
   const email = me && me.token === token ? me.email : null;
+  /** Null until /api/auth/me answers: the navigation shows only what every role may open meanwhile. */
+  const role = me && me.token === token ? me.role : null;
   const [loggingOut, setLoggingOut] = useState(false);
   /** Phones and tablets: the navigation folds behind the menu button, and folds again on every move. */
   const navId = useId();
@@ -125,6 +180,24 @@ export default function AdminLayout() {
   /** Bumped when this tab opened, handled or answered a message: the count is asked again. */
   const [inboxVersion, setInboxVersion] = useState(0);
   useEffect(() => subscribeInboxChanged(() => setInboxVersion((version) => version + 1)), []);
+  /** Reviews waiting for approval (decision 039), asked again on navigation and after a decision. */
+  const [pendingReviews, setPendingReviews] = useState(0);
+  const [reviewsVersion, setReviewsVersion] = useState(0);
+  useEffect(() => subscribeReviewsChanged(() => setReviewsVersion((version) => version + 1)), []);
+  useEffect(() => {
+    if (!token) return undefined;
+    const controller = new AbortController();
+    fetchPendingReviewCount(controller.signal).then(
+      (reply) => {
+        if (!controller.signal.aborted) setPendingReviews(reply.count);
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error))
+          console.error('GET /api/admin/reviews/pending-count failed', error);
+      },
+    );
+    return () => controller.abort();
+  }, [token, location.key, reviewsVersion]);
 
   // Only a change of token decides when to leave; the location is only read for the way back.
   const leaveForLogin = useEffectEvent(() => {
@@ -145,9 +218,9 @@ export default function AdminLayout() {
   useEffect(() => {
     if (!token) return undefined;
     const controller = new AbortController();
-    adminApi.get<{ email: string } | undefined>('/api/auth/me', { signal: controller.signal }).then(
+    adminApi.get<{ email: string; role: AdminRole } | undefined>('/api/auth/me', { signal: controller.signal }).then(
       (admin) => {
-        if (!controller.signal.aborted) setMe({ token, email: admin?.email ?? null });
+        if (!controller.signal.aborted) setMe({ token, email: admin?.email ?? null, role: admin?.role ?? null });
       },
       (error: unknown) => {
         if (!controller.signal.aborted && !isAbort(error) && !isUnauthorized(error))
@@ -157,9 +230,10 @@ export default function AdminLayout() {
     return () => controller.abort();
   }, [token]);
 
-  // Asked again on every navigation (the failed-mail page reloads itself after a resend).
+  // Asked again on every navigation (the failed-mail page reloads itself after a resend). The mail
+  // log is the owner's (decision 041): support admins never ask.
   useEffect(() => {
-    if (!token) return undefined;
+    if (!token || role !== 'owner') return undefined;
     const controller = new AbortController();
     adminApi.get<{ count: number }>('/api/admin/mail/failed/count', { signal: controller.signal }).then(
       (reply) => {
@@ -171,7 +245,7 @@ export default function AdminLayout() {
       },
     );
     return () => controller.abort();
-  }, [token, location.key]);
+  }, [token, role, location.key]);
 
   // Asked again on every navigation and whenever a screen changed the inbox.
   useEffect(() => {
@@ -210,10 +284,12 @@ export default function AdminLayout() {
       return { count: failedMail, label: 'failed', testId: 'failed-mail-count', tone: 'bg-red-700' };
     if (item.unreadMessagesCount && unreadMessages > 0)
       return { count: unreadMessages, label: 'unread', testId: 'unread-messages-count', tone: 'bg-brand-700' };
+    if (item.pendingReviewsCount && pendingReviews > 0)
+      return { count: pendingReviews, label: 'pending', testId: 'pending-reviews-count', tone: 'bg-brand-700' };
     return null;
   };
   // What the menu button says on phones: whether anything waits behind it.
-  const waiting = failedMail + unreadMessages;
+  const waiting = failedMail + unreadMessages + pendingReviews;
 
   return (
     <ToastProvider>
@@ -245,7 +321,7 @@ export default function AdminLayout() {
           </div>
           <nav id={navId} aria-label="Admin" className={`px-2 pb-3 lg:block lg:px-3 ${menuOpen ? 'block' : 'hidden'}`}>
             <ul className="flex flex-col gap-1" data-testid="admin-nav">
-              {ADMIN_NAV.map((item) => {
+              {ADMIN_NAV.filter((item) => roleMayOpenPage(role ?? 'support', item.to)).map((item) => {
                 const current = isCurrent(item, location.pathname);
                 const badge = countFor(item);
                 return (
@@ -299,7 +375,18 @@ export default function AdminLayout() {
             </button>
           </div>
           <div className="relative mx-auto w-full max-w-[90rem] px-4 py-6 sm:px-6 lg:px-8">
-            <Outlet />
+            {role ? (
+              roleMayOpenPage(role, location.pathname) ? (
+                <Outlet />
+              ) : (
+                <OwnerOnlyPage />
+              )
+            ) : roleMayOpenPage('support', location.pathname) ? (
+              <Outlet />
+            ) : (
+              // An owner's page waits for the role, so a support admin never sees it start.
+              <LoadingShell />
+            )}
           </div>
         </div>
       </div>

@@ -14,6 +14,7 @@ import {
   useRevalidateWhile,
 } from '../../admin/orders.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
+import { SupplierActionsPanel } from '../../admin/supplier-actions.tsx';
 import { isAbort, messageOf } from '../../api/client.ts';
 
 /**
@@ -225,6 +226,8 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
           {order.refunded ? <Fact label="Refunded">{formatAdminPrice(order.refunded, order.currency)}</Fact> : null}
         </dl>
       </div>
+
+      <SupplierActionsPanel orderId={order.razorPayOrderId} version={`${order.orderStatus}:${timeline.length}`} />
 
       <h2 id="order-timeline" className="mt-10 text-xl font-bold text-gray-900">
         Timeline

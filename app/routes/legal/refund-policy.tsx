@@ -71,12 +71,13 @@ export default function RefundPolicy({ loaderData: { storeInfo: info } }: Route.
           ),
         },
         {
-          heading: `${REFILL_GUARANTEE_DAYS}-day refill guarantee`,
+          heading: `${info.refillWindowDays ?? REFILL_GUARANTEE_DAYS}-day refill guarantee`,
           body: (
             <p>
-              Some followers may drop after delivery. Within {REFILL_GUARANTEE_DAYS} days of your order being completed,
-              tell us your order ID and we top the drop up free of charge. A refill replaces what dropped; it is not a
-              refund.
+              Some followers may drop after delivery. Within {info.refillWindowDays ?? REFILL_GUARANTEE_DAYS} days of
+              your order being completed, request a refill from <TextLink to="/client">My orders</TextLink> (offered
+              when the supplier of your service supports refills) or tell us your order ID, and we top the drop up free
+              of charge. You see the refill&apos;s state there. A refill replaces what dropped; it is not a refund.
             </p>
           ),
         },

@@ -16,6 +16,8 @@ const DISALLOWED_PATHS = [
   '/order-confrim',
   '/client',
   '/login',
+  // A customer's single-use review link (decision 039).
+  '/review/',
   '/api/',
 ] as const;
 

@@ -14,6 +14,8 @@ export interface StatusUpdate {
   /** The refund is the whole payment (nothing was delivered), not the undelivered share. */
   refundInFull?: boolean | undefined;
   trackingUrl: string;
+  /** Completed: the order's single-use review link (decision 039); null when there is none. */
+  reviewUrl?: string | null | undefined;
   email: string;
 }
 
@@ -83,6 +85,16 @@ export function renderStatusUpdate(update: StatusUpdate): RenderedMail {
     facts,
     button: { label: 'Track your order', url: update.trackingUrl },
     paragraphs: update.refund ? ['Refunds reach your card within 5-7 working days, depending on your bank.'] : [],
+    ...(update.reviewUrl
+      ? {
+          support: {
+            text: 'How did we do? Tell other customers in a short review, no account needed:',
+            linkLabel: 'Review your order',
+            url: update.reviewUrl,
+            after: 'The link works once, for 60 days.',
+          },
+        }
+      : {}),
     footer: `This update was sent to ${update.email} because an order was placed with this address at Boostly.`,
   });
 }

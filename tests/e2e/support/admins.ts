@@ -39,6 +39,16 @@ export const E2E_ADMINS = {
   layout: 'layout@boostly.test',
   /** overflow.spec.ts: every admin page at five widths. */
   overflow: 'overflow@boostly.test',
+  /** admin-roles.spec.ts: the owner who invites a support admin and reads the audit log. */
+  roles: 'roles@boostly.test',
+  /** reviews.spec.ts: review moderation (the pending list, approve). */
+  reviews: 'reviews@boostly.test',
+  /** carousel.spec.ts: approves the reviews the carousel shows (decision 039: no example reviews). */
+  carousel: 'carousel@boostly.test',
+  /** refills.spec.ts: the order detail's refill and cancel panel (decision 040). */
+  refills: 'refills@boostly.test',
+  /** admin-dashboard.spec.ts: the owner's dashboard. */
+  dashboard: 'dashboard@boostly.test',
 } as const;
 
 export type E2eAdmin = (typeof E2E_ADMINS)[keyof typeof E2E_ADMINS];

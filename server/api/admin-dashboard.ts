@@ -1,0 +1,106 @@
+/**
+ * The owner's dashboard over HTTP (issue 14): the figures of core/admin/dashboard.ts for the last
+ * 7, 30 or 90 days, the failed-mail count, and the supplier panel's balance. Owner only.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DASHBOARD_RANGES, type Dashboard } from '../../core/admin/dashboard.ts';
+import type { SupplierBalance, SupplierPanel } from '../../core/fulfilment/supplier.ts';
+import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
+import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
+import { FailureSchema, envelopeOf, ok } from './envelope.ts';
+
+export interface AdminDashboardApiOptions {
+  dashboard: Dashboard;
+  failedMail: FailedMailConsole;
+  supplier: SupplierPanel;
+  authenticate: AuthenticateToken;
+  now?: () => Date;
+}
+
+const DaysQuerySchema = z.object({
+  days: z.coerce
+    .number({ error: 'must be 7, 30 or 90' })
+    .refine((days): days is (typeof DASHBOARD_RANGES)[number] => DASHBOARD_RANGES.some((range) => range === days), {
+      error: 'must be 7, 30 or 90',
+    })
+    .default(30),
+});
+
+const DayFiguresSchema = z.object({
+  checkouts: z.number().int(),
+  paidCheckouts: z.number().int(),
+  payments: z.number().int(),
+  revenue: z.number(),
+  refunds: z.number().int(),
+  refunded: z.number(),
+});
+
+const DashboardSchema = z.object({
+  range: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  series: z.array(
+    z.object({
+      currency: z.string(),
+      days: z.array(DayFiguresSchema.extend({ day: z.string() })),
+      totals: DayFiguresSchema,
+    }),
+  ),
+  statuses: z.array(z.object({ orderStatus: z.string(), paymentStatus: z.string(), count: z.number().int() })),
+  delivery: z.array(z.object({ serviceSlug: z.string(), completed: z.number().int(), averageSeconds: z.number() })),
+  flaggedForReview: z.number().int(),
+  failedMail: z.number().int(),
+  supplierBalance: z.union([
+    z.object({ balance: z.string(), currency: z.string(), checkedAt: z.string() }),
+    z.object({ error: z.string(), checkedAt: z.string() }),
+  ]),
+});
+
+/** A panel's balance moves slowly; asking once a minute per instance is plenty. */
+const BALANCE_CACHE_MS = 60_000;
+const BALANCE_UNAVAILABLE = 'The supplier panel did not answer the balance request. Try again in a minute.';
+
+export const adminDashboardApi: FastifyPluginAsyncZod<AdminDashboardApiOptions> = async (app, options) => {
+  const { dashboard, failedMail, supplier } = options;
+  const now = options.now ?? (() => new Date());
+  app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_ONLY));
+
+  let balance: { value: (SupplierBalance | { error: string }) & { checkedAt: string }; at: number } | null = null;
+  async function supplierBalance() {
+    const at = now().getTime();
+    if (balance && at - balance.at < BALANCE_CACHE_MS) return balance.value;
+    const checkedAt = new Date(at).toISOString();
+    try {
+      const answer = await supplier.balance();
+      balance = { value: { balance: answer.balance, currency: answer.currency, checkedAt }, at };
+    } catch (error) {
+      // The reason goes to the log (never the key: the client's errors do not carry it); the page
+      // gets a plain sentence. A failure is not cached, so the next load asks again.
+      app.log.warn({ err: error }, 'supplier balance request failed');
+      return { error: BALANCE_UNAVAILABLE, checkedAt };
+    }
+    return balance.value;
+  }
+
+  app.get(
+    '/admin/dashboard',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'The owner dashboard: revenue, payments, refunds and checkouts per day (7, 30 or 90 days, per currency), order statuses, average delivery time per service, orders flagged for review, failed mail and the supplier balance',
+        querystring: DaysQuerySchema,
+        response: { 200: envelopeOf(DashboardSchema), 400: FailureSchema, 401: FailureSchema },
+      },
+    },
+    async (request) => {
+      const [figures, failed, supplierAnswer] = await Promise.all([
+        dashboard.figures(request.query.days),
+        failedMail.count(),
+        supplierBalance(),
+      ]);
+      return ok({ ...figures, failedMail: failed, supplierBalance: supplierAnswer });
+    },
+  );
+};
