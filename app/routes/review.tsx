@@ -196,12 +196,10 @@ export default function ReviewPage({ loaderData }: Route.ComponentProps) {
     formRef.current?.querySelector<HTMLElement>('fieldset[data-invalid="true"] input, [aria-invalid="true"]')?.focus();
   }, [reply]);
 
+  // A sent review first: React Router reloads this page's data after the submit, and the link
+  // is spent by then ("used"), which must not replace the thank-you.
   let body;
-  if (loaderData.state !== 'open') {
-    body = <LinkProblem problem={loaderData.state} />;
-  } else if (reply?.kind === 'link') {
-    body = <LinkProblem problem={reply.problem} />;
-  } else if (reply?.kind === 'sent') {
+  if (reply?.kind === 'sent') {
     body = (
       <div data-testid="review-sent">
         <h1 className="text-3xl font-extrabold text-gray-900">Thank you for your review</h1>
@@ -218,6 +216,10 @@ export default function ReviewPage({ loaderData }: Route.ComponentProps) {
         </p>
       </div>
     );
+  } else if (loaderData.state !== 'open') {
+    body = <LinkProblem problem={loaderData.state} />;
+  } else if (reply?.kind === 'link') {
+    body = <LinkProblem problem={reply.problem} />;
   } else {
     const { order } = loaderData;
     const shown = reply?.kind === 'refused' ? reply : { errors: {} as FieldErrors, formError: undefined };
