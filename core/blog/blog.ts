@@ -11,6 +11,7 @@
  * - A category is named, and picked or created (case- and accent-insensitively).
  * - Every write bumps `blog_content.version` in its own transaction.
  */
+import { createContentVersion } from '../content-version.ts';
 import { type Kysely, PostgresAdapter, type Transaction, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type Clock, systemClock } from '../clock.ts';
@@ -133,8 +134,6 @@ export const DESCRIPTION_MAX_LENGTH = 200_000;
  * form), which would otherwise hide the edit form of a post called "Add".
  */
 const RESERVED_SLUGS = new Set(['categories', 'add']);
-/** How stale `knownContentVersion` may get before it reads the database again. */
-const VERSION_REFRESH_MS = 1000;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -220,17 +219,12 @@ export function createBlog(options: BlogOptions): Blog {
   const sanitize = (html: string) =>
     sanitizeBlogHtml(html, options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
 
-  let knownVersion = 0;
-  let lastVersionRead = 0;
-  let versionRead: Promise<void> | null = null;
-  const sawVersion = (version: number) => {
-    knownVersion = Math.max(knownVersion, version);
-  };
-
   const readVersion = async (from: Db = db) => {
     const row = await from.selectFrom('blog_content').select('version').where('id', '=', 1).executeTakeFirst();
     return row?.version ?? 0;
   };
+  const contentVersion = createContentVersion(() => readVersion());
+  const sawVersion = contentVersion.saw;
 
   /** Bumps the content version inside the writing transaction. */
   const bumpVersion = async (trx: Transaction<Database>) => {
@@ -623,27 +617,8 @@ export function createBlog(options: BlogOptions): Blog {
       return true;
     },
 
-    async contentVersion() {
-      const version = await readVersion();
-      sawVersion(version);
-      return version;
-    },
-
-    knownContentVersion() {
-      const elapsed = Date.now() - lastVersionRead;
-      if (versionRead === null && elapsed >= VERSION_REFRESH_MS) {
-        lastVersionRead = Date.now();
-        versionRead = blog
-          .contentVersion()
-          .then(() => undefined)
-          // A database hiccup keeps the last known version; the next call tries again.
-          .catch(() => undefined)
-          .finally(() => {
-            versionRead = null;
-          });
-      }
-      return knownVersion;
-    },
+    contentVersion: contentVersion.read,
+    knownContentVersion: contentVersion.known,
 
     async allPostsForFeed(limit) {
       const rows = await selectPost(db).orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(limit).execute();
@@ -671,7 +646,7 @@ export function createBlog(options: BlogOptions): Blog {
         return bumpVersion(trx);
       });
       sawVersion(result ?? (await readVersion()));
-      lastVersionRead = Date.now();
+      contentVersion.markRead();
       return result !== null;
     },
   };

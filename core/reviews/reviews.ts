@@ -14,6 +14,7 @@
  * - Moderation is a compare-and-set on `state`; every change bumps `reviews_content.version`,
  *   which the page caches of every instance key on (as the blog's version, decision 005).
  */
+import { createContentVersion } from '../content-version.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ReviewState } from '../../db/schema.ts';
@@ -33,8 +34,6 @@ import { REVIEW_TOKEN_PATTERN, type ReviewLinkProblem } from './rules.ts';
 export const REVIEW_LINK_TTL_MS = 60 * 24 * 60 * 60 * 1000;
 /** How many approved reviews the home page's carousel shows, newest first. */
 export const CAROUSEL_REVIEW_COUNT = 12;
-/** How stale `knownContentVersion` may get before it reads the database again (as the blog's). */
-const VERSION_REFRESH_MS = 1000;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -128,16 +127,12 @@ export function createReviews(options: ReviewsOptions): Reviews {
   const { db } = options;
   const clock = options.now ?? systemClock;
 
-  let knownVersion = 0;
-  let lastVersionRead = 0;
-  let versionRead: Promise<void> | null = null;
-  const sawVersion = (version: number) => {
-    knownVersion = Math.max(knownVersion, version);
-  };
   const readVersion = async (from: Db = db) => {
     const row = await from.selectFrom('reviews_content').select('version').where('id', '=', 1).executeTakeFirst();
     return row?.version ?? 0;
   };
+  const contentVersion = createContentVersion(() => readVersion());
+  const sawVersion = contentVersion.saw;
 
   /** Why a link that could not be spent cannot be used. */
   const problemOf = async (from: Db, tokenHash: string, now: string): Promise<ReviewLinkProblem> => {
@@ -329,27 +324,8 @@ export function createReviews(options: ReviewsOptions): Reviews {
       return { ratingValue: Math.round((total / reviewCount) * 10) / 10, reviewCount };
     },
 
-    async contentVersion() {
-      const version = await readVersion();
-      sawVersion(version);
-      return version;
-    },
-
-    knownContentVersion() {
-      const elapsed = Date.now() - lastVersionRead;
-      if (versionRead === null && elapsed >= VERSION_REFRESH_MS) {
-        lastVersionRead = Date.now();
-        versionRead = reviews
-          .contentVersion()
-          .then(() => undefined)
-          // A database hiccup keeps the last known version; the next call tries again.
-          .catch(() => undefined)
-          .finally(() => {
-            versionRead = null;
-          });
-      }
-      return knownVersion;
-    },
+    contentVersion: contentVersion.read,
+    knownContentVersion: contentVersion.known,
   };
   return reviews;
 }

@@ -5,7 +5,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DASHBOARD_RANGES, type Dashboard } from '../../core/admin/dashboard.ts';
-import type { SupplierBalance, SupplierPanel } from '../../core/fulfilment/supplier.ts';
+import type { SupplierPanel } from '../../core/fulfilment/supplier.ts';
+import { createSupplierBalance } from '../../core/fulfilment/supplier-balance.ts';
 import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
 import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
@@ -57,31 +58,17 @@ const DashboardSchema = z.object({
   ]),
 });
 
-/** A panel's balance moves slowly; asking once a minute per instance is plenty. */
-const BALANCE_CACHE_MS = 60_000;
-const BALANCE_UNAVAILABLE = 'The supplier panel did not answer the balance request. Try again in a minute.';
-
 export const adminDashboardApi: FastifyPluginAsyncZod<AdminDashboardApiOptions> = async (app, options) => {
   const { dashboard, failedMail, supplier } = options;
   const now = options.now ?? (() => new Date());
   app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_ONLY));
 
-  let balance: { value: (SupplierBalance | { error: string }) & { checkedAt: string }; at: number } | null = null;
-  async function supplierBalance() {
-    const at = now().getTime();
-    if (balance && at - balance.at < BALANCE_CACHE_MS) return balance.value;
-    const checkedAt = new Date(at).toISOString();
-    try {
-      const answer = await supplier.balance();
-      balance = { value: { balance: answer.balance, currency: answer.currency, checkedAt }, at };
-    } catch (error) {
-      // The reason goes to the log (never the key: the client's errors do not carry it); the page
-      // gets a plain sentence. A failure is not cached, so the next load asks again.
-      app.log.warn({ err: error }, 'supplier balance request failed');
-      return { error: BALANCE_UNAVAILABLE, checkedAt };
-    }
-    return balance.value;
-  }
+  // The reason goes to the log (the client's errors never carry the key); the page gets a sentence.
+  const supplierBalance = createSupplierBalance({
+    supplier,
+    now,
+    onError: (error) => app.log.warn({ err: error }, 'supplier balance request failed'),
+  });
 
   app.get(
     '/admin/dashboard',
