@@ -1,6 +1,6 @@
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
 
 /**
  * Fewer, larger shared chunks for the browser (decision 037). Each file is compressed on its own,
@@ -8,24 +8,76 @@ import { defineConfig } from 'vite';
  * files of the libraries every page runs and five more of tiny modules nearly every page uses,
  * about 2 KB of the 120 KB first-load budget in all.
  */
-/** React, React DOM, React Router and their helpers, and the bundler's runtime: every page runs them. */
+/** React, React DOM, React Router and their helpers, and the `import()` helper: every page runs them. */
 const FRAMEWORK =
-  /node_modules[\\/](?:react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]|rolldown[\\/]runtime/;
+  /node_modules[\\/](?:react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]|rolldown[\\/]runtime|vite[\\/]preload-helper/;
 /** The form pieces of the pages with forms (order, client, login, contact): their check and fields. */
 const FORMS =
   /(?:app[\\/]components[\\/](?:form\.tsx|use-form-check\.ts)|core[\\/](?:form-check|email|text-rules)\.ts)$/;
 /** Our modules the root layout or nearly every page imports (none over 1.2 KB gzip). */
 const SHELL =
-  /app[\\/](?:api[\\/]client\.ts|components[\\/](?:NotFound|Spinner|StrokeIcon)\.tsx|content[\\/]legal[\\/]links\.ts)$/;
+  /app[\\/](?:api[\\/]client\.ts|components[\\/](?:NotFound|Spinner|StrokeIcon)\.tsx|components[\\/]lazy-parts\.ts|content[\\/]legal[\\/]links\.ts|seo[\\/]private-meta\.ts)$/;
+/**
+ * The order page's small modules that its lazy payment window shares (the saved form draft, the
+ * verification messages): one file instead of two on the page's first load.
+ */
+const ORDER_SHARED = /(?:app[\\/]components[\\/]order[\\/]order-draft|core[\\/]verification[\\/]messages)\.ts$/;
+
+/** The module Vite's build imports `__vitePreload` from, wrapped around every `import()` in the browser. */
+const PRELOAD_HELPER_ID = '\0vite/preload-helper.js';
+
+/**
+ * `__vitePreload(load, deps)` as this build needs it: `deps` are the stylesheets the lazy chunk
+ * brings (the dashboard's chart, `import('uplot/dist/uPlot.min.css')`), each added once as a
+ * `<link rel=stylesheet>` before the chunk runs; with `modulePreload: false` Vite lists no scripts
+ * there (any other dependency is left to the browser, as without preloading). Vite's own helper
+ * (0.9 KB gzip, in its own file on every page, since the root loads the chrome with `import()`)
+ * also handles module preloads, relative bases and a `vite:preloadError` event, none of which
+ * this store uses. A failed load rejects as it did. This one (a few hundred bytes) goes into `framework`.
+ */
+const PRELOAD_HELPER = `
+const stylesheets = new Map();
+function stylesheet(file) {
+  const href = '/' + file;
+  let loaded = stylesheets.get(href);
+  if (!loaded) {
+    loaded = new Promise((resolve, reject) => {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = href;
+      link.onload = resolve;
+      link.onerror = () => reject(new Error('Unable to preload CSS for ' + href));
+      document.head.appendChild(link);
+    });
+    stylesheets.set(href, loaded);
+  }
+  return loaded;
+}
+export const __vitePreload = (load, deps) => {
+  const css = (deps || []).filter((file) => file.endsWith('.css'));
+  return css.length > 0 ? Promise.all(css.map(stylesheet)).then(() => load()) : load();
+};
+`;
+
+/** Serves PRELOAD_HELPER in place of Vite's helper in the browser build (decision 037, "Session 21"). */
+function smallPreloadHelper(): Plugin {
+  return {
+    name: 'boostly:small-preload-helper',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.config.consumer === 'client',
+    resolveId: (id) => (id === PRELOAD_HELPER_ID ? id : null),
+    load: (id) => (id === PRELOAD_HELPER_ID ? PRELOAD_HELPER : null),
+  };
+}
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [smallPreloadHelper(), tailwindcss(), reactRouter()],
   resolve: { tsconfigPaths: true },
   environments: {
     client: {
       build: {
         // `import()` does not preload the lazy part's dependencies (React Router preloads route
-        // modules itself). Vite still emits its 0.9 KB helper for `import()`: decision 037, "Left".
+        // modules itself). Vite's helper for `import()` is replaced by a smaller one: smallPreloadHelper.
         modulePreload: false,
         rollupOptions: {
           output: {
@@ -36,6 +88,7 @@ export default defineConfig({
                 { name: 'framework', test: FRAMEWORK, priority: 2 },
                 { name: 'shell', test: SHELL, priority: 1 },
                 { name: 'forms', test: FORMS, priority: 1 },
+                { name: 'order-shared', test: ORDER_SHARED, priority: 1 },
               ],
             },
           },

@@ -9,13 +9,15 @@ import {
   ServerRouter,
   isRouteErrorResponse,
 } from 'react-router';
-import { provideServerChrome } from './components/chrome-on-server.ts';
+import { provideLazyModules } from './components/lazy-parts.ts';
 import * as storefrontChrome from './components/StorefrontChrome.tsx';
+import * as orderExtras from './components/order/OrderExtras.tsx';
 import { requestContext } from './context.ts';
 import { NonceProvider } from './nonce.tsx';
 
-// The root's lazy storefront chrome renders in the same pass as the page (chrome-on-server.ts).
-provideServerChrome(storefrontChrome);
+// The parts the browser loads lazily (the storefront chrome, the order page's extras) render in the
+// same pass as the page on the server (lazy-parts.ts).
+provideLazyModules({ chrome: storefrontChrome, orderExtras });
 
 export { buildLoadContext } from './context.ts';
 

@@ -1,6 +1,6 @@
 // First: configures zod for our CSP before any schema is built (zod-csp.ts).
 import './zod-csp.ts';
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import {
   Link,
   Links,
@@ -16,7 +16,7 @@ import type { Route } from './+types/root';
 import brandFont from '@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2?url';
 import stylesheet from './app.css?url';
 import { NotFound } from './components/NotFound.tsx';
-import { loadChromePart } from './components/chrome-on-server.ts';
+import { lazyPart } from './components/lazy-parts.ts';
 import { SandboxNotice } from './components/SandboxNotice.tsx';
 import { requestContext } from './context.ts';
 import { showsFooter, showsTopBar } from './layout-rules.ts';
@@ -26,12 +26,12 @@ import { jsonLdScriptText } from './seo/meta.ts';
 
 /**
  * The sale bar, header and footer: one chunk, loaded only by pages that show them (decision 037);
- * rendered on the server in the same pass as the page (chrome-on-server.ts).
+ * rendered on the server in the same pass as the page (lazy-parts.ts).
  */
 const loadChrome = () => import('./components/StorefrontChrome.tsx');
-const TopBar = lazy(() => loadChromePart('TopBar', loadChrome));
-const SiteHeader = lazy(() => loadChromePart('SiteHeader', loadChrome));
-const Footer = lazy(() => loadChromePart('Footer', loadChrome));
+const TopBar = lazyPart('chrome', 'TopBar', loadChrome);
+const SiteHeader = lazyPart('chrome', 'SiteHeader', loadChrome);
+const Footer = lazyPart('chrome', 'Footer', loadChrome);
 
 export const links: Route.LinksFunction = () => [
   // The one woff2 every page uses (latin subset, the same file app.css names), fetched with the CSS

@@ -60,6 +60,13 @@ export default [
     // Owner only: the team and the audit log (decision 041).
     route('admins', 'routes/admin/admins.tsx'),
     route('audit', 'routes/admin/audit.tsx'),
+    // Owner only: supplier panels and their imported services (decision 045).
+    route('suppliers', 'routes/admin/suppliers.tsx'),
+    route('suppliers/:panelId/services', 'routes/admin/suppliers-services.tsx'),
+    // Owner only: the catalogue editor (decision 044).
+    route('catalogue', 'routes/admin/catalogue.tsx'),
+    route('catalogue/services/:slug', 'routes/admin/catalogue-service.tsx', { id: 'admin-catalogue-service' }),
+    route('catalogue/groups/:group/new', 'routes/admin/catalogue-service.tsx', { id: 'admin-catalogue-new-service' }),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

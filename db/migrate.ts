@@ -18,6 +18,9 @@ import * as refills from './migrations/015-refills.ts';
 import * as adminRolesAudit from './migrations/016-admin-roles-audit.ts';
 import * as orderListPrice from './migrations/017-order-list-price.ts';
 import * as dashboardTotals from './migrations/018-dashboard-totals.ts';
+import * as supplierPanels from './migrations/019-supplier-panels.ts';
+import * as catalogueEditing from './migrations/020-catalogue-editing.ts';
+import * as ordersKeywordWalk from './migrations/021-orders-keyword-walk.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +42,9 @@ const migrations: Record<string, Migration> = {
   '016-admin-roles-audit': adminRolesAudit,
   '017-order-list-price': orderListPrice,
   '018-dashboard-totals': dashboardTotals,
+  '019-supplier-panels': supplierPanels,
+  '020-catalogue-editing': catalogueEditing,
+  '021-orders-keyword-walk': ordersKeywordWalk,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

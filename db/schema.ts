@@ -26,6 +26,12 @@ export interface ServicesTable {
   /** 0 or 1: SQLite has no boolean type, so both dialects store an integer. */
   comment_required: number;
   position: number;
+  /** 'draft' | 'published' (migration 020): drafts are absent from every public read. */
+  status: Generated<string>;
+  /** Bumped by every save; the editor's compare-and-set names it (decision 044). */
+  revision: Generated<number>;
+  /** When first published; from then on the slug is fixed. */
+  published_at: string | null;
 }
 
 export interface PlansTable {
@@ -49,9 +55,18 @@ export interface PriceTiersTable {
   discount_percent: number;
   supplier_service_id: string;
   position: number;
+  /** The supplier panel the tier's service is bought from (migration 019); 1 = the environment panel. */
+  supplier_panel_id: Generated<number>;
+}
+
+/** One row (id 1): the catalogue's content version, bumped by every catalogue write (migration 020). */
+export interface CatalogueContentTable {
+  id: number;
+  version: number;
 }
 
 export interface Database {
+  catalogue_content: CatalogueContentTable;
   service_groups: ServiceGroupsTable;
   services: ServicesTable;
   plans: PlansTable;
@@ -85,6 +100,8 @@ export interface Database {
   reviews_content: ReviewsContentTable;
   order_daily_totals: OrderDailyTotalsTable;
   service_delivery_daily: ServiceDeliveryDailyTable;
+  supplier_panels: SupplierPanelsTable;
+  supplier_services: SupplierServicesTable;
 }
 
 export interface OrdersTable {
@@ -142,6 +159,8 @@ export interface OrdersTable {
   completed_at: Generated<string | null>;
   /** When money for the order first went back; set by triggers (migration 018). */
   refunded_at: Generated<string | null>;
+  /** The panel the order is fulfilled on, copied from its tier at creation (migration 019). */
+  supplier_panel_id: Generated<number>;
 }
 
 export interface OrderEventsTable {
@@ -498,4 +517,38 @@ export interface ServiceDeliveryDailyTable {
   service_slug: string;
   completed: number | string;
   delivery_seconds: number | string;
+}
+
+/** Supplier panels (migration 019, decision 045). Row 1 is the environment panel. */
+export interface SupplierPanelsTable {
+  id: Generated<number>;
+  name: string;
+  kind: 'environment' | 'stored';
+  /** Null for the environment panel (SMM_PANEL_URL or the built-in simulated panel). */
+  url: string | null;
+  /** The API key sealed with SUPPLIER_KEY_ENCRYPTION_KEY; never leaves core/fulfilment. */
+  key_sealed: string | null;
+  /** From the panel's last `balance` reply. */
+  currency: string | null;
+  low_balance_threshold_e4: number | null;
+  low_balance_alerted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A panel's imported `services` list (migration 019). */
+export interface SupplierServicesTable {
+  panel_id: number;
+  service: string;
+  name: string;
+  type: string;
+  category: string;
+  rate_e4: number;
+  min: number;
+  max: number;
+  refill: number;
+  cancel: number;
+  imported_at: string;
+  /** Set when the last import no longer found the service on the panel. */
+  vanished_at: string | null;
 }

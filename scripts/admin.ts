@@ -1,10 +1,12 @@
 /**
  * `npm run admin -- <command>`: manage admin accounts from the server's shell.
  *
- *   create --email you@example.com          a new admin (verified by an e-mailed code at first login)
+ *   create --email you@example.com [--role owner|support]
+ *                                           a new admin, an owner unless --role says otherwise (verified by
+ *                                           an e-mailed code at first login); how a store gets its first owner
  *   reset-password --email you@example.com  a new password; ends a lockout, logs out every session
  *   reset-2fa --email you@example.com       a lost authenticator: back to e-mailed codes, logs out every session
- *   list                                    every admin, verified or not, locked or not, and its second factor
+ *   list                                    every admin: role, verified or not, second factor, locked or not
  *
  * The password comes from ADMIN_PASSWORD, or is asked for twice (hidden) in a terminal. It uses
  * the same configuration as the server (environment, then `.env`), migrating the database first.
@@ -15,16 +17,19 @@ import { Writable } from 'node:stream';
 import { AdminAuthError, createAdminAuth } from '../core/auth/admins.ts';
 import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
 import { passwordProblem } from '../core/auth/passwords.ts';
+import { ADMIN_ROLES, type AdminRole, isAdminRole } from '../core/auth/roles.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 
 const USAGE = `Usage:
-  npm run admin -- create --email you@example.com
+  npm run admin -- create --email you@example.com [--role owner|support]
   npm run admin -- reset-password --email you@example.com
   npm run admin -- reset-2fa --email you@example.com
   npm run admin -- list
 
+create makes an owner (everything) unless --role support (orders, messages and reviews only);
+more admins are usually invited by an owner from the console (Admins page).
 The password is read from ADMIN_PASSWORD, or asked for (twice, hidden) in a terminal.
 It must be at least 12 characters long. Every login asks for a second factor: a code
 e-mailed to the admin, or the authenticator app's once the admin turns it on (Security page);
@@ -32,23 +37,46 @@ reset-2fa turns the app off for an admin who lost it.`;
 
 class UsageError extends Error {}
 
-function parseArgs(argv: string[]): { command: string | undefined; email: string | undefined } {
+interface Args {
+  command: string | undefined;
+  email: string | undefined;
+  role: string | undefined;
+}
+
+function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   const flags = rest.values();
-  let email: string | undefined;
+  const args: Args = { command, email: undefined, role: undefined };
   for (const arg of flags) {
-    if (arg === '--email') {
+    if (arg === '--email' || arg === '--role') {
       // The flag's value is the next argument (none when the flag comes last).
-      email = flags.next().value;
+      args[arg === '--email' ? 'email' : 'role'] = flags.next().value;
     } else if (arg.startsWith('--email=')) {
-      email = arg.slice('--email='.length);
+      args.email = arg.slice('--email='.length);
+    } else if (arg.startsWith('--role=')) {
+      args.role = arg.slice('--role='.length);
     } else if (arg === '--help' || arg === '-h') {
-      return { command: 'help', email };
+      return { ...args, command: 'help' };
     } else {
       throw new UsageError(`Unknown argument: ${arg}`);
     }
   }
-  return { command, email };
+  return args;
+}
+
+/** What each role may do, as `create` and `list` say it. */
+const ROLE_SCOPE: Record<AdminRole, string> = {
+  owner: 'everything, including the catalogue, suppliers, the blog, admins and the audit log',
+  support: 'orders, refills and cancels, contact messages and reviews',
+};
+
+/** `--role` for create: owner when absent (the CLI is how a store gets its first owner). */
+function roleArg(command: string, role: string | undefined): AdminRole {
+  if (role === undefined) return 'owner';
+  if (command !== 'create') throw new UsageError('--role goes with create only.');
+  const normalised = role.trim().toLowerCase();
+  if (!isAdminRole(normalised)) throw new UsageError(`Unknown role: ${role}. Roles: ${ADMIN_ROLES.join(', ')}.`);
+  return normalised;
 }
 
 /** Reads a line without echoing it. */
@@ -122,6 +150,7 @@ async function main(): Promise<number> {
   }
 
   // Check the arguments and the password before touching the database.
+  const role = roleArg(command, args.role);
   const adminEmail = command === 'list' ? '' : requireEmailArg(email);
   const password = command === 'list' || command === 'reset-2fa' ? '' : await readPassword();
 
@@ -133,10 +162,10 @@ async function main(): Promise<number> {
     const auth = createAdminAuth({ db: handle.db, codes, publicUrl: config.PUBLIC_URL });
 
     if (command === 'create') {
-      const admin = await auth.createAdmin(adminEmail, password);
+      const admin = await auth.createAdmin(adminEmail, password, role);
       const loginUrl = `${config.PUBLIC_URL.replace(/\/+$/, '')}/login`;
       console.log(
-        `Created admin ${admin.email}. Log in at ${loginUrl}; the first login e-mails a 6-digit code to verify the account.`,
+        `Created admin ${admin.email} with the role ${admin.role} (${ROLE_SCOPE[admin.role]}). Log in at ${loginUrl}; the first login e-mails a 6-digit code to verify the account.`,
       );
       if (!config.SMTP_URL) {
         console.log(
@@ -157,12 +186,22 @@ async function main(): Promise<number> {
         console.log('No admins yet. Create one with: npm run admin -- create --email you@example.com');
       } else {
         const width = Math.max(5, ...admins.map((a) => a.email.length));
-        console.log(`${'email'.padEnd(width)}  verified  sessions  created                   status`);
+        console.log(
+          `${'email'.padEnd(width)}  role     verified  2fa           sessions  created                   status`,
+        );
         for (const admin of admins) {
-          const lock = admin.lockedUntil ? `an address locked out until ${admin.lockedUntil}` : 'ok';
-          const status = admin.secondFactor === 'totp' ? `${lock} (authenticator app)` : lock;
+          const status = admin.lockedUntil ? `an address locked out until ${admin.lockedUntil}` : 'ok';
+          const secondFactor = admin.secondFactor === 'totp' ? 'app' : 'e-mail code';
           console.log(
-            `${admin.email.padEnd(width)}  ${(admin.isVerified ? 'yes' : 'no').padEnd(8)}  ${String(admin.activeTokens).padEnd(8)}  ${admin.createdAt.padEnd(24)}  ${status}`,
+            [
+              admin.email.padEnd(width),
+              admin.role.padEnd(7),
+              (admin.isVerified ? 'yes' : 'no').padEnd(8),
+              secondFactor.padEnd(12),
+              String(admin.activeTokens).padEnd(8),
+              admin.createdAt.padEnd(24),
+              status,
+            ].join('  '),
           );
         }
       }

@@ -54,9 +54,19 @@ export interface PageReport {
   editorChunks: string[];
 }
 
-/** Whether a manifest route belongs to the admin area (the layout at /admin and its children). */
-export function isAdminRoute(route: ManifestRoute): boolean {
-  return route.id === 'routes/admin/layout' || route.id.startsWith('routes/admin/');
+/**
+ * Whether a manifest route belongs to the admin area: the layout at /admin and every route under it,
+ * whatever its id (app/routes.ts gives some an id of their own, e.g. `admin-catalogue-service`).
+ */
+export function isAdminRoute(route: ManifestRoute, routes: Readonly<Record<string, ManifestRoute>>): boolean {
+  for (
+    let current: ManifestRoute | undefined = route;
+    current;
+    current = current.parentId ? routes[current.parentId] : undefined
+  ) {
+    if (current.id === 'routes/admin/layout' || current.id.startsWith('routes/admin/')) return true;
+  }
+  return false;
 }
 
 /** The production build's client side, read once: its manifest, its route tree and its chunks. */
@@ -208,7 +218,7 @@ export class ClientBuild {
       return [prefix, own].filter(Boolean).join('/');
     };
     return Object.values(routes)
-      .filter((route) => route.hasDefaultExport !== false && !hasChildren.has(route.id) && !isAdminRoute(route))
+      .filter((route) => route.hasDefaultExport !== false && !hasChildren.has(route.id) && !isAdminRoute(route, routes))
       .map((route) => {
         const pattern = fullPath(route);
         const sample = pattern
@@ -226,7 +236,7 @@ export class ClientBuild {
   publicRoutesWithEditorCode(): string[] {
     const violations: string[] = [];
     for (const route of Object.values(this.manifest.routes)) {
-      if (isAdminRoute(route)) continue;
+      if (isAdminRoute(route, this.manifest.routes)) continue;
       const loaded = this.staticClosure(routeModules(route));
       for (const asset of [...loaded, ...this.lazyClosure(loaded)]) {
         if (EDITOR_MARKERS.test(this.chunkText(asset))) violations.push(`${route.id} → ${asset}`);

@@ -24,6 +24,8 @@ import type { ServerBuild } from 'react-router';
 import { Redis } from 'ioredis';
 import { checkWritable, describeDatabaseFailure } from '../db/database.ts';
 import { blogApi } from './api/blog.ts';
+import { adminCatalogApi, supplierDirectory } from './api/admin-catalog.ts';
+import { createCatalogueEditor } from '../core/catalog/editor.ts';
 import { multipartLimits, uploadFiles, uploadsApi } from './api/uploads.ts';
 import { catalogApi } from './api/catalog.ts';
 import { ordersApi } from './api/orders.ts';
@@ -35,6 +37,7 @@ import { adminOrdersApi } from './api/admin-orders.ts';
 import { adminRefillsApi, refillsApi } from './api/refills.ts';
 import { adminMailApi } from './api/admin-mail.ts';
 import { adminDashboardApi } from './api/admin-dashboard.ts';
+import { adminSuppliersApi } from './api/admin-suppliers.ts';
 import { createDashboard } from '../core/admin/dashboard.ts';
 import { adminMessagesApi } from './api/admin-messages.ts';
 import { reviewsApi } from './api/reviews.ts';
@@ -244,6 +247,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(catalogApi, { catalog: services.catalog });
+      await api.register(adminCatalogApi, {
+        editor: createCatalogueEditor({
+          db: store.database.db,
+          catalog: store.catalog,
+          suppliers: supplierDirectory(store.database.db),
+          now: store.adminAuth.clock,
+        }),
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
       await api.register(blogApi, {
         blog: services.blog,
         authenticate: (token) => store.adminAuth.authenticate(token),
@@ -286,8 +298,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(adminDashboardApi, {
         dashboard: createDashboard({ db: store.database.db, now: store.adminAuth.clock }),
         failedMail,
-        supplier: store.supplier,
-        now: store.adminAuth.clock,
+        suppliers: store.suppliers,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
+      await api.register(adminSuppliersApi, {
+        suppliers: store.suppliers,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
       await api.register(adminMessagesApi, {

@@ -106,6 +106,13 @@ const EnvSchema = z.object({
   TOTP_ENCRYPTION_KEY: totpKey.optional(),
   /** The key before a rotation: still decrypts, and secrets under it are re-encrypted at boot. */
   TOTP_ENCRYPTION_KEY_PREVIOUS: totpKey.optional(),
+  /**
+   * Encrypts the API keys of supplier panels added on /admin/suppliers (decision 045; same format
+   * as TOTP_ENCRYPTION_KEY). Unset: only the environment panel (SMM_PANEL_URL) is used.
+   */
+  SUPPLIER_KEY_ENCRYPTION_KEY: totpKey.optional(),
+  /** How often panels with a low-balance threshold are asked for their balance (decision 045). */
+  LOW_BALANCE_CHECK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

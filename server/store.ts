@@ -17,12 +17,16 @@ import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment
 import {
   APPLY_SERVICE_JOB,
   FULFIL_JOB,
+  LOW_BALANCE_JOB,
   REFILL_SYNC_JOB,
   REFUND_JOB,
   REORDER_JOB,
   SUPPLIER_SYNC_JOB,
 } from '../core/fulfilment/jobs.ts';
 import { type Refills, createRefills } from '../core/fulfilment/refills.ts';
+import { createPanelKeySealer } from '../core/fulfilment/panel-keys.ts';
+import { type PanelRegistry, createPanelRegistry } from '../core/fulfilment/panels.ts';
+import { type SupplierAdmin, createSupplierAdmin } from '../core/fulfilment/panels-admin.ts';
 import { fulfilmentSubscriber } from '../core/fulfilment/subscribers.ts';
 import { type SimulatedPanel, createSimulatedPanel, simulatedPanelFetch } from '../core/fulfilment/simulated-panel.ts';
 import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
@@ -61,7 +65,12 @@ import { type Clock, systemClock } from '../core/clock.ts';
 
 export interface Store {
   database: DatabaseHandle;
+  /** The environment panel (panel 1): SMM_PANEL_URL's, or the built-in simulated panel. */
   supplier: SupplierPanel;
+  /** Every supplier panel by id; orders use their own (decision 045). */
+  panels: PanelRegistry;
+  /** The owner's panels: add, edit, remove, import services, balances, low-balance alerts. */
+  suppliers: SupplierAdmin;
   /** The built-in panel when no SMM_PANEL_URL is set (also served over HTTP). */
   simulatedPanel: SimulatedPanel | null;
   fulfilment: Fulfilment;
@@ -204,10 +213,22 @@ export async function openStore(
       fetch: simulatedPanelFetch(simulatedPanel),
     });
   }
-  const fulfilment = createFulfilment({ db, supplier, provider, now: clock });
+  const panelKeys = createPanelKeySealer(config.SUPPLIER_KEY_ENCRYPTION_KEY);
+  const panels = createPanelRegistry({ db, environment: supplier, sealer: panelKeys });
+  const suppliers = createSupplierAdmin({
+    db,
+    panels,
+    sealer: panelKeys,
+    environmentSource: simulatedPanel ? 'simulated' : 'url',
+    publicUrl: config.PUBLIC_URL,
+    now: clock,
+    // The reason goes to the log (the client's errors never carry the key); pages get a sentence.
+    onBalanceError: (panelId, error) => logger?.warn({ err: error, panelId }, 'supplier balance request failed'),
+  });
+  const fulfilment = createFulfilment({ db, panels, provider, now: clock });
   const refills = createRefills({
     db,
-    supplier,
+    panels,
     applyStatus: (supplierOrder, result) => fulfilment.applyStatus(supplierOrder, result),
     tokenKey: await loadInstallSecret(db, 'refill-token.key'),
     windowDays: config.REFILL_WINDOW_DAYS,
@@ -225,6 +246,7 @@ export async function openStore(
     { job: PAYMENT_RECONCILE_JOB, everyMs: config.PAYMENT_RECONCILE_SECONDS * 1000 },
     { job: SUPPLIER_SYNC_JOB, everyMs: config.SUPPLIER_SYNC_SECONDS * 1000 },
     { job: REFILL_SYNC_JOB, everyMs: config.SUPPLIER_SYNC_SECONDS * 1000 },
+    { job: LOW_BALANCE_JOB, everyMs: config.LOW_BALANCE_CHECK_SECONDS * 1000 },
     { job: RETENTION_PURGE_JOB, everyMs: PURGE_EVERY_MS },
     { job: UPLOADS_CLEANUP_JOB, everyMs: UPLOADS_CLEANUP_EVERY_MS },
   ];
@@ -261,6 +283,10 @@ export async function openStore(
         const result = await refills.syncStatuses();
         if (result.changed || result.abandoned) logger?.info(result, 'refill statuses synced');
       }),
+      handleJob(LOW_BALANCE_JOB, async () => {
+        const result = await suppliers.checkLowBalances();
+        if (result.alerted || result.rearmed || result.failed) logger?.info(result, 'supplier balances checked');
+      }),
       handleJob(UPLOADS_CLEANUP_JOB, async () => {
         const result = await deleteUnreferencedUploads(db, config.dataDir, clock());
         if (result.deletedFiles) logger?.info(result, 'uploads: deleted images no blog post uses');
@@ -296,6 +322,8 @@ export async function openStore(
   return {
     database: handle,
     supplier,
+    panels,
+    suppliers,
     simulatedPanel,
     fulfilment,
     refills,

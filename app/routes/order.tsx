@@ -6,10 +6,9 @@ import type { CreatedOrder } from '../../core/orders/orders.ts';
 import type { Route } from './+types/order';
 import { CacheStrategy } from '../cache.ts';
 import { OrderForm } from '../components/order/OrderForm.tsx';
-import { LiveUsers, TrustList } from '../components/order/OrderExtras.tsx';
-import { OrderHeader } from '../components/order/OrderHeader.tsx';
+import { LiveUsers, OrderHeader, TrustList } from '../components/order/lazy-extras.tsx';
 import { requestContext } from '../context.ts';
-import { privatePageMeta } from '../seo/meta.ts';
+import { privatePageMeta } from '../seo/private-meta.ts';
 
 export const meta: Route.MetaFunction = () => privatePageMeta('Order');
 

@@ -6,8 +6,9 @@
  * description stays data.
  */
 import type { MetaDescriptor } from 'react-router';
+import { SITE_NAME } from './private-meta.ts';
 
-export const SITE_NAME = 'Boostly';
+export { SITE_NAME, privatePageMeta } from './private-meta.ts';
 /**
  * Shown by link previews when a page has no image of its own: a 1200×630 PNG, because Facebook,
  * X and LinkedIn ignore SVG. Rendered from share.svg by scripts/render-share-images.ts.
@@ -86,17 +87,6 @@ function jsonLdList(jsonLd: PageSeo['jsonLd']): readonly JsonLd[] {
 
 function isJsonLdList(jsonLd: JsonLd | readonly JsonLd[]): jsonLd is readonly JsonLd[] {
   return Array.isArray(jsonLd);
-}
-
-/**
- * A private page (checkout, order status, the order lookup, admin, login, not found): a title and
- * `noindex`, nothing for link previews. `nofollow` too where links lead only to more private pages.
- */
-export function privatePageMeta(title: string, options: { nofollow?: boolean } = {}): MetaDescriptor[] {
-  return [
-    { title: `${title} | ${SITE_NAME}` },
-    { name: 'robots', content: options.nofollow ? 'noindex, nofollow' : 'noindex' },
-  ];
 }
 
 export interface Crumb {

@@ -7,6 +7,7 @@
  * timeline; the console row shows `pendingAction` until then.
  */
 import type { Kysely } from 'kysely';
+import type { AuditSink } from '../audit/audit.ts';
 import type { Database } from '../../db/schema.ts';
 import { enqueueAdminAction } from '../fulfilment/jobs.ts';
 import { type PendingAction, applyServiceRefusal, reorderRefusal } from '../orders/status.ts';
@@ -18,6 +19,8 @@ import type { OrderActionAccepted } from './contracts.ts';
 export interface ActionOptions {
   /** The admin who asked (recorded in the timeline). */
   adminId?: number | null | undefined;
+  /** Told what the action marked on the order (the audit log's before/after). */
+  audit?: AuditSink | undefined;
 }
 
 export interface OrderActionsOptions {
@@ -33,6 +36,7 @@ export function createOrderActions(options: OrderActionsOptions) {
     action: PendingAction,
     providerOrderId: string,
     adminId: number | null,
+    audit: AuditSink | undefined,
   ): Promise<OrderActionAccepted> {
     const order = await findOrder(db, providerOrderId);
     const refusal = action === 'reorder' ? reorderRefusal(order) : applyServiceRefusal(order);
@@ -73,7 +77,14 @@ export function createOrderActions(options: OrderActionsOptions) {
       await enqueueAdminAction(trx, action, { orderId: order.id, attempt, adminId });
       return true;
     });
-    if (accepted) return { state: 'pending', action, attempt };
+    if (accepted) {
+      // "Before" is the row the compare-and-set matched, so it is exactly what was replaced.
+      audit?.({
+        before: { pendingAction: null, actionAttempts: order.action_attempts },
+        after: { pendingAction: action, actionAttempts: attempt },
+      });
+      return { state: 'pending', action, attempt };
+    }
     const current = await findOrder(db, providerOrderId);
     if (current.pending_action === action) return { state: 'pending', action, attempt: current.action_attempts };
     throw new ConsoleError(CONSOLE_MESSAGES.changed, 409);
@@ -87,14 +98,14 @@ export function createOrderActions(options: OrderActionsOptions) {
      * (Completed, Partial, Canceled) or refunded orders and while another action runs.
      */
     reorder: (providerOrderId: string, actionOptions: ActionOptions = {}): Promise<OrderActionAccepted> =>
-      request('reorder', providerOrderId, actionOptions.adminId ?? null),
+      request('reorder', providerOrderId, actionOptions.adminId ?? null, actionOptions.audit),
 
     /**
      * Sends a paid order that is not at the supplier yet (never sent, refused, waiting for a
      * retry) or one flagged for review, now, instead of waiting for the worker.
      */
     applyService: (providerOrderId: string, actionOptions: ActionOptions = {}): Promise<OrderActionAccepted> =>
-      request('apply-service', providerOrderId, actionOptions.adminId ?? null),
+      request('apply-service', providerOrderId, actionOptions.adminId ?? null, actionOptions.audit),
   };
 }
 

@@ -25,6 +25,38 @@ export interface AuditNote {
   after?: unknown;
 }
 
+/**
+ * What an action changed, as the core function that made the change saw it: only the fields the
+ * action changes, "before" taken from the row the compare-and-set was checked against (or locked),
+ * "after" from what it wrote. `null` on a side means the thing did not exist (created, deleted).
+ */
+export interface AuditChange {
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/**
+ * Where a core function reports the change it made, for the admin request's audit entry (the
+ * handler passes one that notes it on the request). Optional everywhere: the worker, the CLI and
+ * tests call the same functions without one.
+ */
+export type AuditSink = (change: AuditChange) => void;
+
+/**
+ * The fields of two summaries that differ, on both sides (an edit that changed the title only is
+ * logged as its title, not as the whole post). A field only one side has counts as changed.
+ */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): AuditChange {
+  const changedBefore: Record<string, unknown> = {};
+  const changedAfter: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[key] ?? null) === JSON.stringify(after[key] ?? null)) continue;
+    changedBefore[key] = before[key] ?? null;
+    changedAfter[key] = after[key] ?? null;
+  }
+  return { before: changedBefore, after: changedAfter };
+}
+
 export interface AuditEntryInput extends AuditNote {
   adminId: number | null;
   adminEmail: string;

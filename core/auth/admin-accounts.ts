@@ -10,10 +10,12 @@ import type { Clock } from '../clock.ts';
 import { ADMIN_MESSAGES, AdminAuthError, requireEmail } from './admin-errors.ts';
 import { revokeAdminTokens } from './admin-sessions.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
+import { type AdminRole, storedRole } from './roles.ts';
 
 export interface AdminSummary {
   id: number;
   email: string;
+  role: AdminRole;
   isVerified: boolean;
   /** While some source address is locked out of the account, the latest lock's end (ISO-8601); otherwise null. */
   lockedUntil: string | null;
@@ -30,8 +32,15 @@ export interface AdminAccountsOptions {
 }
 
 export interface AdminAccounts {
-  /** A new, unverified admin; throws `AdminAuthError` (400 bad e-mail or weak password, 409 taken). */
-  createAdmin(email: string, password: string): Promise<{ id: number; email: string }>;
+  /**
+   * A new, unverified admin; throws `AdminAuthError` (400 bad e-mail or weak password, 409 taken).
+   * An owner unless told otherwise: the operator's CLI is how a store gets its first owner.
+   */
+  createAdmin(
+    email: string,
+    password: string,
+    role?: AdminRole,
+  ): Promise<{ id: number; email: string; role: AdminRole }>;
   /** Sets a new password, ends any lockout and revokes the admin's tokens; 404 if unknown. */
   resetPassword(email: string, password: string): Promise<{ email: string; revokedTokens: number }>;
   listAdmins(): Promise<AdminSummary[]>;
@@ -52,7 +61,7 @@ function checkPassword(password: unknown): string {
 
 export function createAdminAccounts({ db, now }: AdminAccountsOptions): AdminAccounts {
   return {
-    async createAdmin(rawEmail, rawPassword) {
+    async createAdmin(rawEmail, rawPassword, role = 'owner') {
       const email = requireEmail(rawEmail);
       const password = checkPassword(rawPassword);
       if (await findAdminByEmail(db, email)) throw new AdminAuthError(ADMIN_MESSAGES.adminExists, 409);
@@ -63,6 +72,7 @@ export function createAdminAccounts({ db, now }: AdminAccountsOptions): AdminAcc
           .insertInto('admins')
           .values({
             email,
+            role,
             password_hash: passwordHash,
             locked_until: null,
             last_failed_at: null,
@@ -71,7 +81,7 @@ export function createAdminAccounts({ db, now }: AdminAccountsOptions): AdminAcc
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        return { id: row.id, email };
+        return { id: row.id, email, role };
       } catch (error) {
         // Created by someone else between the check and the insert: the unique e-mail refused it.
         if (await findAdminByEmail(db, email)) throw new AdminAuthError(ADMIN_MESSAGES.adminExists, 409);
@@ -126,6 +136,7 @@ export function createAdminAccounts({ db, now }: AdminAccountsOptions): AdminAcc
         .select((eb) => [
           'admins.id',
           'admins.email',
+          'admins.role',
           'admins.is_verified',
           'admins.created_at',
           eb
@@ -152,6 +163,7 @@ export function createAdminAccounts({ db, now }: AdminAccountsOptions): AdminAcc
       return rows.map((row) => ({
         id: row.id,
         email: row.email,
+        role: storedRole(row.role),
         isVerified: row.is_verified === 1,
         lockedUntil: row.locked_until ?? null,
         secondFactor: row.totp_secret ? ('totp' as const) : ('email' as const),

@@ -14,6 +14,7 @@
 import { createContentVersion } from '../content-version.ts';
 import { type Kysely, PostgresAdapter, type Transaction, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { type AuditSink, changedFields } from '../audit/audit.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { sanitizeBlogHtml } from '../html/sanitize.ts';
 import type { BlogCategory, BlogImage, BlogPage, BlogPost, BlogPostSummary } from './contracts.ts';
@@ -55,6 +56,29 @@ export type BlogPostPatch = Partial<BlogPostInput>;
 export type BlogWriteResult =
   { ok: true; post: BlogPost } | { ok: false; status: 400 | 404 | 409 | 413; message: string };
 
+export interface BlogAuditOptions {
+  audit?: AuditSink | undefined;
+}
+
+/** A post in the few fields an admin edits, for the audit log (which cuts the long body). */
+export function blogPostAuditFields(post: {
+  title: string;
+  slug: string;
+  category: string;
+  shortDesc: string;
+  description: string;
+  image: string;
+}): Record<string, unknown> {
+  return {
+    title: post.title,
+    slug: post.slug,
+    category: post.category,
+    shortDesc: post.shortDesc,
+    description: post.description,
+    image: post.image,
+  };
+}
+
 export interface ListPostsQuery {
   /** Trimmed by the caller; empty or absent lists everything newest first. */
   keyword?: string | undefined;
@@ -89,9 +113,10 @@ export interface Blog {
   listCategories(): Promise<BlogCategory[]>;
   findCategory(slug: string): Promise<BlogCategory | null>;
   createPost(input: BlogPostInput): Promise<BlogWriteResult>;
-  updatePost(slugOrId: string | number, patch: BlogPostPatch): Promise<BlogWriteResult>;
-  /** False when there is no such post. */
-  deletePost(slugOrId: string | number): Promise<boolean>;
+  /** `audit` is told the fields the edit changed, before and after (the admin audit log). */
+  updatePost(slugOrId: string | number, patch: BlogPostPatch, options?: BlogAuditOptions): Promise<BlogWriteResult>;
+  /** False when there is no such post. `audit` is told what the deleted post was. */
+  deletePost(slugOrId: string | number, options?: BlogAuditOptions): Promise<boolean>;
   /** Read from the database: bumps on every write by any instance. */
   contentVersion(): Promise<number>;
   /**
@@ -536,7 +561,7 @@ export function createBlog(options: BlogOptions): Blog {
       return { ok: true, post };
     },
 
-    async updatePost(slugOrId, patch) {
+    async updatePost(slugOrId, patch, updateOptions = {}) {
       const checked = checkFields(patch);
       if (!checked.ok) return checked;
       const image = await resolveImage(patch.image);
@@ -544,13 +569,25 @@ export function createBlog(options: BlogOptions): Blog {
       const key = postKey(slugOrId);
       if (!key) return { ok: false, status: 404, message: BLOG_MESSAGES.notFound };
       const updated = await withSlugRetry(() =>
-        write(async (trx): Promise<BlogWriteResult | { ok: true; id: number }> => {
+        write(async (trx): Promise<BlogWriteResult | { ok: true; id: number; before: Record<string, unknown> }> => {
+          // Blog writes take turns (`write`): this row is exactly what the update replaces.
+          const currentQuery = trx
+            .selectFrom('blog_posts as p')
+            .leftJoin('blog_categories as c', 'c.id', 'p.category_id')
+            .selectAll('p')
+            .select('c.name as category_name');
           const current = await (
-            'id' in key
-              ? trx.selectFrom('blog_posts').selectAll().where('id', '=', key.id)
-              : trx.selectFrom('blog_posts').selectAll().where('slug', '=', key.slug)
+            'id' in key ? currentQuery.where('p.id', '=', key.id) : currentQuery.where('p.slug', '=', key.slug)
           ).executeTakeFirst();
           if (!current) return { ok: false, status: 404, message: BLOG_MESSAGES.notFound };
+          const before = blogPostAuditFields({
+            title: current.title,
+            slug: current.slug,
+            category: current.category_name ?? '',
+            shortDesc: current.short_desc,
+            description: current.description,
+            image: current.image_url,
+          });
 
           // The slug changes only when asked to, and only to a free one (a new title keeps it).
           let slug = current.slug;
@@ -589,31 +626,44 @@ export function createBlog(options: BlogOptions): Blog {
             })
             .where('id', '=', current.id)
             .execute();
-          return { ok: true, id: current.id };
+          return { ok: true, id: current.id, before };
         }),
       );
       if (!updated.ok) return updated;
       if ('post' in updated) return updated;
       const post = await blog.findPost(updated.id);
       if (!post) return { ok: false, status: 404, message: BLOG_MESSAGES.notFound };
+      updateOptions.audit?.(changedFields(updated.before, blogPostAuditFields(post)));
       return { ok: true, post };
     },
 
-    async deletePost(slugOrId) {
+    async deletePost(slugOrId, deleteOptions = {}) {
       const key = postKey(slugOrId);
       if (!key) return false;
       // Counted as a write only when a post went: a delete of nothing changes no page.
       const deleted = await db.transaction().execute(async (trx) => {
-        const result = await (
+        // The deleted row itself (RETURNING), not a read before it: what the log says went, went.
+        const gone = await (
           'id' in key
             ? trx.deleteFrom('blog_posts').where('id', '=', key.id)
             : trx.deleteFrom('blog_posts').where('slug', '=', key.slug)
-        ).executeTakeFirst();
-        if (Number(result.numDeletedRows) === 0) return null;
-        return bumpVersion(trx);
+        )
+          .returning(['title', 'slug', 'short_desc', 'image_url'])
+          .executeTakeFirst();
+        if (!gone) return null;
+        return { gone, version: await bumpVersion(trx) };
       });
       if (deleted === null) return false;
-      sawVersion(deleted);
+      sawVersion(deleted.version);
+      deleteOptions.audit?.({
+        before: {
+          title: deleted.gone.title,
+          slug: deleted.gone.slug,
+          shortDesc: deleted.gone.short_desc,
+          image: deleted.gone.image_url,
+        },
+        after: null,
+      });
       return true;
     },
 

@@ -1,8 +1,13 @@
 /**
  * Reads and writes the catalogue. Reads are served from an in-process snapshot: the catalogue
  * is small, read on every page and changed rarely, so one load per change beats a query per
- * request. Every write goes through `replaceCatalogue`, which sanitises HTML and drops the
- * snapshot.
+ * request. The snapshot holds published services only (decision 044): a draft is absent from
+ * every public read, and so from order creation.
+ *
+ * Every write (the seed, `replaceCatalogue`, the admin editor in ./editor.ts) bumps the content
+ * version in `catalogue_content` in its own transaction. Each instance follows that version
+ * (core/content-version.ts): the page cache keys change at once on the writing instance and
+ * within about a second on the others, and a snapshot older than the known version is reloaded.
  */
 import { type Kysely, PostgresAdapter, type Transaction, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -11,6 +16,7 @@ import type { Clock } from '../clock.ts';
 import { bulkDiscountPercent } from './pricing.ts';
 import { type SaleConfig, salePercentFor, salePhase, salePriceE4 } from './sale.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
+import { createContentVersion } from '../content-version.ts';
 import {
   type CatalogueInput,
   type GroupDetailView,
@@ -28,10 +34,16 @@ interface Snapshot {
   groupDetails: Map<string, { group: GroupDetailView['group']; services: ServiceView[] }>;
   /** Service slug → its group's slug. */
   serviceToGroup: Map<string, string>;
-  /** "slug|plan type|qty" → the supplier panel's service id for that tier. */
-  supplierServices: Map<string, string>;
-  /** Bumped on every write; part of page cache keys. */
+  /** "slug|plan type|qty" → the supplier panel and its service id for that tier. */
+  supplierTargets: Map<string, SupplierTarget>;
+  /** The catalogue_content version read before the rows: the snapshot is at least this new. */
   version: number;
+}
+
+/** Where one price tier is fulfilled: a supplier panel (supplier_panels.id) and its service id. */
+export interface SupplierTarget {
+  panelId: number;
+  service: string;
 }
 
 export interface Catalog {
@@ -41,6 +53,8 @@ export interface Catalog {
   getService(slug: string): Promise<ServiceView | null>;
   /** The supplier panel's service id that fulfils one price tier. */
   supplierServiceId(slug: string, planType: string, qty: number): Promise<string | null>;
+  /** The supplier panel and service that fulfil one price tier; null for an unknown tier. */
+  supplierTarget(slug: string, planType: string, qty: number): Promise<SupplierTarget | null>;
   replaceCatalogue(input: CatalogueInput): Promise<void>;
   /**
    * Writes `input` only if there is no catalogue yet; true when it did. Safe when several
@@ -50,8 +64,12 @@ export interface Catalog {
   isEmpty(): Promise<boolean>;
   /** Changes whenever the catalogue changes, and when a configured sale starts or ends. */
   version(): number;
-  /** Every service slug (boot checks a sale's service list against it). */
+  /** Every published service slug (boot checks a sale's service list against it). */
   serviceSlugs(): Promise<string[]>;
+  /** Reads the database's content version now (boot, before the first page is cached). */
+  contentVersion(): Promise<number>;
+  /** Records a content version a write on this instance committed (./editor.ts). */
+  wrote(version: number): void;
 }
 
 export interface CatalogOptions {
@@ -62,7 +80,9 @@ export interface CatalogOptions {
 
 export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}): Catalog {
   let snapshot: Promise<Snapshot> | null = null;
-  let version = 1;
+  /** The version of the snapshot in `snapshot` once it has loaded; -1 while loading. */
+  let snapshotVersion = -1;
+  const contentVersion = createContentVersion(() => readCatalogueVersion(db));
   const sale = options.sale ?? null;
   const clock = options.clock ?? (() => new Date());
   // The sale-priced services of one snapshot in one sale phase, kept so reads are not re-mapped.
@@ -82,11 +102,28 @@ export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}
   };
 
   const load = () => {
-    snapshot ??= loadSnapshot(db, version).catch((error: unknown) => {
-      snapshot = null; // do not cache a failure
-      throw error;
-    });
+    // Another write (here, or on another instance) is known: this snapshot is out of date.
+    if (snapshot && snapshotVersion >= 0 && contentVersion.known() > snapshotVersion) snapshot = null;
+    if (!snapshot) {
+      snapshotVersion = -1;
+      const loading: Promise<Snapshot> = loadSnapshot(db).then(
+        (snap) => {
+          if (snapshot === loading) snapshotVersion = snap.version;
+          contentVersion.saw(snap.version);
+          return snap;
+        },
+        (error: unknown) => {
+          if (snapshot === loading) snapshot = null; // do not cache a failure
+          throw error;
+        },
+      );
+      snapshot = loading;
+    }
     return snapshot;
+  };
+  const wrote = (written: number) => {
+    contentVersion.saw(written);
+    snapshot = null;
   };
 
   return {
@@ -107,13 +144,19 @@ export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}
       return detail?.services.find((s) => s.slug === slug) ?? null;
     },
     async supplierServiceId(slug, planType, qty) {
-      return (await load()).supplierServices.get(`${slug}|${planType}|${qty}`) ?? null;
+      return (await load()).supplierTargets.get(`${slug}|${planType}|${qty}`)?.service ?? null;
+    },
+    async supplierTarget(slug, planType, qty) {
+      return (await load()).supplierTargets.get(`${slug}|${planType}|${qty}`) ?? null;
     },
     async replaceCatalogue(input) {
       assertValidCatalogue(input);
-      await db.transaction().execute((trx) => writeCatalogue(trx, input));
-      version += 1;
-      snapshot = null;
+      wrote(
+        await db.transaction().execute(async (trx) => {
+          await writeCatalogue(trx, input);
+          return bumpCatalogueVersion(trx);
+        }),
+      );
     },
     async seedIfEmpty(input) {
       assertValidCatalogue(input);
@@ -123,15 +166,12 @@ export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}
         if (trx.getExecutor().adapter instanceof PostgresAdapter) {
           await sql`lock table service_groups in exclusive mode`.execute(trx);
         }
-        if (await trx.selectFrom('service_groups').select('id').limit(1).executeTakeFirst()) return false;
+        if (await trx.selectFrom('service_groups').select('id').limit(1).executeTakeFirst()) return null;
         await writeCatalogue(trx, input);
-        return true;
+        return bumpCatalogueVersion(trx);
       });
-      if (seeded) {
-        version += 1;
-        snapshot = null;
-      }
-      return seeded;
+      if (seeded !== null) wrote(seeded);
+      return seeded !== null;
     },
     async isEmpty() {
       const row = await db.selectFrom('service_groups').select('id').limit(1).executeTakeFirst();
@@ -139,10 +179,12 @@ export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}
     },
     // Several numbers per catalogue version, one per sale phase: page cache keys change at the
     // sale's start and end, so no cached page shows a price from the other side of a boundary.
-    version: () => version * 3 + salePhase(sale, clock().getTime()),
+    version: () => contentVersion.known() * 3 + salePhase(sale, clock().getTime()),
     async serviceSlugs() {
       return [...(await load()).serviceToGroup.keys()];
     },
+    contentVersion: contentVersion.read,
+    wrote,
   };
 }
 
@@ -184,10 +226,34 @@ function honestDiscounts(tiers: { qty: number; price_e4: number; discount_percen
   return discounts;
 }
 
-async function loadSnapshot(db: Kysely<Database>, version: number): Promise<Snapshot> {
+export async function readCatalogueVersion(db: Kysely<Database> | Transaction<Database>): Promise<number> {
+  const row = await db.selectFrom('catalogue_content').select('version').where('id', '=', 1).executeTakeFirst();
+  return row ? Number(row.version) : 0;
+}
+
+/** Bumps the catalogue's content version inside the writing transaction; returns the new one. */
+export async function bumpCatalogueVersion(trx: Transaction<Database>): Promise<number> {
+  const row = await trx
+    .updateTable('catalogue_content')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', 1)
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return Number(row.version);
+}
+
+async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
+  // The version first: rows read after it are at least that new (a later write bumps it again).
+  const version = await readCatalogueVersion(db);
   const [groups, services, plans, tiers] = await Promise.all([
     db.selectFrom('service_groups').selectAll().orderBy('position').execute(),
-    db.selectFrom('services').selectAll().orderBy('group_id').orderBy('position').execute(),
+    db
+      .selectFrom('services')
+      .selectAll()
+      .where('status', '=', 'published')
+      .orderBy('group_id')
+      .orderBy('position')
+      .execute(),
     db.selectFrom('plans').selectAll().orderBy('service_id').orderBy('position').execute(),
     db.selectFrom('price_tiers').selectAll().orderBy('plan_id').orderBy('position').execute(),
   ]);
@@ -200,7 +266,7 @@ async function loadSnapshot(db: Kysely<Database>, version: number): Promise<Snap
     groups: [],
     groupDetails: new Map(),
     serviceToGroup: new Map(),
-    supplierServices: new Map(),
+    supplierTargets: new Map(),
     version,
   };
   const planById = new Map(plans.map((plan) => [plan.id, plan]));
@@ -209,10 +275,15 @@ async function loadSnapshot(db: Kysely<Database>, version: number): Promise<Snap
     const plan = planById.get(tier.plan_id);
     const service = plan ? serviceById.get(plan.service_id) : undefined;
     if (plan && service)
-      snap.supplierServices.set(`${service.slug}|${plan.type}|${tier.qty}`, tier.supplier_service_id);
+      snap.supplierTargets.set(`${service.slug}|${plan.type}|${tier.qty}`, {
+        panelId: tier.supplier_panel_id,
+        service: tier.supplier_service_id,
+      });
   }
   for (const group of groups) {
     const rows = servicesByGroup.get(group.id) ?? [];
+    // A group without a published service is hidden: no empty tab, page or sitemap entry.
+    if (rows.length === 0) continue;
     const views: ServiceView[] = rows.map((service) => ({
       slug: service.slug,
       name: service.name,
@@ -282,6 +353,8 @@ async function writeCatalogue(trx: Transaction<Database>, input: CatalogueInput)
           target_kind: service.targetKind,
           comment_required: service.commentRequired ? 1 : 0,
           position: servicePosition,
+          status: 'published',
+          published_at: new Date().toISOString(),
         })
         .returning('id')
         .executeTakeFirstOrThrow();

@@ -14,6 +14,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { loadOrderDetail } from '../admin/order-detail.ts';
+import type { AuditChange, AuditSink } from '../audit/audit.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { enqueueMail } from '../mail/send-mail-job.ts';
 import { publicOrderId } from '../orders/types.ts';
@@ -261,15 +262,19 @@ export function createContactInbox(options: ContactInboxOptions) {
     id: number,
     body: string,
     admin: InboxAdmin,
-    replyOptions: { markHandled?: boolean | undefined } = {},
+    replyOptions: {
+      markHandled?: boolean | undefined;
+      /** Told the message's state before and after the reply (the audit log). */
+      audit?: AuditSink | undefined;
+    } = {},
   ): Promise<InboxReplyCreated> {
     const now = clock();
     const at = now.toISOString();
-    return db.transaction().execute(async (trx) => {
+    const { created, change } = await db.transaction().execute(async (trx) => {
       const message = await trx
         .selectFrom('contact_messages as m')
         .leftJoin('orders as o', 'o.id', 'm.order_id')
-        .select(['m.id', 'm.email', 'm.created_at', 'o.provider_order_id'])
+        .select(['m.id', 'm.email', 'm.created_at', 'm.status', 'm.read_at', 'o.provider_order_id'])
         .where('m.id', '=', id)
         .executeTakeFirst();
       if (!message) throw new InboxError(INBOX_MESSAGES.notFound, 404);
@@ -310,14 +315,23 @@ export function createContactInbox(options: ContactInboxOptions) {
 
       const state = await trx
         .selectFrom('contact_messages')
-        .select(['id', 'status', 'handled_at'])
+        .select(['id', 'status', 'handled_at', 'read_at'])
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
-      return {
+      // Read in this transaction, before and after its own writes.
+      const change: AuditChange = {
+        before: { status: message.status, readAt: message.read_at },
+        after: { status: state.status, readAt: state.read_at, reply: body },
+      };
+      const created: InboxReplyCreated = {
         reply: { id: replyId, body, adminEmail: admin.email, createdAt: at },
         state: stateOf(state),
       };
+      return { created, change };
     });
+    // Reported once committed: a rolled-back reply changed nothing.
+    replyOptions.audit?.(change);
+    return created;
   }
 
   return { list, unreadCount, open, markHandled, reopen, reply };

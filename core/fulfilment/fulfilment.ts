@@ -23,6 +23,7 @@ import { recordOrderEvent } from '../orders/timeline.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { type AdminActionPayload, adminActionDedupeKey, enqueueAdminAction } from './jobs.ts';
 import { SmmPanelError, isAmbiguousAddError, isRetryableSupplierError } from './smm-panel-client.ts';
+import type { SupplierPanels } from './panels.ts';
 import { type SupplierOrderStatus, type SupplierPanel, isSupplierStatusError } from './supplier.ts';
 
 /** Supplier refusals that can heal on their own (the owner tops up the balance). */
@@ -37,7 +38,8 @@ export class RetryLaterError extends Error {}
 
 export interface FulfilmentOptions {
   db: Kysely<Database>;
-  supplier: SupplierPanel;
+  /** Each order is fulfilled on its own panel (`orders.supplier_panel_id`, decision 045). */
+  panels: SupplierPanels;
   provider: PaymentProvider;
   now?: (() => Date) | undefined;
 }
@@ -56,7 +58,8 @@ function supplierOrdersOf(db: Db, orderId: number): Promise<SupplierOrderRow[]> 
 }
 
 export function createFulfilment(options: FulfilmentOptions) {
-  const { db, supplier, provider } = options;
+  const { db, panels, provider } = options;
+
   const now = () => options.now?.() ?? new Date();
 
   async function flagForReview(orderId: number, reason: string, at: string) {
@@ -222,6 +225,35 @@ export function createFulfilment(options: FulfilmentOptions) {
     }
   }
 
+  /** Asks one panel about its live supplier orders and applies what changed; returns how many orders changed status. */
+  async function syncPanel(panelId: number, live: SupplierOrderRow[]): Promise<number> {
+    const supplier = await panels.get(panelId);
+    const results = await supplier.statuses(live.map((o) => o.supplier_order_id));
+    let changed = 0;
+    for (const supplierOrder of live) {
+      const result = results.get(supplierOrder.supplier_order_id);
+      if (!result || isSupplierStatusError(result)) {
+        const at = now().toISOString();
+        const message = result ? `Supplier: ${result.error}` : 'Supplier sent no status';
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('supplier_orders')
+            .set({ error_message: message, synced_at: at })
+            .where('id', '=', supplierOrder.id)
+            .execute();
+          await trx
+            .updateTable('orders')
+            .set({ error_message: message, status_synced_at: at })
+            .where('id', '=', supplierOrder.order_id)
+            .execute();
+        });
+        continue;
+      }
+      if (await fulfilment.applyStatus(supplierOrder, result)) changed += 1;
+    }
+    return changed;
+  }
+
   const fulfilment = {
     /**
      * Submits a paid order's undelivered quantity to the supplier (job `order.fulfil`, and the
@@ -229,6 +261,15 @@ export function createFulfilment(options: FulfilmentOptions) {
      * supplier order is sent; one left `submitting` is flagged, not resent.
      */
     async submit(orderId: number): Promise<SubmitOutcome> {
+      // Before the claim: a panel that cannot be built (removed, key unreadable) leaves the order
+      // unclaimed for the job's retry instead of stuck in `submitting`.
+      const sold = await db
+        .selectFrom('orders')
+        .select('supplier_panel_id')
+        .where('id', '=', orderId)
+        .executeTakeFirst();
+      if (!sold) return 'skipped';
+      const supplier = await panels.get(sold.supplier_panel_id);
       const at = now().toISOString();
       const claimed = await db
         .updateTable('orders')
@@ -377,40 +418,35 @@ export function createFulfilment(options: FulfilmentOptions) {
      * first, and applies every change through a compare-and-set.
      */
     async syncStatuses(limit = 100): Promise<{ checked: number; changed: number }> {
-      const live = await db
+      const rows = await db
         .selectFrom('supplier_orders')
-        .selectAll()
-        .where('final', '=', 0)
-        .orderBy((eb) => eb.fn.coalesce('synced_at', eb.val('')))
-        .orderBy('id')
+        .innerJoin('orders', 'orders.id', 'supplier_orders.order_id')
+        .selectAll('supplier_orders')
+        .select('orders.supplier_panel_id')
+        .where('supplier_orders.final', '=', 0)
+        .orderBy((eb) => eb.fn.coalesce('supplier_orders.synced_at', eb.val('')))
+        .orderBy('supplier_orders.id')
         .limit(Math.min(limit, 100))
         .execute();
-      if (live.length === 0) return { checked: 0, changed: 0 };
+      if (rows.length === 0) return { checked: 0, changed: 0 };
 
-      const results = await supplier.statuses(live.map((o) => o.supplier_order_id));
-      let changed = 0;
-      for (const supplierOrder of live) {
-        const result = results.get(supplierOrder.supplier_order_id);
-        if (!result || isSupplierStatusError(result)) {
-          const at = now().toISOString();
-          const message = result ? `Supplier: ${result.error}` : 'Supplier sent no status';
-          await db.transaction().execute(async (trx) => {
-            await trx
-              .updateTable('supplier_orders')
-              .set({ error_message: message, synced_at: at })
-              .where('id', '=', supplierOrder.id)
-              .execute();
-            await trx
-              .updateTable('orders')
-              .set({ error_message: message, status_synced_at: at })
-              .where('id', '=', supplierOrder.order_id)
-              .execute();
-          });
-          continue;
-        }
-        if (await fulfilment.applyStatus(supplierOrder, result)) changed += 1;
+      // One `status` call per panel: the ids are the panel's own (two panels may both have 23501).
+      const byPanel = new Map<number, SupplierOrderRow[]>();
+      for (const { supplier_panel_id: panelId, ...supplierOrder } of rows) {
+        byPanel.set(panelId, [...(byPanel.get(panelId) ?? []), supplierOrder]);
       }
-      return { checked: live.length, changed };
+      let changed = 0;
+      let firstFailure: Error | null = null;
+      for (const [panelId, live] of byPanel) {
+        try {
+          changed += await syncPanel(panelId, live);
+        } catch (error) {
+          // One panel down must not stop the others; the job still fails (and logs) afterwards.
+          firstFailure ??= error instanceof Error ? error : new Error(String(error));
+        }
+      }
+      if (firstFailure !== null) throw firstFailure;
+      return { checked: rows.length, changed };
     },
 
     /**
@@ -477,8 +513,9 @@ export function createFulfilment(options: FulfilmentOptions) {
       await runAction('reorder', payload, job, async (order) => {
         const live = (await supplierOrdersOf(db, order.id)).find((s) => s.final === 0);
         if (live) {
+          const supplier = await panels.get(order.supplier_panel_id);
           if (live.cancel_requested_at === null) {
-            const refusal = await cancelAtSupplier(live.supplier_order_id);
+            const refusal = await cancelAtSupplier(supplier, live.supplier_order_id);
             const at = now().toISOString();
             if (refusal !== null) {
               await db.transaction().execute(async (trx) => {
@@ -640,7 +677,7 @@ export function createFulfilment(options: FulfilmentOptions) {
   };
 
   /** The panel's reason for not cancelling, or null when it accepted; throws when retrying may help. */
-  async function cancelAtSupplier(supplierOrderId: string): Promise<string | null> {
+  async function cancelAtSupplier(supplier: SupplierPanel, supplierOrderId: string): Promise<string | null> {
     try {
       const [result] = await supplier.cancel([supplierOrderId]);
       if (!result) return 'The supplier sent no answer for this order';

@@ -19,6 +19,8 @@ export const REFUND_JOB = defineJob({ kind: 'order.refund', payload: OrderRef })
 export const SUPPLIER_SYNC_JOB = defineRecurringJob('fulfilment.sync');
 /** Recurring: asks the supplier about open refills (every SUPPLIER_SYNC_SECONDS; decision 040). */
 export const REFILL_SYNC_JOB = defineRecurringJob('refills.sync');
+/** Recurring: asks panels with a low-balance threshold for their balance (every LOW_BALANCE_CHECK_SECONDS; decision 045). */
+export const LOW_BALANCE_JOB = defineRecurringJob('suppliers.low-balance');
 
 const AdminAction = z.object({
   orderId: z.number().int().positive(),

@@ -30,12 +30,12 @@ import {
   type SupplierActionResult,
   type SupplierActions,
 } from '../orders/refill-contracts.ts';
+import type { SupplierPanels } from './panels.ts';
 import { SmmPanelError, isRetryableSupplierError } from './smm-panel-client.ts';
 import {
   REFILL_STATES,
   type RefillState,
   type SupplierOrderStatus,
-  type SupplierPanel,
   type SupplierService,
   isRefillStatusError,
   isSupplierStatusError,
@@ -73,7 +73,8 @@ export class RefillError extends Error {
 
 export interface RefillsOptions {
   db: Kysely<Database>;
-  supplier: SupplierPanel;
+  /** Each order's refills and cancels go to the panel it was sold with (decision 045). */
+  panels: SupplierPanels;
   /** Records a supplier status and re-derives the order (fulfilment.applyStatus): the refund path. */
   applyStatus: (supplierOrder: SupplierOrderRow, result: SupplierOrderStatus) => Promise<boolean>;
   /** Signs the /client refill tokens (an install secret). */
@@ -141,38 +142,57 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export function createRefills(options: RefillsOptions) {
-  const { db, supplier } = options;
+  const { db, panels } = options;
   const now = () => options.now?.() ?? new Date();
   const windowDays = options.windowDays ?? DEFAULT_REFILL_WINDOW_DAYS;
 
-  // ---- The panel's service flags, cached: no panel call per page view. --------------------
-  let services: { at: number; ok: boolean; byId: Map<string, SupplierService> } | null = null;
-  let loading: Promise<void> | null = null;
-  async function serviceFlags(serviceId: string): Promise<{ refill: boolean; cancel: boolean } | null> {
+  // ---- Each panel's service flags, cached: no panel call per page view. ---------------------
+  type ServiceList = { at: number; ok: boolean; byId: Map<string, SupplierService> };
+  const servicesByPanel = new Map<number, ServiceList>();
+  const loadingByPanel = new Map<number, Promise<void>>();
+  async function serviceFlags(
+    order: Pick<OrderRow, 'supplier_panel_id' | 'supplier_service_id'>,
+  ): Promise<{ refill: boolean; cancel: boolean } | null> {
+    const panelId = order.supplier_panel_id;
     const at = now().getTime();
-    const fresh = services && at - services.at < (services.ok ? SERVICES_TTL_MS : SERVICES_RETRY_MS);
+    const cached = servicesByPanel.get(panelId);
+    const fresh = cached && at - cached.at < (cached.ok ? SERVICES_TTL_MS : SERVICES_RETRY_MS);
     if (!fresh) {
-      // One request at a time, however many lookups arrive while it runs.
-      loading ??= supplier
-        .services()
-        .then(
-          (list) => {
-            services = { at: now().getTime(), ok: true, byId: new Map(list.map((s) => [s.service, s])) };
-          },
-          () => {
-            // Keep the last good list if there is one; otherwise "unknown" for a minute.
-            services = services?.ok
-              ? { ...services, at: now().getTime() - SERVICES_TTL_MS + SERVICES_RETRY_MS }
-              : { at: now().getTime(), ok: false, byId: new Map() };
-          },
-        )
-        .finally(() => {
-          loading = null;
-        });
+      // One request per panel at a time, however many lookups arrive while it runs.
+      let loading = loadingByPanel.get(panelId);
+      if (!loading) {
+        loading = panels
+          .get(panelId)
+          .then((panel) => panel.services())
+          .then(
+            (list) => {
+              servicesByPanel.set(panelId, {
+                at: now().getTime(),
+                ok: true,
+                byId: new Map(list.map((s) => [s.service, s])),
+              });
+            },
+            () => {
+              // Keep the last good list if there is one; otherwise "unknown" for a minute.
+              const last = servicesByPanel.get(panelId);
+              servicesByPanel.set(
+                panelId,
+                last?.ok
+                  ? { ...last, at: now().getTime() - SERVICES_TTL_MS + SERVICES_RETRY_MS }
+                  : { at: now().getTime(), ok: false, byId: new Map() },
+              );
+            },
+          )
+          .finally(() => {
+            loadingByPanel.delete(panelId);
+          });
+        loadingByPanel.set(panelId, loading);
+      }
       await loading;
     }
+    const services = servicesByPanel.get(panelId);
     if (!services?.ok) return null;
-    const service = services.byId.get(serviceId);
+    const service = services.byId.get(order.supplier_service_id);
     return service ? { refill: service.refill, cancel: service.cancel } : { refill: false, cancel: false };
   }
 
@@ -220,7 +240,7 @@ export function createRefills(options: RefillsOptions) {
     const openRefill = rows.some((r) => r.final === 0);
     // Only ask about the service when the order could otherwise be refilled.
     const needsFlags = order.order_status === 'Completed' && order.supplier_order_id !== null && !openRefill;
-    const flags = needsFlags ? await serviceFlags(order.supplier_service_id) : null;
+    const flags = needsFlags ? await serviceFlags(order) : null;
     return refillEligibility({
       order,
       supportsRefill: flags ? flags.refill : null,
@@ -255,6 +275,8 @@ export function createRefills(options: RefillsOptions) {
     const check = await eligibility(order, rows, who.kind === 'customer');
     if (!check.allowed) throw new RefillError(check.reason ?? REFILL_MESSAGES.notCompleted, 409);
     const supplierOrderId = order.supplier_order_id as string;
+    // The order's own panel, resolved before the open row exists (a removed panel leaves none behind).
+    const supplier = await panels.get(order.supplier_panel_id);
 
     const at = now().toISOString();
     let refillId: number;
@@ -353,7 +375,7 @@ export function createRefills(options: RefillsOptions) {
     if (!live) return { allowed: false, reason: REFILL_MESSAGES.cancelRefused };
     if (live.cancel_requested_at !== null) return { allowed: false, reason: REFILL_MESSAGES.cancelPending };
     if (order.pending_action !== null) return { allowed: false, reason: REFILL_MESSAGES.cancelActionPending };
-    const flags = await serviceFlags(order.supplier_service_id);
+    const flags = await serviceFlags(order);
     // Unknown flags (panel list unreadable): let the panel decide.
     if (flags && !flags.cancel) return { allowed: false, reason: REFILL_MESSAGES.cancelNotSupported };
     return { allowed: true, live };
@@ -426,6 +448,7 @@ export function createRefills(options: RefillsOptions) {
       const check = await cancelCheck(order);
       if (!check.allowed) throw new RefillError(check.reason, 409);
       const { live } = check;
+      const supplier = await panels.get(order.supplier_panel_id);
       const at = now().toISOString();
       const marked = await db
         .updateTable('supplier_orders')
@@ -532,61 +555,85 @@ export function createRefills(options: RefillsOptions) {
         });
       }
 
-      const open = await db
+      const openRows = await db
         .selectFrom('refills')
-        .selectAll()
-        .where('final', '=', 0)
-        .where('supplier_refill_id', 'is not', null)
-        .orderBy((eb) => eb.fn.coalesce('polled_at', eb.val('')))
-        .orderBy('id')
+        .innerJoin('orders', 'orders.id', 'refills.order_id')
+        .selectAll('refills')
+        .select('orders.supplier_panel_id')
+        .where('refills.final', '=', 0)
+        .where('refills.supplier_refill_id', 'is not', null)
+        .orderBy((eb) => eb.fn.coalesce('refills.polled_at', eb.val('')))
+        .orderBy('refills.id')
         .limit(MAX_POLL)
         .execute();
-      if (open.length === 0) return { checked: 0, changed: 0, abandoned };
-      const results = await supplier.refillStatuses(open.map((r) => r.supplier_refill_id as string));
-      let changed = 0;
-      for (const row of open) {
-        const stamp = now().toISOString();
-        const result = results.get(row.supplier_refill_id as string);
-        if (!result || isRefillStatusError(result)) {
-          await db
-            .updateTable('refills')
-            .set({ polled_at: stamp, error_message: `Supplier: ${result ? result.error : 'no status'}` })
-            .where('id', '=', row.id)
-            .execute();
-          continue;
-        }
-        const state = result.status ?? row.state; // an unknown spelling changes nothing
-        const final = FINAL_STATES.includes(state) ? 1 : 0;
-        await db.transaction().execute(async (trx) => {
-          const updated = await trx
-            .updateTable('refills')
-            .set({
-              state,
-              final,
-              raw_status: result.rawStatus,
-              polled_at: stamp,
-              error_message: null,
-              updated_at: stamp,
-            })
-            .where('id', '=', row.id)
-            .where('final', '=', 0)
-            .where('state', '=', row.state)
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) === 1 && state !== row.state) {
-            changed += 1;
-            await recordOrderEvent(
-              trx,
-              row.order_id,
-              'refill.status_changed',
-              { refillId: row.supplier_refill_id, from: row.state, to: state },
-              stamp,
-            );
-          }
-        });
+      if (openRows.length === 0) return { checked: 0, changed: 0, abandoned };
+      // One `refill_status` call per panel: refill ids are each panel's own.
+      const byPanel = new Map<number, RefillRow[]>();
+      for (const { supplier_panel_id: panelId, ...row } of openRows) {
+        byPanel.set(panelId, [...(byPanel.get(panelId) ?? []), row]);
       }
-      return { checked: open.length, changed, abandoned };
+      let changed = 0;
+      let firstFailure: Error | null = null;
+      for (const [panelId, open] of byPanel) {
+        try {
+          changed += await syncPanelRefills(panelId, open);
+        } catch (error) {
+          // One panel down must not stop the others; the job still fails (and logs) afterwards.
+          firstFailure ??= error instanceof Error ? error : new Error(String(error));
+        }
+      }
+      if (firstFailure !== null) throw firstFailure;
+      return { checked: openRows.length, changed, abandoned };
     },
   };
+
+  /** Asks one panel about its open refills and moves each by compare-and-set; returns how many changed. */
+  async function syncPanelRefills(panelId: number, open: RefillRow[]): Promise<number> {
+    const supplier = await panels.get(panelId);
+    const results = await supplier.refillStatuses(open.map((r) => r.supplier_refill_id as string));
+    let changed = 0;
+    for (const row of open) {
+      const stamp = now().toISOString();
+      const result = results.get(row.supplier_refill_id as string);
+      if (!result || isRefillStatusError(result)) {
+        await db
+          .updateTable('refills')
+          .set({ polled_at: stamp, error_message: `Supplier: ${result ? result.error : 'no status'}` })
+          .where('id', '=', row.id)
+          .execute();
+        continue;
+      }
+      const state = result.status ?? row.state; // an unknown spelling changes nothing
+      const final = FINAL_STATES.includes(state) ? 1 : 0;
+      await db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('refills')
+          .set({
+            state,
+            final,
+            raw_status: result.rawStatus,
+            polled_at: stamp,
+            error_message: null,
+            updated_at: stamp,
+          })
+          .where('id', '=', row.id)
+          .where('final', '=', 0)
+          .where('state', '=', row.state)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 1 && state !== row.state) {
+          changed += 1;
+          await recordOrderEvent(
+            trx,
+            row.order_id,
+            'refill.status_changed',
+            { refillId: row.supplier_refill_id, from: row.state, to: state },
+            stamp,
+          );
+        }
+      });
+    }
+    return changed;
+  }
 }
 
 export type Refills = ReturnType<typeof createRefills>;

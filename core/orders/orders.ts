@@ -254,10 +254,18 @@ export function createOrderService(options: OrderServiceOptions) {
         updated_at: at,
         paid_at: null,
       };
-      row.supplier_service_id = (await catalog.supplierServiceId(service.slug, plan.type, tier.qty)) ?? '';
+      // The tier's panel and service, copied: the order is fulfilled, refilled and cancelled on
+      // the panel it was sold with even after the tier is remapped (decision 045).
+      const supplierTarget = await catalog.supplierTarget(service.slug, plan.type, tier.qty);
+      row.supplier_service_id = supplierTarget?.service ?? '';
       try {
         await db.transaction().execute(async (trx) => {
-          const { id } = await trx.insertInto('orders').values(row).returning('id').executeTakeFirstOrThrow();
+          const { id } = await trx
+            .insertInto('orders')
+            // Without a target the column's default: the environment panel.
+            .values(supplierTarget ? { ...row, supplier_panel_id: supplierTarget.panelId } : row)
+            .returning('id')
+            .executeTakeFirstOrThrow();
           await recordOrderEvent(trx, id, 'order.created', { provider: provider.name, verified: check.outcome }, at);
         });
       } catch (error) {

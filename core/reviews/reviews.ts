@@ -17,7 +17,9 @@
 import { createContentVersion } from '../content-version.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { isPostgres } from '../../db/migrations/helpers.ts';
 import type { Database, ReviewState } from '../../db/schema.ts';
+import type { AuditSink } from '../audit/audit.ts';
 import type { PublicReview } from '../catalog/reviews.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { publicOrderId } from '../orders/types.ts';
@@ -107,7 +109,13 @@ export interface Reviews {
   /** Reviews waiting for a decision (the admin navigation's count; a partial index). */
   pendingCount(): Promise<number>;
   /** Approve or reject (compare-and-set on the state); a change bumps the content version. */
-  decide(id: number, to: 'approved' | 'rejected', adminId: number): Promise<ReviewDecisionResult>;
+  decide(
+    id: number,
+    to: 'approved' | 'rejected',
+    adminId: number,
+    /** Told the state it moved from and to (the audit log), when it changed. */
+    options?: { audit?: AuditSink | undefined },
+  ): Promise<ReviewDecisionResult>;
   /** The home page's carousel: the newest approved reviews. */
   approved(limit?: number): Promise<PublicReview[]>;
   /** A service page's AggregateRating: null when the service has no approved review. */
@@ -126,6 +134,7 @@ export interface ReviewsOptions {
 export function createReviews(options: ReviewsOptions): Reviews {
   const { db } = options;
   const clock = options.now ?? systemClock;
+  const lockRows = isPostgres(db);
 
   const readVersion = async (from: Db = db) => {
     const row = await from.selectFrom('reviews_content').select('version').where('id', '=', 1).executeTakeFirst();
@@ -263,18 +272,27 @@ export function createReviews(options: ReviewsOptions): Reviews {
       return Number(row?.n ?? 0);
     },
 
-    async decide(id, to, adminId) {
+    async decide(id, to, adminId, decideOptions = {}) {
       const now = clock().toISOString();
       const result = await db.transaction().execute(async (trx) => {
+        // The state it moves from, for the audit log: locked on PostgreSQL until the transaction
+        // ends, and SQLite writes one transaction at a time, so the update below replaces this one.
+        let current = trx.selectFrom('reviews').select('state').where('id', '=', id);
+        if (lockRows) current = current.forUpdate();
+        const before = await current.executeTakeFirst();
+        if (!before) return null;
         const changed = await trx
           .updateTable('reviews')
           .set({ state: to, decided_at: now, decided_by: adminId })
           .where('id', '=', id)
           .where('state', '!=', to)
+          .where('state', '=', before.state)
           .executeTakeFirst();
         if (Number(changed.numUpdatedRows) === 0) {
           const row = await trx.selectFrom('reviews').select('state').where('id', '=', id).executeTakeFirst();
-          return row ? { found: true as const, id, state: row.state, changed: false, version: null } : null;
+          return row
+            ? { found: true as const, id, state: row.state, changed: false, version: null, from: row.state }
+            : null;
         }
         const bumped = await trx
           .updateTable('reviews_content')
@@ -282,10 +300,11 @@ export function createReviews(options: ReviewsOptions): Reviews {
           .where('id', '=', 1)
           .returning('version')
           .executeTakeFirstOrThrow();
-        return { found: true as const, id, state: to, changed: true, version: bumped.version };
+        return { found: true as const, id, state: to, changed: true, version: bumped.version, from: before.state };
       });
       if (!result) return { found: false };
       if (result.version !== null) sawVersion(result.version);
+      if (result.changed) decideOptions.audit?.({ before: { state: result.from }, after: { state: result.state } });
       return { found: true, id: result.id, state: result.state, changed: result.changed };
     },
 

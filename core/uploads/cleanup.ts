@@ -30,9 +30,15 @@ export interface UploadsCleanupResult {
   referencedImages: number;
 }
 
-/** Every upload hash any blog post references, by cover image or inside its body. */
+/** Every upload hash a blog post (cover or body) or the catalogue (a group's or service's image) references. */
 export async function referencedUploadHashes(db: Kysely<Database>): Promise<Set<string>> {
   const hashes = new Set<string>();
+  // The catalogue is small: its images in one read each (issue 14, decision 044).
+  for (const table of ['services', 'service_groups'] as const) {
+    for (const row of await db.selectFrom(table).select('image').execute()) {
+      for (const match of row.image.matchAll(UPLOAD_REFERENCE)) if (match[1]) hashes.add(match[1]);
+    }
+  }
   let afterId = 0;
   for (;;) {
     const rows = await db

@@ -10,9 +10,18 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { recordAudit } from '../../core/audit/audit.ts';
+import { type AuditSink, recordAudit } from '../../core/audit/audit.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Database } from '../../db/schema.ts';
+import { noteAudit } from './admin-guard.ts';
+
+/**
+ * The sink a handler hands to a core function: the change the core made (before and after, as
+ * it saw them in its compare-and-set) becomes this request's audit summary.
+ */
+export function auditChangeOf(request: FastifyRequest): AuditSink {
+  return (change) => noteAudit(request, change);
+}
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
-import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
+import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
 export interface AdminMailApiOptions {
@@ -83,7 +83,11 @@ export const adminMailApi: FastifyPluginAsyncZod<AdminMailApiOptions> = async (a
     async (request, reply) => {
       const { id } = request.params;
       const result = await failedMail.resend(id);
-      if (result.ok) return reply.code(202).send(ok({ id }, RESEND_QUEUED_MESSAGE));
+      if (result.ok) {
+        // The compare-and-set moves only a failed mail job back to the queue.
+        noteAudit(request, { before: { status: 'failed' }, after: { status: 'pending' } });
+        return reply.code(202).send(ok({ id }, RESEND_QUEUED_MESSAGE));
+      }
       return result.reason === 'not-found'
         ? reply.code(404).send(failure(RESEND_NOT_FOUND_MESSAGE))
         : reply.code(409).send(failure(RESEND_NOT_FAILED_MESSAGE));

@@ -17,7 +17,8 @@ import {
   InboxUnreadCountSchema,
 } from '../../core/contact/inbox-contracts.ts';
 import type { ContactInbox, InboxAdmin } from '../../core/contact/inbox.ts';
-import { type AuthenticateToken, OWNER_AND_SUPPORT, requireAdmin } from './admin-guard.ts';
+import { auditChangeOf } from './admin-audit.ts';
+import { type AuthenticateToken, OWNER_AND_SUPPORT, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 
@@ -105,6 +106,11 @@ export const adminMessagesApi: FastifyPluginAsyncZod<AdminMessagesApiOptions> = 
     },
     async (request) => {
       const result = await inbox.markHandled(request.params.id, adminOf(request));
+      // The compare-and-set moves only a new message: when it changed one, that was its state before.
+      noteAudit(request, {
+        before: { status: result.changed ? 'new' : result.status },
+        after: { status: result.status, handledAt: result.handledAt },
+      });
       return ok(result, result.changed ? INBOX_MESSAGES.handled : INBOX_MESSAGES.alreadyHandled);
     },
   );
@@ -121,6 +127,11 @@ export const adminMessagesApi: FastifyPluginAsyncZod<AdminMessagesApiOptions> = 
     },
     async (request) => {
       const result = await inbox.reopen(request.params.id);
+      // The compare-and-set moves only a handled message: when it changed one, it was handled.
+      noteAudit(request, {
+        before: { status: result.changed ? 'handled' : result.status },
+        after: { status: result.status, handledAt: result.handledAt },
+      });
       return ok(result, result.changed ? INBOX_MESSAGES.reopened : INBOX_MESSAGES.alreadyNew);
     },
   );
@@ -140,7 +151,10 @@ export const adminMessagesApi: FastifyPluginAsyncZod<AdminMessagesApiOptions> = 
     },
     async (request, reply) => {
       const { body, markHandled } = request.body;
-      const created = await inbox.reply(request.params.id, body, adminOf(request), { markHandled });
+      const created = await inbox.reply(request.params.id, body, adminOf(request), {
+        markHandled,
+        audit: auditChangeOf(request),
+      });
       return reply.code(201).send(ok(created, INBOX_MESSAGES.replied));
     },
   );

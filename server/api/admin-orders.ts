@@ -18,6 +18,7 @@ import {
 } from '../../core/admin/contracts.ts';
 import type { OrdersConsole } from '../../core/admin/orders-console.ts';
 import { normaliseStatus } from '../../core/admin/orders-search.ts';
+import { auditChangeOf } from './admin-audit.ts';
 import { type AuthenticateToken, OWNER_AND_SUPPORT, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
@@ -116,7 +117,10 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       },
     },
     async (request, reply) => {
-      const accepted = await orders.reorder(request.body.razorpay_order_id, { adminId: request.admin?.adminId });
+      const accepted = await orders.reorder(request.body.razorpay_order_id, {
+        adminId: request.admin?.adminId,
+        audit: auditChangeOf(request),
+      });
       return reply.code(202).send(ok(accepted, REORDER_MESSAGE));
     },
   );
@@ -132,7 +136,10 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       },
     },
     async (request, reply) => {
-      const accepted = await orders.applyService(request.body.razorpay_order_id, { adminId: request.admin?.adminId });
+      const accepted = await orders.applyService(request.body.razorpay_order_id, {
+        adminId: request.admin?.adminId,
+        audit: auditChangeOf(request),
+      });
       return reply.code(202).send(ok(accepted, APPLY_SERVICE_MESSAGE));
     },
   );

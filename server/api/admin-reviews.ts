@@ -14,7 +14,8 @@ import {
   ReviewPendingCountSchema,
 } from '../../core/reviews/contracts.ts';
 import type { Reviews } from '../../core/reviews/reviews.ts';
-import { type AuthenticateToken, OWNER_AND_SUPPORT, requireAdmin } from './admin-guard.ts';
+import { auditChangeOf } from './admin-audit.ts';
+import { type AuthenticateToken, OWNER_AND_SUPPORT, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 
@@ -89,8 +90,12 @@ export const adminReviewsApi: FastifyPluginAsyncZod<AdminReviewsApiOptions> = as
         },
       },
       async (request, reply) => {
-        const result = await reviews.decide(request.params.id, state, adminIdOf(request));
+        const result = await reviews.decide(request.params.id, state, adminIdOf(request), {
+          audit: auditChangeOf(request),
+        });
         if (!result.found) return reply.status(404).send(failure(ADMIN_REVIEW_MESSAGES.notFound));
+        // Decided that way already: the log still says so (nothing moved).
+        if (!result.changed) noteAudit(request, { before: { state: result.state }, after: { state: result.state } });
         const message =
           state === 'approved'
             ? result.changed

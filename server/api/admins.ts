@@ -166,6 +166,8 @@ export const adminsApi: FastifyPluginAsyncZod<AdminsApiOptions> = async (app, { 
         const invitation = await team.invite(request.admin!, request.body.email, request.body.role);
         noteAudit(request, {
           targetId: invitation.email,
+          // A new invitation (re-inviting replaces the open one): nothing before it.
+          before: null,
           after: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt },
         });
         return reply.code(201).send(ok(invitation, INVITATION_MESSAGES.invited));

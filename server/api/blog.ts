@@ -12,11 +12,18 @@ import type {} from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BLOG_MESSAGES, type Blog, type BlogImageInput, type BlogPostPatch } from '../../core/blog/blog.ts';
+import {
+  BLOG_MESSAGES,
+  type Blog,
+  type BlogImageInput,
+  type BlogPostPatch,
+  blogPostAuditFields,
+} from '../../core/blog/blog.ts';
 import type { BlogPost, BlogPostSummary } from '../../core/blog/contracts.ts';
 import { UNSAFE_TEXT_MESSAGE } from '../../core/form-fields.ts';
 import { imageTooLargeMessage } from '../../core/uploads/images.ts';
-import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
+import { auditChangeOf } from './admin-audit.ts';
+import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 import { unsafeTextField } from './text-guard.ts';
@@ -303,6 +310,7 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
         ...(image !== undefined ? { image } : {}),
       });
       if (!result.ok) return reply.status(result.status).send(failure(result.message));
+      noteAudit(request, { targetId: result.post.id, before: null, after: blogPostAuditFields(result.post) });
       return reply.status(201).send(ok(result.post, BLOG_API_MESSAGES.added));
     },
   );
@@ -324,7 +332,9 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
       },
     },
     async (request, reply) => {
-      const result = await blog.updatePost(request.params.idOrSlug, patchOf(request.body));
+      const result = await blog.updatePost(request.params.idOrSlug, patchOf(request.body), {
+        audit: auditChangeOf(request),
+      });
       if (!result.ok) return reply.status(result.status).send(failure(result.message));
       return ok(result.post, BLOG_API_MESSAGES.updated);
     },
@@ -347,7 +357,7 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
       },
     },
     async (request, reply) => {
-      if (!(await blog.deletePost(request.params.idOrSlug))) {
+      if (!(await blog.deletePost(request.params.idOrSlug, { audit: auditChangeOf(request) }))) {
         return reply.status(404).send(failure(BLOG_MESSAGES.notFound));
       }
       return { isSuccessful: true as const, message: BLOG_API_MESSAGES.deleted };

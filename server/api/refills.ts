@@ -13,6 +13,7 @@ import {
   CustomerRefillRequestSchema,
   CustomerRefillSchema,
   REFILL_MESSAGES,
+  type RefillEntry,
   SupplierActionResultSchema,
   SupplierActionsSchema,
 } from '../../core/orders/refill-contracts.ts';
@@ -26,6 +27,15 @@ export interface RefillsApiOptions {
 
 export interface AdminRefillsApiOptions extends RefillsApiOptions {
   authenticate: AuthenticateToken;
+}
+
+/** The refill an admin action just asked for: the newest on the order, in a few fields for the audit log. */
+function newestRefill(entries: RefillEntry[]): Pick<RefillEntry, 'state' | 'supplierRefillId' | 'note'> | null {
+  const newest = entries.reduce<RefillEntry | null>(
+    (latest, entry) => (latest === null || entry.requestedAt >= latest.requestedAt ? entry : latest),
+    null,
+  );
+  return newest ? { state: newest.state, supplierRefillId: newest.supplierRefillId, note: newest.note } : null;
 }
 
 const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
@@ -96,7 +106,9 @@ export const adminRefillsApi: FastifyPluginAsyncZod<AdminRefillsApiOptions> = as
         action: 'order.refill_at_supplier',
         targetType: 'order',
         targetId: request.body.razorpay_order_id,
-        after: { accepted: result.accepted, answer: result.answer },
+        // The refill row was inserted past the one-open-refill index, so there was none open before.
+        before: { openRefill: null },
+        after: { openRefill: newestRefill(result.actions.refills), accepted: result.accepted, answer: result.answer },
       });
       return ok(result, result.answer);
     },
@@ -120,7 +132,9 @@ export const adminRefillsApi: FastifyPluginAsyncZod<AdminRefillsApiOptions> = as
         action: 'order.cancel_at_supplier',
         targetType: 'order',
         targetId: request.body.razorpay_order_id,
-        after: { accepted: result.accepted, answer: result.answer },
+        // The cancel mark was set by compare-and-set from "not asked"; a refusal takes it back.
+        before: { cancelRequested: false },
+        after: { cancelRequested: result.accepted, answer: result.answer },
       });
       return ok(result, result.answer);
     },

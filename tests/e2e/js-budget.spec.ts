@@ -40,16 +40,6 @@ const EXPECTED_PUBLIC_ROUTES = [
   'routes/not-found',
 ];
 
-/**
- * Pages still over the budget, each with a ceiling a little above what it loads today: they may
- * not grow while they are brought down, and an entry must be removed as soon as its page fits.
- * Decision 037 brought every other page under the line; the order page is at 121.5 KB (its form,
- * the package list and the payment-window loader), see "Left" there.
- */
-const OVER_BUDGET_CEILINGS_KB: Readonly<Record<string, number>> = {
-  'routes/order': 122,
-};
-
 test.describe('first-load JavaScript budget', () => {
   test('measures every public page of the route table, and no admin page', () => {
     const measured = pages.map((page) => page.routeId);
@@ -59,10 +49,10 @@ test.describe('first-load JavaScript budget', () => {
     for (const page of pages) expect(build.matchedRoutes(page.path).at(-1), page.path).toBe(page.routeId);
   });
 
+  // Every public page fits, with no exception (decision 037: the order page was the last one over,
+  // until session 21).
   for (const page of pages) {
-    const ceilingKb = OVER_BUDGET_CEILINGS_KB[page.routeId];
-    const limit = ceilingKb === undefined ? FIRST_LOAD_BUDGET_BYTES : Math.round(ceilingKb * 1024);
-    test(`${page.path} (${page.routeId}) loads at most ${kb(limit)}`, () => {
+    test(`${page.path} (${page.routeId}) loads at most ${kb(FIRST_LOAD_BUDGET_BYTES)}`, () => {
       const report = build.measure(page.path);
       const largest = report.chunks
         .slice(0, 8)
@@ -71,21 +61,9 @@ test.describe('first-load JavaScript budget', () => {
       expect(
         report.firstLoad.gzip,
         `${page.path} loads ${kb(report.firstLoad.gzip)} of JavaScript; largest chunks: ${largest}`,
-      ).toBeLessThanOrEqual(limit);
-      if (ceilingKb !== undefined) {
-        // A page that now fits leaves the list, so the exception cannot outlive its reason.
-        expect(
-          report.firstLoad.gzip,
-          `${page.path} now fits ${kb(FIRST_LOAD_BUDGET_BYTES)}: remove it from OVER_BUDGET_CEILINGS_KB`,
-        ).toBeGreaterThan(FIRST_LOAD_BUDGET_BYTES);
-      }
+      ).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
     });
   }
-
-  test('every over-budget exception names a public page of the build', () => {
-    const routeIds = new Set(pages.map((page) => page.routeId));
-    expect(Object.keys(OVER_BUDGET_CEILINGS_KB).filter((id) => !routeIds.has(id))).toEqual([]);
-  });
 
   test('no public route loads Tiptap or ProseMirror, now or lazily', () => {
     expect(build.publicRoutesWithEditorCode()).toEqual([]);

@@ -1,8 +1,8 @@
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { E2E_ADMINS, adminToken, clientAddress, storeToken } from './support/admin.ts';
 import { plan, service } from './support/catalogue.ts';
 import { codeFor } from './support/mail.ts';
-import { orderUrl, uniqueSuffix } from './support/order.ts';
+import { orderUrl, paidFollowersOrder, uniqueSuffix } from './support/order.ts';
 import { reviewPathFromMail } from './support/reviews.ts';
 import { gotoHydrated } from './support/page.ts';
 
@@ -349,32 +349,6 @@ const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const followers = service('instagram-followers');
 const standard = plan(followers.slug, 'Standard');
 
-/** A real order, paid through the sandbox's API as its checkout window does; returns its id. */
-async function paidOrder(request: APIRequestContext, email: string): Promise<string> {
-  const headers = { 'x-forwarded-for': clientAddress() };
-  const created = await request.post('/api/order', {
-    headers,
-    data: {
-      type: standard.type,
-      slug: followers.slug,
-      qty: standard.tiers[0]?.qty,
-      name: email.split('@')[0],
-      email,
-      order_id: String(Math.floor(100_000 + Math.random() * 899_999)),
-    },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  const providerOrderId = ((await created.json()) as { data: { razorpay_order_id: string } }).data.razorpay_order_id;
-  const paid = await request.post('/api/sandbox/pay', { headers, data: { razorpay_order_id: providerOrderId } });
-  expect(paid.status(), await paid.text()).toBe(200);
-  const verified = await request.post('/api/order/verify-payment', {
-    headers,
-    data: ((await paid.json()) as { data: Record<string, string> }).data,
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
-  return ((await verified.json()) as { data: { orderId: string } }).data.orderId;
-}
-
 test.describe.configure({ mode: 'parallel' });
 
 test.use({ viewport: WIDTHS[0] });
@@ -383,7 +357,7 @@ test('store pages fit 360 to 1920 px without overflow or clipping', async ({ pag
   test.setTimeout(180_000);
   await page.setExtraHTTPHeaders({ 'x-forwarded-for': clientAddress() });
   const email = `overflow.${uniqueSuffix()}@example.com`;
-  const orderId = await paidOrder(request, email);
+  const orderId = await paidFollowersOrder(request, email);
 
   const found = await checkPages(page, [
     { url: '/', ready: async (p) => expect(heading(p)).toBeVisible() },
@@ -452,7 +426,7 @@ test('blog pages fit 360 to 1920 px without overflow or clipping', async ({ page
 test('admin pages fit 360 to 1920 px without overflow or clipping', async ({ page, request }) => {
   test.setTimeout(180_000);
   const suffix = uniqueSuffix();
-  const orderId = await paidOrder(request, `overflow.admin.${suffix}@example.com`);
+  const orderId = await paidFollowersOrder(request, `overflow.admin.${suffix}@example.com`);
   const message = await request.post('/api/contact', {
     headers: { 'x-forwarded-for': clientAddress() },
     data: {
@@ -486,6 +460,20 @@ test('admin pages fit 360 to 1920 px without overflow or clipping', async ({ pag
       { url: '/admin/blog/grow-instagram-account-safely', ready: adminReady },
       { url: '/admin/dashboard', ready: async (p) => expect(p.getByTestId('dashboard-attention')).toBeVisible() },
       { url: '/admin/admins', ready: async (p) => expect(p.getByTestId('admins-table')).toBeVisible() },
+      { url: '/admin/suppliers', ready: async (p) => expect(p.getByTestId('panels')).toBeVisible() },
+      {
+        url: '/admin/suppliers/1/services',
+        ready: async (p) => expect(p.getByTestId('services-count')).toBeVisible(),
+      },
+      { url: '/admin/catalogue', ready: async (p) => expect(p.getByTestId('catalogue-groups')).toBeVisible() },
+      {
+        url: '/admin/catalogue/services/instagram-followers',
+        ready: async (p) => expect(p.getByTestId('service-form')).toBeVisible(),
+      },
+      {
+        url: '/admin/catalogue/groups/tiktok/new',
+        ready: async (p) => expect(p.getByTestId('service-form')).toBeVisible(),
+      },
       {
         url: '/admin/audit',
         ready: async (p) => expect(p.getByTestId('audit-entries').or(p.getByTestId('audit-empty'))).toBeVisible(),

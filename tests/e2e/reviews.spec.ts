@@ -2,8 +2,8 @@ import { type Page, expect, test } from '@playwright/test';
 import { E2E_ADMINS, adminToken, clientAddress, storeToken } from './support/admin.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { gotoHydrated } from './support/page.ts';
-import { uniqueSuffix } from './support/order.ts';
-import { paidFollowersOrder, reviewPathFromMail } from './support/reviews.ts';
+import { paidFollowersOrder, uniqueSuffix } from './support/order.ts';
+import { reviewPathFromMail } from './support/reviews.ts';
 
 /**
  * Real reviews end to end (issue 14, decision 039): a sandbox purchase the simulated panel

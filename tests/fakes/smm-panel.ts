@@ -104,15 +104,31 @@ export const defaultFakeServices = (): FakeSmmService[] => [
   },
 ];
 
-export async function startFakeSmmPanel(options: { key: string }) {
+export interface FakeSmmPanelOptions {
+  key: string;
+  /** What `balance` answers (default "100.84" USD); change it later with setBalance. */
+  balance?: string;
+  currency?: string;
+  /** The first order id it hands out (default 23501): two vendors may well hand out the same ids. */
+  firstOrderId?: number;
+  /** The first refill id (default 24501). */
+  firstRefillId?: number;
+}
+
+/**
+ * One fake vendor per call: each has its own key, orders, services and balance, so a suite can run
+ * two panels side by side (decision 045) and check which one was asked.
+ */
+export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
   const orders = new Map<string, FakeSmmOrder>();
   const refills = new Map<string, FakeSmmRefill>();
-  let nextRefillId = 24_501;
+  let nextRefillId = options.firstRefillId ?? 24_501;
+  let balance = { balance: options.balance ?? '100.84', currency: options.currency ?? 'USD' };
   let refillRefusal: string | null = null;
   const services = defaultFakeServices();
   const requests: FakeSmmRequest[] = [];
   let mode: FakeSmmMode = 'normal';
-  let nextId = 23_501;
+  let nextId = options.firstOrderId ?? 23_501;
   let nextAddError: string | null = null;
   let cancelRefusal: string | null = null;
   let cancelTakesEffect = true;
@@ -232,7 +248,7 @@ export async function startFakeSmmPanel(options: { key: string }) {
           return { order: Number(id), cancel: 1 };
         });
       case 'balance':
-        return { balance: '100.84', currency: 'USD' };
+        return balance;
       default:
         return { error: 'Incorrect request' };
     }
@@ -290,6 +306,14 @@ export async function startFakeSmmPanel(options: { key: string }) {
     requests,
     setMode(next: FakeSmmMode) {
       mode = next;
+    },
+    /** What `balance` answers from now on. */
+    setBalance(amount: string, currency = balance.currency) {
+      balance = { balance: amount, currency };
+    },
+    /** The requests for one API action (`add`, `status`, `cancel`, …), oldest first. */
+    requestsFor(action: string) {
+      return requests.filter((r) => r.form.action === action);
     },
     /** The next `add` answers `{ error }` (HTTP 200) without creating an order. */
     failNextAdd(error: string) {

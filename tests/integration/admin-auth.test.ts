@@ -868,6 +868,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
         {
           id: expect.any(Number),
           email,
+          role: 'owner',
           isVerified: false,
           lockedUntil: null,
           secondFactor: 'email',

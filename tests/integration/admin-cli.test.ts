@@ -52,33 +52,56 @@ describe('admin CLI', () => {
       ).stdin?.end();
     });
 
-  it('creates an admin and says how to log in', async () => {
-    const result = await run(['create', '--email', 'Owner@Example.com'], { ADMIN_PASSWORD: PASSWORD });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(
-      'Created admin owner@example.com. Log in at https://shop.example/login; the first login e-mails a 6-digit code to verify the account.',
-    );
-
-    // Stored unverified, with a scrypt hash of the password.
+  /** The admin's row, read the way the server would (the CLI has closed the store by then). */
+  async function storedAdmin(email: string) {
     const handle = openDatabase({ sqlitePath: path.join(dataDir, 'store.db') });
     try {
-      const row = await handle.db
-        .selectFrom('admins')
-        .selectAll()
-        .where('email', '=', 'owner@example.com')
-        .executeTakeFirstOrThrow();
-      expect(row.is_verified).toBe(0);
-      expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
-      expect(await verifyPassword(PASSWORD, row.password_hash)).toBe(true);
+      return await handle.db.selectFrom('admins').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
     } finally {
       await handle.close();
     }
+  }
+
+  it('creates an owner by default (the first owner comes from here) and says so, and how to log in', async () => {
+    const result = await run(['create', '--email', 'Owner@Example.com'], { ADMIN_PASSWORD: PASSWORD });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      'Created admin owner@example.com with the role owner (everything, including the catalogue, suppliers, the blog, admins and the audit log). Log in at https://shop.example/login; the first login e-mails a 6-digit code to verify the account.',
+    );
+
+    // Stored unverified, with a scrypt hash of the password.
+    const row = await storedAdmin('owner@example.com');
+    expect(row.is_verified).toBe(0);
+    expect(row.role).toBe('owner');
+    expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(await verifyPassword(PASSWORD, row.password_hash)).toBe(true);
   });
 
-  it('lists admins', async () => {
+  it('creates a support admin with --role, and refuses an unknown role or --role without create', async () => {
+    const result = await run(['create', '--email', 'helper@example.com', '--role', 'Support'], {
+      ADMIN_PASSWORD: PASSWORD,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      'Created admin helper@example.com with the role support (orders, refills and cancels, contact messages and reviews).',
+    );
+    expect((await storedAdmin('helper@example.com')).role).toBe('support');
+
+    const unknown = await run(['create', '--email', 'boss@example.com', '--role=admin'], { ADMIN_PASSWORD: PASSWORD });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Unknown role: admin. Roles: owner, support.');
+    const misplaced = await run(['list', '--role', 'owner']);
+    expect(misplaced.code).toBe(1);
+    expect(misplaced.stderr).toContain('--role goes with create only.');
+    expect((await run(['list'])).stdout).not.toContain('boss@example.com');
+  });
+
+  it('lists admins with their role and second factor', async () => {
     const result = await run(['list']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^owner@example\.com\s+no\s+0\s+\S+\s+ok$/m);
+    expect(result.stdout).toMatch(/^email\s+role\s+verified\s+2fa\s+sessions\s+created\s+status$/m);
+    expect(result.stdout).toMatch(/^owner@example\.com\s+owner\s+no\s+e-mail code\s+0\s+\S+\s+ok$/m);
+    expect(result.stdout).toMatch(/^helper@example\.com\s+support\s+no\s+e-mail code\s+0\s+\S+\s+ok$/m);
   });
 
   it('refuses a second admin with the same e-mail', async () => {

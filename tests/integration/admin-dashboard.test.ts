@@ -26,7 +26,11 @@ interface DashboardReply {
   }[];
   flaggedForReview: number;
   failedMail: number;
-  supplierBalance: { balance: string; currency: string } | { error: string };
+  supplierBalances: {
+    panelId: number;
+    name: string;
+    reading: { balance: string; currency: string } | { error: string };
+  }[];
 }
 
 describe.each(dialects)('admin dashboard API on %s', (dialect) => {
@@ -108,7 +112,14 @@ describe.each(dialects)('admin dashboard API on %s', (dialect) => {
     expect(data.series[0]?.totals).toMatchObject({ revenue: 1.29, payments: 1, checkouts: 1 });
     expect(data.series[0]?.days.at(-1)).toMatchObject({ day: today.slice(0, 10), payments: 1, revenue: 1.29 });
     expect(data.failedMail).toBe(0);
-    expect(data.supplierBalance).toEqual({ balance: '100.84', currency: 'USD', checkedAt: expect.any(String) });
+    expect(data.supplierBalances).toEqual([
+      {
+        panelId: 1,
+        name: 'Main panel',
+        lowBalanceThreshold: null,
+        reading: { balance: '100.84', currency: 'USD', checkedAt: expect.any(String) },
+      },
+    ]);
     // The default range is 30 days.
     expect((await get('/api/admin/dashboard')).json<{ data: DashboardReply }>().data.range).toBe(30);
   });
@@ -117,12 +128,12 @@ describe.each(dialects)('admin dashboard API on %s', (dialect) => {
     await panel.close();
     // Within the minute the last answer stands.
     const cached = (await get('/api/admin/dashboard?days=7')).json<{ data: DashboardReply }>().data;
-    expect(cached.supplierBalance).toMatchObject({ balance: '100.84' });
+    expect(cached.supplierBalances[0]?.reading).toMatchObject({ balance: '100.84' });
     clock.advance(61_000);
     const reply = await get('/api/admin/dashboard?days=7');
     expect(reply.statusCode).toBe(200);
-    const { supplierBalance } = reply.json<{ data: DashboardReply }>().data;
-    expect(supplierBalance).toMatchObject({ error: expect.stringContaining('did not answer') });
+    const { supplierBalances } = reply.json<{ data: DashboardReply }>().data;
+    expect(supplierBalances[0]?.reading).toMatchObject({ error: expect.stringContaining('did not answer') });
     expect(reply.body).not.toContain(PANEL_KEY);
   });
 });

@@ -71,6 +71,15 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'PATCH /api/blog/{idOrSlug}': 'owner',
   'DELETE /api/blog/{idOrSlug}': 'owner',
   'POST /api/uploads': 'owner',
+  // The catalogue editor (issue 14, decision 044).
+  'GET /api/admin/catalogue': 'owner',
+  'PATCH /api/admin/catalogue/groups/{slug}': 'owner',
+  'POST /api/admin/catalogue/groups/{slug}/services': 'owner',
+  'GET /api/admin/catalogue/services/{slug}': 'owner',
+  'PATCH /api/admin/catalogue/services/{slug}': 'owner',
+  'POST /api/admin/catalogue/services/{slug}/move': 'owner',
+  'GET /api/admin/catalogue/panels': 'owner',
+  'GET /api/admin/catalogue/panels/{panelId}/services': 'owner',
   'GET /api/admin/mail/failed': 'owner',
   'GET /api/admin/mail/failed/count': 'owner',
   'POST /api/admin/mail/{id}/resend': 'owner',
@@ -83,6 +92,14 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'GET /api/admin/audit/actions': 'owner',
   // The owner's dashboard (revenue, refunds, supplier balance).
   'GET /api/admin/dashboard': 'owner',
+  // Supplier panels (issue 14, decision 045).
+  'GET /api/admin/suppliers': 'owner',
+  'GET /api/admin/suppliers/balances': 'owner',
+  'POST /api/admin/suppliers': 'owner',
+  'PATCH /api/admin/suppliers/{id}': 'owner',
+  'DELETE /api/admin/suppliers/{id}': 'owner',
+  'POST /api/admin/suppliers/{id}/import': 'owner',
+  'GET /api/admin/suppliers/{id}/services': 'owner',
   // Owner and support: orders, messages, reviews, their own session and security page.
   'GET /api/order/all-orders': 'owner+support',
   'GET /api/order/all-orders.csv': 'owner+support',

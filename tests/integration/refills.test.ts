@@ -11,23 +11,27 @@ import { REFILL_MESSAGES } from '../../core/orders/refill-contracts.ts';
 import { REFILL_SYNC_JOB } from '../../core/fulfilment/jobs.ts';
 import { offerRecurringJobs } from '../../core/jobs/recurring.ts';
 import { createRefills, refillEligibility } from '../../core/fulfilment/refills.ts';
+import { singlePanel } from '../../core/fulfilment/panels.ts';
 import { createSmmPanelClient } from '../../core/fulfilment/smm-panel-client.ts';
 import { refundDueE4 } from '../../core/orders/progress.ts';
-import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
-import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
-import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
+import type { FakeRazorpay } from '../fakes/razorpay.ts';
+import type { FakeSmmPanel } from '../fakes/smm-panel.ts';
 import { adminToken } from '../support/admin-session.ts';
-import { type TestApp, startTestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
-import { placePaidOrder } from '../support/paid-order.ts';
+import {
+  closeSupplierApp,
+  followersTier as tier,
+  orderHelpers,
+  resetPanel,
+  startSupplierApp,
+} from '../support/supplier-app.ts';
 
-const keys = { keyId: 'rzp_test_refills', keySecret: 'refills-secret', webhookSecret: 'refills-webhook' };
-const followers = catalogueSeed.groups[0].services[0];
-const plan = followers.plans[0];
-const tier = plan.tiers[2];
+const keys = {
+  panelKey: 'refill-key',
+  razorpay: { keyId: 'rzp_test_refills', keySecret: 'refills-secret', webhookSecret: 'refills-webhook' },
+};
 const DAY = 86_400_000;
-
-let sequence = 700_000;
 
 describe.each(dialects)('refills and supplier cancels on %s', (dialect) => {
   let t: TestApp;
@@ -36,36 +40,20 @@ describe.each(dialects)('refills and supplier cancels on %s', (dialect) => {
   let token: string;
 
   beforeAll(async () => {
-    panel = await startFakeSmmPanel({ key: 'refill-key' });
-    panel.services.push(followersService(tier.supplierServiceId, { min: '1' }));
-    razorpay = await startFakeRazorpay(keys);
-    t = await startTestApp(dialect, {
-      env: {
-        SMM_PANEL_URL: panel.url,
-        SMM_PANEL_KEY: 'refill-key',
-        RAZORPAY_KEY_ID: keys.keyId,
-        RAZORPAY_KEY_SECRET: keys.keySecret,
-        RAZORPAY_API_URL: razorpay.url,
-      },
-    });
+    ({ t, panel, razorpay } = await startSupplierApp(dialect, keys));
     const email = 'refill.admin@example.com';
     const password = 'a long enough admin password';
     await t.store.adminAuth.createAdmin(email, password);
     token = await adminToken(t, { email, password }, '10.88.0.1');
   });
-  afterAll(async () => {
-    await t?.close();
-    await Promise.all([panel?.close(), razorpay?.close()]);
-  });
-  beforeEach(() => {
-    panel.setMode('normal');
-    panel.refuseRefill(null);
-    panel.refuseCancel(null);
-    panel.cancelAtOnce(true);
-  });
+  afterAll(() => closeSupplierApp({ t, panel, razorpay }));
+  beforeEach(() => resetPanel(panel));
 
-  const db = () => t.database.db;
-  const order = (id: number) => db().selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const { db, order, drainJobs, paidOrder } = orderHelpers(() => ({ t, panel, razorpay }), {
+    namePrefix: 'refill',
+    subnet: 9,
+    firstSequence: 700_000,
+  });
   const refillsOf = (id: number) =>
     db().selectFrom('refills').selectAll().where('order_id', '=', id).orderBy('id').execute();
   const kinds = async (id: number) =>
@@ -89,31 +77,6 @@ describe.each(dialects)('refills and supplier cancels on %s', (dialect) => {
       payload,
       remoteAddress: `10.89.0.${(clients += 1) % 250}`,
     });
-
-  async function drainJobs() {
-    for (;;) {
-      await db()
-        .updateTable('jobs')
-        .set({ run_at: new Date(0).toISOString() })
-        .where('status', '=', 'pending')
-        .execute();
-      if ((await t.store.worker.runOnce()) === 0) return;
-    }
-  }
-
-  async function paidOrder(): Promise<number> {
-    sequence += 1;
-    const id = await placePaidOrder(t, razorpay, {
-      sequence,
-      name: `refill.${sequence}`,
-      type: plan.type,
-      slug: followers.slug,
-      qty: tier.qty,
-      subnet: 9,
-    });
-    await drainJobs();
-    return id;
-  }
 
   async function completedOrder(): Promise<number> {
     const id = await paidOrder();
@@ -177,7 +140,7 @@ describe.each(dialects)('refills and supplier cancels on %s', (dialect) => {
     try {
       const refills = createRefills({
         db: db(),
-        supplier: createSmmPanelClient({ url: panel.url, key: 'refill-key' }),
+        panels: singlePanel(createSmmPanelClient({ url: panel.url, key: 'refill-key' })),
         applyStatus: () => Promise.resolve(false),
         tokenKey: 'test',
       });
@@ -190,7 +153,7 @@ describe.each(dialects)('refills and supplier cancels on %s', (dialect) => {
       panel.setMode('down');
       const offline = createRefills({
         db: db(),
-        supplier: createSmmPanelClient({ url: panel.url, key: 'refill-key' }),
+        panels: singlePanel(createSmmPanelClient({ url: panel.url, key: 'refill-key' })),
         applyStatus: () => Promise.resolve(false),
         tokenKey: 'test',
       });

@@ -7,24 +7,28 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFulfilment } from '../../core/fulfilment/fulfilment.ts';
+import { singlePanel } from '../../core/fulfilment/panels.ts';
 import { APPLY_SERVICE_JOB, REORDER_JOB } from '../../core/fulfilment/jobs.ts';
 import { createSmmPanelClient } from '../../core/fulfilment/smm-panel-client.ts';
 import { claimJobs } from '../../core/jobs/queue.ts';
 import { refundDueE4 } from '../../core/orders/progress.ts';
 import { ORDER_ACTION_REFUSALS } from '../../core/orders/status.ts';
-import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
-import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
-import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
-import { type TestApp, startTestApp } from '../support/app.ts';
+import type { FakeRazorpay } from '../fakes/razorpay.ts';
+import type { FakeSmmPanel } from '../fakes/smm-panel.ts';
+import type { TestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
-import { placePaidOrder } from '../support/paid-order.ts';
+import {
+  closeSupplierApp,
+  followersTier as tier,
+  orderHelpers,
+  resetPanel,
+  startSupplierApp,
+} from '../support/supplier-app.ts';
 
-const keys = { keyId: 'rzp_test_reorder', keySecret: 'reorder-secret', webhookSecret: 'reorder-webhook' };
-const followers = catalogueSeed.groups[0].services[0];
-const plan = followers.plans[0];
-const tier = plan.tiers[2];
-
-let sequence = 500_000;
+const keys = {
+  panelKey: 'panel-key',
+  razorpay: { keyId: 'rzp_test_reorder', keySecret: 'reorder-secret', webhookSecret: 'reorder-webhook' },
+};
 
 describe.each(dialects)('admin reorder and apply-service on %s', (dialect) => {
   let t: TestApp;
@@ -32,31 +36,17 @@ describe.each(dialects)('admin reorder and apply-service on %s', (dialect) => {
   let razorpay: FakeRazorpay;
 
   beforeAll(async () => {
-    panel = await startFakeSmmPanel({ key: 'panel-key' });
-    panel.services.push(followersService(tier.supplierServiceId, { min: '1' }));
-    razorpay = await startFakeRazorpay(keys);
-    t = await startTestApp(dialect, {
-      env: {
-        SMM_PANEL_URL: panel.url,
-        SMM_PANEL_KEY: 'panel-key',
-        RAZORPAY_KEY_ID: keys.keyId,
-        RAZORPAY_KEY_SECRET: keys.keySecret,
-        RAZORPAY_API_URL: razorpay.url,
-      },
-    });
+    ({ t, panel, razorpay } = await startSupplierApp(dialect, keys));
   });
-  afterAll(async () => {
-    await t?.close();
-    await Promise.all([panel?.close(), razorpay?.close()]);
-  });
-  beforeEach(() => {
-    panel.setMode('normal');
-    panel.refuseCancel(null);
-    panel.cancelAtOnce(true);
-  });
+  afterAll(() => closeSupplierApp({ t, panel, razorpay }));
+  beforeEach(() => resetPanel(panel));
 
-  const db = () => t.database.db;
-  const order = (id: number) => db().selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const helpers = orderHelpers(() => ({ t, panel, razorpay }), {
+    namePrefix: 'reorder',
+    subnet: 7,
+    firstSequence: 500_000,
+  });
+  const { db, order } = helpers;
   const supplierOrders = (id: number) =>
     db().selectFrom('supplier_orders').selectAll().where('order_id', '=', id).orderBy('id').execute();
   const timeline = async (id: number) =>
@@ -80,34 +70,12 @@ describe.each(dialects)('admin reorder and apply-service on %s', (dialect) => {
     expect(live.length).toBeLessThanOrEqual(1);
   }
 
-  /** Runs every due job now (events, mail, fulfilment, admin actions, refunds). */
-  async function drainJobs(orderId?: number) {
-    for (;;) {
-      await db()
-        .updateTable('jobs')
-        .set({ run_at: new Date(0).toISOString() })
-        .where('status', '=', 'pending')
-        .execute();
-      const ran = await t.store.worker.runOnce();
-      if (orderId !== undefined) await expectAtMostOneLive(orderId);
-      if (ran === 0) return;
-    }
-  }
+  /** Runs every due job now; with an order, checks the never-two-live invariant after each round. */
+  const drainJobs = (orderId?: number) =>
+    helpers.drainJobs(orderId === undefined ? undefined : () => expectAtMostOneLive(orderId));
 
   /** A paid order through the real API, sent to the panel; returns its row id. */
-  async function paidOrder(): Promise<number> {
-    sequence += 1;
-    const id = await placePaidOrder(t, razorpay, {
-      sequence,
-      name: `reorder.${sequence}`,
-      type: plan.type,
-      slug: followers.slug,
-      qty: tier.qty,
-      subnet: 7,
-    });
-    await drainJobs(id);
-    return id;
-  }
+  const paidOrder = () => helpers.paidOrder(expectAtMostOneLive);
 
   /** A paid order the supplier is delivering: `delivered` of tier.qty so far. */
   async function inProgressOrder(delivered: number) {
@@ -272,7 +240,7 @@ describe.each(dialects)('admin reorder and apply-service on %s', (dialect) => {
     const dying = createFulfilment({
       db: db(),
       provider: t.store.provider,
-      supplier: { ...client, add: async (o) => client.add(o).then(() => new Promise<never>(() => {})) },
+      panels: singlePanel({ ...client, add: async (o) => client.add(o).then(() => new Promise<never>(() => {})) }),
     });
     const [job] = await claimJobs(db(), { workerId: 'dying', kinds: [REORDER_JOB.kind], limit: 1, leaseMs: 50 });
     expect(job).toBeDefined();

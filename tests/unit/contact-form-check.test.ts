@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type ContactFieldName, checkContactForm } from '../../core/contact/form-check.ts';
 import { CONTACT_FORM_MESSAGES, ContactPayload } from '../../core/contact/contracts.ts';
 import { UNSAFE_TEXT_MESSAGE } from '../../core/form-fields.ts';
+import { FORM_TEXT_PIECES, aroundLimit, emailOf, emptyAsAbsent, schemaVerdict, textOf } from '../support/form-check.ts';
 
 /**
  * The /contact page checks its form in the browser without zod (core/contact/form-check.ts,
@@ -13,18 +14,9 @@ import { UNSAFE_TEXT_MESSAGE } from '../../core/form-fields.ts';
 const FIELDS: ContactFieldName[] = ['email', 'orderId', 'message'];
 
 /** What the page sent before: conform's parseWithZod reads an empty field as absent. */
-function schemaVerdict(values: Record<ContactFieldName | 'website', string>) {
-  const input = Object.fromEntries(
-    Object.entries(values).map(([name, value]) => [name, value === '' ? undefined : value]),
-  );
-  const result = ContactPayload.safeParse(input);
-  if (result.success) return { ok: true as const, errors: {} };
-  const errors: Partial<Record<ContactFieldName, string>> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as ContactFieldName;
-    if (FIELDS.includes(field)) errors[field] ??= issue.message;
-  }
-  return { ok: false as const, errors };
+function schemaVerdictOf(values: Record<ContactFieldName | 'website', string>) {
+  const verdict = schemaVerdict(ContactPayload, emptyAsAbsent(values), FIELDS);
+  return verdict.ok ? { ok: true as const, errors: {} } : verdict;
 }
 
 function browserVerdict(values: Record<ContactFieldName | 'website', string>) {
@@ -66,36 +58,9 @@ describe('contact form check in the browser', () => {
   });
 
   it('agrees with the API schema on every generated form', () => {
-    const pieces = [
-      'a',
-      'Z',
-      '0',
-      '.',
-      '@',
-      '-',
-      '_',
-      ' ',
-      '\n',
-      '\t',
-      '\u0000',
-      '\u202E',
-      'é',
-      'example',
-      'com',
-      'xn--p1ai',
-    ];
-    const text = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((parts) => parts.join(''));
-    const email = fc.oneof(
-      text,
-      fc.tuple(text, text).map(([local, domain]) => `${local}@${domain}.com`),
-      fc.emailAddress(),
-    );
-    const long = (around: number) =>
-      fc
-        .integer({ min: around - 2, max: around + 2 })
-        .chain((length) =>
-          fc.constantFrom(' ', 'x', '\n').map((padding) => `x${padding.repeat(Math.max(0, length - 2))}x`),
-        );
+    const text = textOf(FORM_TEXT_PIECES);
+    const email = emailOf(text);
+    const long = aroundLimit;
     fc.assert(
       fc.property(
         email,
@@ -104,7 +69,7 @@ describe('contact form check in the browser', () => {
         text,
         (emailValue, orderId, message, website) => {
           const values = form({ email: emailValue, orderId, message, website });
-          expect(browserVerdict(values)).toEqual(schemaVerdict(values));
+          expect(browserVerdict(values)).toEqual(schemaVerdictOf(values));
         },
       ),
       { numRuns: 2000 },

@@ -10,6 +10,7 @@ import { HistoryCodePayload, HistoryLookupPayload } from '../../core/orders/cont
 import { ORDER_FORM_MESSAGES, type OrderFormRules, checkOrderForm } from '../../core/orders/form-check.ts';
 import { checkHistoryCodeForm, checkHistoryLookupForm } from '../../core/orders/history-form-check.ts';
 import { orderFormSchema } from '../../core/orders/validation.ts';
+import { FORM_TEXT_PIECES, aroundLimit, emailOf, emptyAsAbsent, schemaVerdict, textOf } from '../support/form-check.ts';
 
 /**
  * /order, /client and /login check their forms in the browser without zod (core/*\/form-check
@@ -18,63 +19,19 @@ import { orderFormSchema } from '../../core/orders/validation.ts';
  * success the same values, on hand-picked and generated forms.
  */
 
-type Values = Record<string, string>;
-
 /** What the pages sent before: conform's parseWithZod reads an empty field as absent. */
-function schemaVerdict(schema: z.ZodType, values: Values) {
-  const input = Object.fromEntries(
-    Object.entries(values).map(([name, value]) => [name, value === '' ? undefined : value]),
-  );
-  const result = schema.safeParse(input);
-  if (result.success) return { ok: true as const, value: result.data };
-  const errors: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const field = String(issue.path[0]);
-    errors[field] ??= issue.message;
-  }
-  return { ok: false as const, errors };
-}
+const schemaVerdictOf = (schema: z.ZodType, values: Record<string, string>) =>
+  schemaVerdict(schema, emptyAsAbsent(values));
 
 const plainVerdict = (check: FormCheck<string, unknown>) =>
   check.ok ? { ok: true as const, value: check.value } : { ok: false as const, errors: check.errors };
 
-const pieces = [
-  'a',
-  'Z',
-  '0',
-  '1',
-  '7',
-  '.',
-  '@',
-  '-',
-  '_',
-  ' ',
-  '\n',
-  '\t',
-  '\u00A0',
-  '\u0000',
-  '\u202E',
-  'é',
-  'example',
-  'com',
-  'xn--p1ai',
-  '123456',
-  'abcde',
-];
-const text = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((parts) => parts.join(''));
-const email = fc.oneof(
+const text = textOf(FORM_TEXT_PIECES);
+const email = emailOf(
   text,
-  fc.tuple(text, text).map(([local, domain]) => `${local}@${domain}.com`),
-  fc.emailAddress(),
   fc.emailAddress().map((address) => ` ${address.toUpperCase()} `),
 );
-/** Text around a length limit, padded with spaces, letters or line breaks. */
-const around = (limit: number) =>
-  fc
-    .integer({ min: limit - 2, max: limit + 2 })
-    .chain((length) =>
-      fc.constantFrom(' ', 'x', '\n').map((padding) => `x${padding.repeat(Math.max(0, length - 2))}x`),
-    );
+const around = aroundLimit;
 const code = fc.oneof(
   text,
   fc.stringMatching(/^\s?\d{3}\s?\d{3}\s?$/),
@@ -115,11 +72,11 @@ describe('order form check in the browser', () => {
     fc.assert(
       fc.property(rulesOf, text, email, fc.oneof(text, around(5000)), (rules, name, emailValue, comment) => {
         // A service without comments has no comment field: the form sends none.
-        const values: Values = rules.commentRequired
+        const values: Record<string, string> = rules.commentRequired
           ? { name, email: emailValue, comment }
           : { name, email: emailValue };
         const plain = checkOrderForm({ name, email: emailValue, comment: rules.commentRequired ? comment : '' }, rules);
-        expect(plainVerdict(plain)).toEqual(schemaVerdict(orderFormSchema(rules), values));
+        expect(plainVerdict(plain)).toEqual(schemaVerdictOf(orderFormSchema(rules), values));
       }),
       RUNS,
     );
@@ -130,7 +87,7 @@ describe('order form check in the browser', () => {
     fc.assert(
       fc.property(fc.oneof(text, around(5000)), (comment) => {
         const values = { name: 'me', email: 'a@b.co', comment };
-        expect(plainVerdict(checkOrderForm(values, rules))).toEqual(schemaVerdict(orderFormSchema(rules), values));
+        expect(plainVerdict(checkOrderForm(values, rules))).toEqual(schemaVerdictOf(orderFormSchema(rules), values));
       }),
       RUNS,
     );
@@ -155,10 +112,10 @@ describe('order history forms check in the browser', () => {
     fc.assert(
       fc.property(email, code, (emailValue, codeValue) => {
         expect(plainVerdict(checkHistoryCodeForm({ email: emailValue }))).toEqual(
-          schemaVerdict(HistoryCodePayload, { email: emailValue }),
+          schemaVerdictOf(HistoryCodePayload, { email: emailValue }),
         );
         const values = { email: emailValue, code: codeValue };
-        expect(plainVerdict(checkHistoryLookupForm(values))).toEqual(schemaVerdict(HistoryLookupPayload, values));
+        expect(plainVerdict(checkHistoryLookupForm(values))).toEqual(schemaVerdictOf(HistoryLookupPayload, values));
       }),
       RUNS,
     );
@@ -193,9 +150,9 @@ describe('admin login forms check in the browser', () => {
         code,
         (loginEmail, password, otpEmail, otp) => {
           const login = { email: loginEmail, password };
-          expect(plainVerdict(checkAdminLoginForm(login))).toEqual(schemaVerdict(AdminLoginPayload, login));
+          expect(plainVerdict(checkAdminLoginForm(login))).toEqual(schemaVerdictOf(AdminLoginPayload, login));
           const second = { email: otpEmail, otp };
-          expect(plainVerdict(checkAdminOtpForm(second))).toEqual(schemaVerdict(AdminOtpPayload, second));
+          expect(plainVerdict(checkAdminOtpForm(second))).toEqual(schemaVerdictOf(AdminOtpPayload, second));
         },
       ),
       RUNS,

@@ -11,7 +11,7 @@ import { TextAreaField, TextField } from '../form.tsx';
 import { useFormCheck } from '../use-form-check.ts';
 import { readOrderDraft, saveOrderDraft } from './order-draft.ts';
 import { QuantityDropdown } from './QuantityDropdown.tsx';
-import { SecureCheckoutNote } from './SecureCheckout.tsx';
+import { SecureCheckoutNote } from './lazy-extras.tsx';
 import { INVALID_URL_MESSAGE, isTargetAccepted, useTargetVerification } from './target-verification.ts';
 
 /** The spec's random 6-digit, left-padded client order id (section 9). */

@@ -3,19 +3,13 @@ import { useLocation, useNavigate, useNavigation } from 'react-router';
 import type { Route } from './+types/admins';
 import type { PendingInvitation, TeamMember } from '../../../core/auth/invitations.ts';
 import { ADMIN_ROLES, type AdminRole, ROLE_LABELS } from '../../../core/auth/roles.ts';
-import { CacheStrategy } from '../../cache.ts';
 import { ConfirmDialog } from '../../admin/blog/ConfirmDialog.tsx';
-import {
-  AdminPageHeader,
-  adminFieldClass,
-  adminPrimaryButtonClass,
-  adminSecondaryButtonClass,
-} from '../../admin/list-parts.tsx';
+import { adminFieldClass, adminPrimaryButtonClass, adminSecondaryButtonClass } from '../../admin/list-parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
+import { type AdminLoad, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
-import { isAbort, messageOf } from '../../api/client.ts';
-import { privatePageMeta } from '../../seo/meta.ts';
+import { messageOf } from '../../api/client.ts';
 
 /**
  * The owner's team (decision 041): every admin with role, last login and second factor; the open
@@ -25,49 +19,33 @@ import { privatePageMeta } from '../../seo/meta.ts';
  * admins its "only the store owner" page instead, and the API answers them 403.
  */
 
-export const meta: Route.MetaFunction = () => privatePageMeta('Admins | Boostly admin', { nofollow: true });
+const page = adminPage({
+  title: 'Admins',
+  titleId: 'admins-title',
+  description:
+    'Who can open the admin area. Owners can do everything; support admins handle orders, messages and reviews.',
+  loading: { label: 'Loading admins...', testId: 'admins-loading' },
+});
 
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+export const meta: Route.MetaFunction = page.meta;
+export const headers: Route.HeadersFunction = page.headers;
+export const HydrateFallback = page.HydrateFallback;
 
 interface Team {
   admins: TeamMember[];
   invitations: PendingInvitation[];
 }
 
-type TeamLoad = { ok: true; team: Team; me: string | null } | { ok: false; message: string; unauthorized: boolean };
+type TeamLoad = AdminLoad<{ team: Team; me: string | null }>;
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<TeamLoad> {
-  try {
+export function clientLoader({ request }: Route.ClientLoaderArgs): Promise<TeamLoad> {
+  return loadAdminData('GET /api/admin/admins', async () => {
     const [team, me] = await Promise.all([
       adminApi.get<Team>('/api/admin/admins', { signal: request.signal }),
       adminApi.get<{ email: string }>('/api/auth/me', { signal: request.signal }),
     ]);
-    return { ok: true, team, me: me.email };
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
-  }
-}
-
-function Title() {
-  return (
-    <AdminPageHeader
-      titleId="admins-title"
-      title="Admins"
-      description="Who can open the admin area. Owners can do everything; support admins handle orders, messages and reviews."
-    />
-  );
-}
-
-export function HydrateFallback() {
-  return (
-    <section aria-labelledby="admins-title">
-      <Title />
-      <p role="status" className="mt-6 text-gray-700">
-        Loading admins...
-      </p>
-    </section>
-  );
+    return { team, me: me.email };
+  });
 }
 
 /** Reloads the page's data after a change. */
@@ -386,8 +364,8 @@ function InvitationsList({ invitations }: { invitations: PendingInvitation[] }) 
 export default function AdminsPage({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   return (
-    <section aria-labelledby="admins-title" aria-busy={navigation.state === 'loading'}>
-      <Title />
+    <section aria-labelledby={page.titleId} aria-busy={navigation.state === 'loading'}>
+      <page.Title />
       <InviteForm />
       {!loaderData.ok ? (
         loaderData.unauthorized ? null : (

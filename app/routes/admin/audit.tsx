@@ -2,10 +2,9 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/audit';
 import type { AuditEntry } from '../../../core/audit/audit.ts';
+import { type AuditFieldRow, auditSummaryView } from '../../../core/audit/display.ts';
 import type { TeamMember } from '../../../core/auth/invitations.ts';
-import { CacheStrategy } from '../../cache.ts';
 import {
-  AdminPageHeader,
   AdminSearchForm,
   ListEmpty,
   ListLoadError,
@@ -14,9 +13,9 @@ import {
   adminFieldClass,
 } from '../../admin/list-parts.tsx';
 import { formatAdminDate } from '../../admin/orders.tsx';
+import { adminPage } from '../../admin/page.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
-import { privatePageMeta } from '../../seo/meta.ts';
 
 /**
  * The audit log (decision 041), owner only: every admin action that changed something (or tried
@@ -26,9 +25,17 @@ import { privatePageMeta } from '../../seo/meta.ts';
  * admin lists.
  */
 
-export const meta: Route.MetaFunction = () => privatePageMeta('Audit log | Boostly admin', { nofollow: true });
+// No clientLoader (the list loads in the page, with Load More), so no HydrateFallback either.
+const page = adminPage({
+  title: 'Audit log',
+  titleId: 'audit-title',
+  description:
+    'Every change made in the admin area, and every refused attempt: who, when, what and on which record. Passwords, codes, tokens and keys are never recorded.',
+  loading: { label: 'Loading the audit log...', testId: 'audit-loading' },
+});
 
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+export const meta: Route.MetaFunction = page.meta;
+export const headers: Route.HeadersFunction = page.headers;
 
 interface AuditPage {
   entries: AuditEntry[];
@@ -60,23 +67,64 @@ function outcomeText(outcome: number): { label: string; tone: string } {
   return { label: `Refused (${outcome})`, tone: 'bg-amber-100 text-amber-900' };
 }
 
-function SummaryText({ summary }: { summary: AuditEntry['summary'] }) {
-  if (!summary) return <span className="text-gray-700">—</span>;
+const SUMMARY_HEADINGS = {
+  change: 'Changed',
+  created: 'Created',
+  removed: 'Removed',
+  sent: 'Sent',
+} as const;
+
+/** One field's line: "title: Old → New", or just the side there is. */
+function FieldRow({ row, kind }: { row: AuditFieldRow; kind: keyof typeof SUMMARY_HEADINGS }) {
   return (
-    <dl className="flex flex-col gap-1 text-xs">
-      {summary.before !== undefined ? (
-        <div className="min-w-0">
-          <dt className="inline font-semibold text-gray-900">Before: </dt>
-          <dd className="inline font-mono break-all text-gray-700">{JSON.stringify(summary.before)}</dd>
-        </div>
-      ) : null}
-      {summary.after !== undefined ? (
-        <div className="min-w-0">
-          <dt className="inline font-semibold text-gray-900">After: </dt>
-          <dd className="inline font-mono break-all text-gray-700">{JSON.stringify(summary.after)}</dd>
-        </div>
-      ) : null}
-    </dl>
+    <div className="min-w-0">
+      <dt className="inline font-semibold text-gray-900">{row.field}: </dt>
+      <dd className="inline break-words text-gray-700">
+        {kind === 'change' ? (
+          <>
+            <span className="line-through decoration-gray-400">{row.before ?? 'none'}</span>
+            <span aria-hidden="true"> → </span>
+            <span className="sr-only"> changed to </span>
+            <span className="font-medium text-gray-900">{row.after ?? 'none'}</span>
+          </>
+        ) : (
+          (row.after ?? row.before)
+        )}
+      </dd>
+    </div>
+  );
+}
+
+function SummaryText({ summary }: { summary: AuditEntry['summary'] }) {
+  const view = auditSummaryView(summary);
+  if (view.kind === 'none') return <span className="text-gray-700">—</span>;
+  if (view.kind === 'raw') {
+    return (
+      <dl className="flex flex-col gap-1 text-xs" data-testid="audit-summary">
+        {view.before !== null ? (
+          <div className="min-w-0">
+            <dt className="inline font-semibold text-gray-900">Before: </dt>
+            <dd className="inline font-mono break-all text-gray-700">{view.before}</dd>
+          </div>
+        ) : null}
+        {view.after !== null ? (
+          <div className="min-w-0">
+            <dt className="inline font-semibold text-gray-900">After: </dt>
+            <dd className="inline font-mono break-all text-gray-700">{view.after}</dd>
+          </div>
+        ) : null}
+      </dl>
+    );
+  }
+  return (
+    <div className="text-xs" data-testid="audit-summary">
+      <p className="font-semibold text-gray-900">{SUMMARY_HEADINGS[view.kind]}</p>
+      <dl className="mt-1 flex flex-col gap-1">
+        {view.rows.map((row) => (
+          <FieldRow key={row.field} row={row} kind={view.kind} />
+        ))}
+      </dl>
+    </div>
   );
 }
 
@@ -159,12 +207,8 @@ export default function AuditPage() {
   const filtered = ['q', 'action', 'adminId', 'targetType', 'targetId'].some((key) => params.get(key));
 
   return (
-    <section aria-labelledby="audit-title" aria-busy={list.state === 'loading'}>
-      <AdminPageHeader
-        titleId="audit-title"
-        title="Audit log"
-        description="Every change made in the admin area, and every refused attempt: who, when, what and on which record. Passwords, codes, tokens and keys are never recorded."
-      />
+    <section aria-labelledby={page.titleId} aria-busy={list.state === 'loading'}>
+      <page.Title />
       <div className="flex flex-wrap items-end gap-3">
         <AdminSearchForm
           inputId="audit-search"

@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/dashboard';
 import { DASHBOARD_RANGES, type DashboardFigures } from '../../../core/admin/dashboard.ts';
+import type { PanelBalance } from '../../../core/fulfilment/supplier-contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { AdminPageHeader } from '../../admin/list-parts.tsx';
 import { DayChart, formatUnit } from '../../admin/dashboard/DayChart.tsx';
@@ -21,8 +22,7 @@ export const meta: Route.MetaFunction = () => [
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
-type SupplierBalance = { balance: string; currency: string; checkedAt: string } | { error: string; checkedAt: string };
-type Figures = DashboardFigures & { failedMail: number; supplierBalance: SupplierBalance };
+type Figures = DashboardFigures & { failedMail: number; supplierBalances: PanelBalance[] };
 type DashboardLoad = { ok: true; figures: Figures } | { ok: false; message: string; unauthorized: boolean };
 
 function rangeOf(search: string): (typeof DASHBOARD_RANGES)[number] {
@@ -135,6 +135,13 @@ function AttentionItem({ label, value, to, tone }: { label: string; value: strin
   );
 }
 
+/** Whether a balance is below the panel's low-balance threshold (both decimal texts). */
+function isBelow(balance: string, threshold: string | null): boolean {
+  if (threshold === null) return false;
+  const amount = Number(balance);
+  return Number.isFinite(amount) && amount < Number(threshold);
+}
+
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const range = rangeOf(`?${params.toString()}`);
@@ -149,7 +156,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     );
   }
   const { figures } = loaderData;
-  const balance = figures.supplierBalance;
+  const balances = figures.supplierBalances;
   const days = figures.series[0]?.days.map((day) => day.day) ?? [];
 
   return (
@@ -170,13 +177,30 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           to="/admin/mail"
           tone={figures.failedMail > 0 ? 'warn' : 'ok'}
         />
-        <AttentionItem
-          label="Supplier balance"
-          value={'error' in balance ? 'Unavailable' : `${balance.balance} ${balance.currency}`}
-          tone={'error' in balance ? 'warn' : 'ok'}
-        />
+        {balances.map(({ panelId, name, reading, lowBalanceThreshold }, index) => (
+          <AttentionItem
+            key={panelId}
+            // The main panel (first) keeps the label owners know; panels added later go by their names.
+            label={
+              index === 0
+                ? balances.length === 1
+                  ? 'Supplier balance'
+                  : `Supplier balance (${name})`
+                : `Balance of ${name}`
+            }
+            value={'error' in reading ? 'Unavailable' : `${reading.balance} ${reading.currency}`.trim()}
+            to="/admin/suppliers"
+            tone={'error' in reading || isBelow(reading.balance, lowBalanceThreshold) ? 'warn' : 'ok'}
+          />
+        ))}
       </ul>
-      {'error' in balance ? <p className="mt-2 text-sm text-gray-700">{balance.error}</p> : null}
+      {balances.map(({ panelId, name, reading }) =>
+        'error' in reading ? (
+          <p key={panelId} className="mt-2 text-sm text-gray-700">
+            {balances.length === 1 ? reading.error : `${name}: ${reading.error}`}
+          </p>
+        ) : null,
+      )}
 
       {figures.series.length === 0 ? (
         <p className="mt-8 rounded-2xl border border-dashed border-gray-300 bg-white p-6 text-gray-700">

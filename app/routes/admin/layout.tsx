@@ -73,6 +73,18 @@ const ADMIN_NAV: NavItem[] = [
     pendingReviewsCount: true,
   },
   {
+    to: '/admin/catalogue',
+    label: 'Catalogue',
+    matches: ['/admin/catalogue'],
+    icon: 'M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z',
+  },
+  {
+    to: '/admin/suppliers',
+    label: 'Suppliers',
+    matches: ['/admin/suppliers'],
+    icon: 'M3 7h11v9H3zM14 10h4l3 3v3h-7M7 19a2 2 0 1 0 0-.01M17 19a2 2 0 1 0 0-.01',
+  },
+  {
     to: '/admin/blog',
     label: 'Blog',
     matches: ['/admin/blog'],

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { useLocation, useNavigate, useNavigation } from 'react-router';
 import type { Route } from './+types/mail';
 import type { FailedMail } from '../../../core/mail/failed-mail.ts';
-import { CacheStrategy } from '../../cache.ts';
-import { AdminPageHeader, ListEmpty } from '../../admin/list-parts.tsx';
+import { ListEmpty } from '../../admin/list-parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
+import { type AdminLoad, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
-import { isAbort, messageOf } from '../../api/client.ts';
+import { messageOf } from '../../api/client.ts';
 
 /**
  * Failed mail (docs/decisions/015-mail-delivery-and-log-secrets.md): the e-mails the store gave up
@@ -17,44 +17,24 @@ import { isAbort, messageOf } from '../../api/client.ts';
  * with the admin's token (clientLoader); nothing is server-rendered.
  */
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Failed mail | Boostly admin' },
-  { name: 'robots', content: 'noindex, nofollow' },
-];
+const page = adminPage({
+  title: 'Failed mail',
+  titleId: 'failed-mail-title',
+  description:
+    'E-mails the store could not deliver: it retries for 3 days before giving up, and e-mails every admin when it does. Fix the cause (usually the mail server settings), then send them again.',
+  loading: { label: 'Loading failed mail...', testId: 'failed-mail-loading' },
+});
 
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+export const meta: Route.MetaFunction = page.meta;
+export const headers: Route.HeadersFunction = page.headers;
+export const HydrateFallback = page.HydrateFallback;
 
-type MailLoad = { ok: true; mails: FailedMail[] } | { ok: false; message: string; unauthorized: boolean };
+type MailLoad = AdminLoad<{ mails: FailedMail[] }>;
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<MailLoad> {
-  try {
-    const mails = await adminApi.get<FailedMail[]>('/api/admin/mail/failed', { signal: request.signal });
-    return { ok: true, mails };
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
-  }
-}
-
-function Title() {
-  return (
-    <AdminPageHeader
-      titleId="failed-mail-title"
-      title="Failed mail"
-      description="E-mails the store could not deliver: it retries for 3 days before giving up, and e-mails every admin when it does. Fix the cause (usually the mail server settings), then send them again."
-    />
-  );
-}
-
-export function HydrateFallback() {
-  return (
-    <section aria-labelledby="failed-mail-title">
-      <Title />
-      <p role="status" className="mt-6 text-gray-700">
-        Loading failed mail...
-      </p>
-    </section>
-  );
+export function clientLoader({ request }: Route.ClientLoaderArgs): Promise<MailLoad> {
+  return loadAdminData('GET /api/admin/mail/failed', async () => ({
+    mails: await adminApi.get<FailedMail[]>('/api/admin/mail/failed', { signal: request.signal }),
+  }));
 }
 
 function ResendButton({ mail }: { mail: FailedMail }) {
@@ -96,8 +76,8 @@ export default function FailedMailPage({ loaderData }: Route.ComponentProps) {
   const loading = navigation.state === 'loading';
 
   return (
-    <section aria-labelledby="failed-mail-title" aria-busy={loading}>
-      <Title />
+    <section aria-labelledby={page.titleId} aria-busy={loading}>
+      <page.Title />
       {!loaderData.ok ? (
         loaderData.unauthorized ? null : (
           <p role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">

@@ -8,11 +8,9 @@ import {
   type InboxListReply,
   type InboxRow,
 } from '../../../core/contact/inbox-contracts.ts';
-import { CacheStrategy } from '../../cache.ts';
 import {
   AdminSearchForm,
   ListCount,
-  AdminPageHeader,
   ListEmpty,
   ListLoadError,
   ListLoading,
@@ -21,8 +19,9 @@ import {
 import { ADMIN_INBOX_PAGE_SIZE, listMessages } from '../../admin/messages/api.ts';
 import { MessageStatusBadge } from '../../admin/messages/parts.tsx';
 import { formatAdminDate } from '../../admin/orders.tsx';
+import { type AdminLoad, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
-import { isAbort, messageOf } from '../../api/client.ts';
+import { messageOf } from '../../api/client.ts';
 
 /**
  * The admin inbox (decision 026): the contact form's messages, newest first, with search (Enter
@@ -32,19 +31,21 @@ import { isAbort, messageOf } from '../../api/client.ts';
  * with the admin's token. Every text is shown as text, never as HTML.
  */
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Messages | Boostly admin' },
-  { name: 'robots', content: 'noindex, nofollow' },
-];
+const page = adminPage({
+  title: 'Messages',
+  titleId: 'admin-messages-title',
+  description:
+    'What customers sent through the contact form. Open a message to see the order it is about, reply by e-mail and mark it handled.',
+  loading: { label: 'Loading messages...', testId: 'messages-loading' },
+});
 
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+export const meta: Route.MetaFunction = page.meta;
+export const headers: Route.HeadersFunction = page.headers;
+export const HydrateFallback = page.HydrateFallback;
 
 const TAB_LABELS: Record<InboxFilter, string> = { all: 'All', new: 'New', handled: 'Handled' };
 
-type ListLoad =
-  | { ok: true; keyword: string; status: InboxFilter; reply: InboxListReply }
-  /** `unauthorized`: the token was refused and the layout is on its way to /login. */
-  | { ok: false; keyword: string; status: InboxFilter; message: string; unauthorized: boolean };
+type ListLoad = AdminLoad<{ reply: InboxListReply }, { keyword: string; status: InboxFilter }>;
 
 function filterOf(url: URL): { keyword: string; status: InboxFilter } {
   const keyword = (url.searchParams.get('keyword') ?? '').trim().slice(0, INBOX_MAX_KEYWORD_LENGTH);
@@ -52,34 +53,12 @@ function filterOf(url: URL): { keyword: string; status: InboxFilter } {
   return { keyword, status: INBOX_FILTERS.find((filter) => filter === status) ?? 'all' };
 }
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<ListLoad> {
+export function clientLoader({ request }: Route.ClientLoaderArgs): Promise<ListLoad> {
   const filter = filterOf(new URL(request.url));
-  try {
-    const reply = await listMessages({ ...filter, page: 1 }, request.signal);
-    return { ok: true, ...filter, reply };
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    console.error('GET /api/admin/messages failed', error);
-    return { ok: false, ...filter, message: messageOf(error), unauthorized: isUnauthorized(error) };
-  }
-}
-
-function Header({ titleId }: { titleId: string }) {
-  return (
-    <AdminPageHeader
-      titleId={titleId}
-      title="Messages"
-      description="What customers sent through the contact form. Open a message to see the order it is about, reply by e-mail and mark it handled."
-    />
-  );
-}
-
-export function HydrateFallback() {
-  return (
-    <section aria-labelledby="admin-messages-title">
-      <Header titleId="admin-messages-title" />
-      <ListLoading testId="messages-loading" label="Loading messages..." />
-    </section>
+  return loadAdminData(
+    'GET /api/admin/messages',
+    async () => ({ reply: await listMessages({ ...filter, page: 1 }, request.signal) }),
+    filter,
   );
 }
 
@@ -172,8 +151,8 @@ export default function AdminMessagesPage({ loaderData: list }: Route.ComponentP
   const empty = emptyText(list);
 
   return (
-    <section aria-labelledby={`${ids}-title`}>
-      <Header titleId={`${ids}-title`} />
+    <section aria-labelledby={page.titleId}>
+      <page.Title />
 
       <div className="mt-6 flex flex-wrap items-end justify-between gap-4">
         <nav aria-label="Message status">

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigation, useRevalidator } from 'react-router';
 import type { Route } from './+types/reviews';
 import {
@@ -8,9 +8,7 @@ import {
   type ReviewFilter,
   type ReviewStateName,
 } from '../../../core/reviews/contracts.ts';
-import { CacheStrategy } from '../../cache.ts';
 import {
-  AdminPageHeader,
   ListCount,
   ListEmpty,
   ListLoadError,
@@ -21,9 +19,10 @@ import {
 } from '../../admin/list-parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
 import { ADMIN_REVIEWS_PAGE_SIZE, decideReview, listReviews, notifyReviewsChanged } from '../../admin/reviews/api.ts';
+import { type AdminLoad, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
-import { isAbort, messageOf } from '../../api/client.ts';
+import { messageOf } from '../../api/client.ts';
 
 /**
  * Review moderation (decision 039): customers' reviews, pending first, then newest first, with
@@ -33,12 +32,17 @@ import { isAbort, messageOf } from '../../api/client.ts';
  * HTML. The tab lives in the address; the route's clientLoader fetches with the admin's token.
  */
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Reviews | Boostly admin' },
-  { name: 'robots', content: 'noindex, nofollow' },
-];
+const page = adminPage({
+  title: 'Reviews',
+  titleId: 'admin-reviews-title',
+  description:
+    "What customers wrote through the link in their order's completion e-mail. Approved reviews show on the home page and in their service's rating for search engines.",
+  loading: { label: 'Loading reviews...', testId: 'reviews-loading' },
+});
 
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+export const meta: Route.MetaFunction = page.meta;
+export const headers: Route.HeadersFunction = page.headers;
+export const HydrateFallback = page.HydrateFallback;
 
 const TAB_LABELS: Record<ReviewFilter, string> = {
   all: 'All',
@@ -47,42 +51,19 @@ const TAB_LABELS: Record<ReviewFilter, string> = {
   rejected: 'Rejected',
 };
 
-type ListLoad =
-  | { ok: true; status: ReviewFilter; reply: AdminReviewListReply }
-  | { ok: false; status: ReviewFilter; message: string; unauthorized: boolean };
+type ListLoad = AdminLoad<{ reply: AdminReviewListReply }, { status: ReviewFilter }>;
 
 function statusOf(url: URL): ReviewFilter {
   const status = url.searchParams.get('status');
   return REVIEW_FILTERS.find((filter) => filter === status) ?? 'all';
 }
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<ListLoad> {
+export function clientLoader({ request }: Route.ClientLoaderArgs): Promise<ListLoad> {
   const status = statusOf(new URL(request.url));
-  try {
-    return { ok: true, status, reply: await listReviews({ status, page: 1 }, request.signal) };
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    console.error('GET /api/admin/reviews failed', error);
-    return { ok: false, status, message: messageOf(error), unauthorized: isUnauthorized(error) };
-  }
-}
-
-function Header({ titleId }: { titleId: string }) {
-  return (
-    <AdminPageHeader
-      titleId={titleId}
-      title="Reviews"
-      description="What customers wrote through the link in their order's completion e-mail. Approved reviews show on the home page and in their service's rating for search engines."
-    />
-  );
-}
-
-export function HydrateFallback() {
-  return (
-    <section aria-labelledby="admin-reviews-title">
-      <Header titleId="admin-reviews-title" />
-      <ListLoading testId="reviews-loading" label="Loading reviews..." />
-    </section>
+  return loadAdminData(
+    'GET /api/admin/reviews',
+    async () => ({ reply: await listReviews({ status, page: 1 }, request.signal) }),
+    { status },
   );
 }
 
@@ -217,7 +198,6 @@ function ReviewCard({
 }
 
 export default function AdminReviewsPage({ loaderData: list }: Route.ComponentProps) {
-  const ids = useId();
   const toasts = useToasts();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -284,8 +264,8 @@ export default function AdminReviewsPage({ loaderData: list }: Route.ComponentPr
   const hasMore = rows.reviews.length < rows.count;
 
   return (
-    <section aria-labelledby={`${ids}-title`}>
-      <Header titleId={`${ids}-title`} />
+    <section aria-labelledby={page.titleId}>
+      <page.Title />
 
       <nav aria-label="Review status">
         <ul className="flex w-fit flex-wrap gap-1 rounded-xl bg-gray-100 p-1" data-testid="reviews-tabs">

@@ -49,6 +49,12 @@ export const E2E_ADMINS = {
   refills: 'refills@boostly.test',
   /** admin-dashboard.spec.ts: the owner's dashboard. */
   dashboard: 'dashboard@boostly.test',
+  /** admin-suppliers.spec.ts: the owner who adds a supplier panel and imports its services. */
+  suppliers: 'suppliers@boostly.test',
+  /** admin-catalogue.spec.ts: the owner who edits a price and publishes a draft service. */
+  catalogue: 'catalogue@boostly.test',
+  /** admin-catalogue.spec.ts: a support admin (serve.ts gives it that role): no catalogue link. */
+  catalogueSupport: 'catalogue-support@boostly.test',
 } as const;
 
 export type E2eAdmin = (typeof E2E_ADMINS)[keyof typeof E2E_ADMINS];

@@ -5,40 +5,8 @@
  */
 import { type APIRequestContext, expect } from '@playwright/test';
 import { clientAddress } from './admin.ts';
-import { plan, service } from './catalogue.ts';
 import { sentTo, waitForMail } from './mail.ts';
-
-const followers = service('instagram-followers');
-const standard = plan(followers.slug, 'Standard');
-
-/** A real order of Instagram Followers, paid through the sandbox's API as its checkout window does; returns its id. */
-export async function paidFollowersOrder(request: APIRequestContext, email: string): Promise<string> {
-  const headers = { 'x-forwarded-for': clientAddress() };
-  const created = await request.post('/api/order', {
-    headers,
-    data: {
-      type: standard.type,
-      slug: followers.slug,
-      qty: standard.tiers[0]?.qty,
-      name: email
-        .split('@')[0]
-        ?.replace(/[^a-z0-9_.]/gi, '')
-        .slice(0, 30),
-      email,
-      order_id: String(Math.floor(100_000 + Math.random() * 899_999)),
-    },
-  });
-  expect(created.status(), await created.text()).toBe(200);
-  const providerOrderId = ((await created.json()) as { data: { razorpay_order_id: string } }).data.razorpay_order_id;
-  const paid = await request.post('/api/sandbox/pay', { headers, data: { razorpay_order_id: providerOrderId } });
-  expect(paid.status(), await paid.text()).toBe(200);
-  const verified = await request.post('/api/order/verify-payment', {
-    headers,
-    data: ((await paid.json()) as { data: Record<string, string> }).data,
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
-  return ((await verified.json()) as { data: { orderId: string } }).data.orderId;
-}
+import { paidFollowersOrder } from './order.ts';
 
 /** The review page's path (`/review/<token>`) from the completion e-mail sent to `email`. */
 export async function reviewPathFromMail(email: string, timeoutMs = 60_000): Promise<string> {

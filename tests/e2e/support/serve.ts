@@ -68,7 +68,8 @@ if (admin.status !== 0) {
     await migrateToLatest(handle.db);
     const codes = createOneTimeCodes({ db: handle.db, pepper: await loadCodePepper(handle.db) });
     const auth = createAdminAuth({ db: handle.db, codes, publicUrl: config.PUBLIC_URL });
-    for (const email of otherAdmins) await auth.createAdmin(email, E2E_ADMIN_PASSWORD);
+    for (const email of otherAdmins)
+      await auth.createAdmin(email, E2E_ADMIN_PASSWORD, email === E2E_ADMINS.catalogueSupport ? 'support' : 'owner');
   } catch (error) {
     console.error('e2e: creating the admin accounts failed', error);
     process.exit(1);
@@ -126,6 +127,8 @@ const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/
     // A key for the run (32 random bytes) unless one is given: production mode refuses to turn
     // the authenticator app on without one.
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // The same for the API keys of supplier panels added on /admin/suppliers (decision 045).
+    SUPPLIER_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     ...process.env,
     SMTP_URL: sink.url,
   },

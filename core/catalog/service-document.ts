@@ -1,0 +1,154 @@
+/**
+ * One service as the catalogue editor reads and saves it (issue 14, decision 044), and the zod
+ * schema that checks a save on the server. The admin form imports the same schema, so its
+ * messages are the server's; public pages never load this module.
+ */
+import { z } from 'zod';
+import { PLAN_TYPES, type PlanType, TARGET_KINDS, type TargetKind } from './types.ts';
+
+export const SERVICE_STATUSES = ['draft', 'published'] as const;
+export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+
+export const SERVICE_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const PRICE_PATTERN = /^\d{1,12}(?:\.\d{1,4})?$/;
+
+export const CATALOGUE_MESSAGES = {
+  stale: 'Someone else changed this service since you opened it. Reload to see their changes (yours are not saved).',
+  notFound: 'Service not found',
+  groupNotFound: 'Group not found',
+  slugTaken: 'Another service or group already uses this slug.',
+  slugLocked:
+    'The slug of a service that has been published cannot change: orders, reviews, links and the sitemap use it.',
+  imageNotUploaded: 'Upload the image (or keep the current one).',
+  saved: 'Service saved',
+  created: 'Service created',
+  groupSaved: 'Group saved',
+  moved: 'Service moved',
+} as const;
+
+const required = (what: string, max: number) =>
+  z
+    .string({ error: `${what} is required.` })
+    .trim()
+    .min(1, `${what} is required.`)
+    .max(max, `${what} must be at most ${max} characters.`);
+
+export const TierSchema = z.object({
+  qty: z
+    .number({ error: 'Quantity must be a whole number.' })
+    .int('Quantity must be a whole number.')
+    .min(1, 'Quantity must be at least 1.')
+    .max(100_000_000, 'Quantity must be at most 100,000,000.'),
+  text: required('Tier text', 100),
+  price: z
+    .string({ error: 'Price is required.' })
+    .trim()
+    .regex(PRICE_PATTERN, 'Price must be an amount such as 2.99 (at most 4 decimals).')
+    .refine((value) => Number(value) > 0, 'Price must be more than 0.')
+    .refine((value) => Number(value) <= 1_000_000, 'Price must be at most 1,000,000.'),
+  discount: z
+    .number({ error: 'Discount must be a whole percent.' })
+    .int('Discount must be a whole percent.')
+    .min(0, 'Discount must be from 0 to 99.')
+    .max(99, 'Discount must be from 0 to 99.'),
+  supplierPanelId: z
+    .number({ error: 'Choose a supplier panel.' })
+    .int()
+    .min(1, 'Choose a supplier panel.')
+    .max(2_147_483_647, 'Choose a supplier panel.'),
+  supplierServiceId: required('Supplier service id', 100),
+});
+
+export const PlanSchema = z
+  .object({
+    type: z.enum(PLAN_TYPES, { error: `Plan type must be one of ${PLAN_TYPES.join(', ')}.` }),
+    title: required('Plan title', 100),
+    icon: z.string().trim().max(300, 'Icon must be at most 300 characters.'),
+    currency: required('Currency', 8),
+    options: z.array(required('Option', 200)).max(20, 'At most 20 options.'),
+    tiers: z.array(TierSchema).min(1, 'A plan needs at least one tier.').max(30, 'At most 30 tiers.'),
+  })
+  .superRefine((plan, ctx) => {
+    const seen = new Set<number>();
+    plan.tiers.forEach((tier, index) => {
+      if (seen.has(tier.qty))
+        ctx.addIssue({ code: 'custom', path: ['tiers', index, 'qty'], message: 'Two tiers have this quantity.' });
+      seen.add(tier.qty);
+    });
+  });
+
+export const ServiceFieldsSchema = z.object({
+  slug: z
+    .string({ error: 'Slug is required.' })
+    .trim()
+    .min(1, 'Slug is required.')
+    .max(80, 'Slug must be at most 80 characters.')
+    .regex(SERVICE_SLUG_PATTERN, 'Slug must be lowercase letters, digits and single hyphens (e.g. tiktok-likes).'),
+  name: required('Name', 100),
+  titleHtml: required('Title', 2000),
+  description: z.string().trim().max(5000, 'Description must be at most 5000 characters.'),
+  image: z.string().trim().max(300, 'Image must be at most 300 characters.'),
+  targetKind: z.enum(TARGET_KINDS, { error: 'Choose what the buyer enters.' }),
+  commentRequired: z.boolean(),
+  status: z.enum(SERVICE_STATUSES, { error: 'Status must be draft or published.' }),
+  plans: z.array(PlanSchema).min(1, 'A service needs at least one plan.').max(3, 'At most 3 plans.'),
+});
+
+/** Checks across plans: each plan type once. */
+function planTypesOnce(service: { plans: { type: string }[] }, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  service.plans.forEach((plan, index) => {
+    if (seen.has(plan.type))
+      ctx.addIssue({ code: 'custom', path: ['plans', index, 'type'], message: 'Two plans have this type.' });
+    seen.add(plan.type);
+  });
+}
+
+export const ServiceInputSchema = ServiceFieldsSchema.superRefine(planTypesOnce);
+
+/** A save: the fields, and the revision the editor opened (the compare-and-set's expectation). */
+export const ServiceSaveSchema = ServiceFieldsSchema.extend({
+  revision: z.number({ error: 'revision is required.' }).int().min(1),
+}).superRefine(planTypesOnce);
+
+/** The editor's document as the API returns it. */
+export const ServiceDocumentSchema = ServiceFieldsSchema.extend({
+  groupSlug: z.string(),
+  revision: z.number().int(),
+  publishedAt: z.string().nullable(),
+});
+
+export type ServiceInput = z.infer<typeof ServiceInputSchema>;
+export type TierInput = z.infer<typeof TierSchema>;
+
+export const GroupInputSchema = z.object({
+  title: required('Title', 100),
+  image: z.string().trim().max(300, 'Image must be at most 300 characters.'),
+});
+export type GroupInput = z.infer<typeof GroupInputSchema>;
+
+/** A service as the editor opens it: the input's fields plus what the store keeps. */
+export interface ServiceDocument extends ServiceInput {
+  groupSlug: string;
+  revision: number;
+  /** Set once the service has been published; its slug is fixed from then on. */
+  publishedAt: string | null;
+}
+
+/** One field's refusal, named by its path ("plans.0.tiers.2.price"), as the API's `errors`. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export function fieldErrorsOf(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/** A tier's warning from the save (never blocks it). */
+export interface TierWarning {
+  field: string;
+  message: string;
+}
+
+export type { PlanType, TargetKind };

@@ -1,0 +1,79 @@
+/**
+ * Which supplier panel to talk to (decision 045). Panel 1 is the environment panel: the client
+ * the store has always built from SMM_PANEL_URL / SMM_PANEL_KEY, or the built-in simulated panel
+ * through the same client. Stored panels (added on /admin/suppliers) are built from their URL and
+ * unsealed key on first use and cached; the cache entry is stamped with the row's `updated_at`,
+ * so an edit made on any instance is picked up by the next call on every instance.
+ *
+ * Orders carry the panel they were sold with (`orders.supplier_panel_id`): fulfilment, the status
+ * sync, refills and cancels ask `get(order.supplier_panel_id)`.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { type PanelKeySealer, PanelKeyUnreadableError, SUPPLIER_KEY_MISSING_MESSAGE } from './panel-keys.ts';
+import { createSmmPanelClient } from './smm-panel-client.ts';
+import { ENVIRONMENT_PANEL_ID } from './supplier-catalogue.ts';
+import type { SupplierPanel } from './supplier.ts';
+
+export interface SupplierPanels {
+  /** The panel with this id; throws UnknownPanelError or PanelKeyUnreadableError when it cannot be built. */
+  get(panelId: number): Promise<SupplierPanel>;
+}
+
+/** A panel id that names no panel (removed, or never there). */
+export class UnknownPanelError extends Error {
+  override name = 'UnknownPanelError';
+  constructor(readonly panelId: number) {
+    super(`Supplier panel ${panelId} does not exist (any more).`);
+  }
+}
+
+/** One panel for every id: a store (or a test) with a single supplier. */
+export function singlePanel(panel: SupplierPanel): SupplierPanels {
+  return { get: () => Promise.resolve(panel) };
+}
+
+export interface PanelRegistryOptions {
+  db: Kysely<Database>;
+  /** Panel 1: SMM_PANEL_URL's client or the simulated panel's. */
+  environment: SupplierPanel;
+  /** Null without SUPPLIER_KEY_ENCRYPTION_KEY: stored panels then cannot be used. */
+  sealer: PanelKeySealer | null;
+  /** The fetch stored panels' clients use (tests may route it). */
+  fetch?: typeof fetch | undefined;
+}
+
+export interface PanelRegistry extends SupplierPanels {
+  /** Builds a client for a URL and key without storing anything (checking a panel before saving it). */
+  probe(url: string, apiKey: string): SupplierPanel;
+}
+
+export function createPanelRegistry(options: PanelRegistryOptions): PanelRegistry {
+  const { db, environment, sealer } = options;
+  const cache = new Map<number, { stamp: string; panel: SupplierPanel }>();
+  const build = (url: string, key: string) =>
+    createSmmPanelClient(options.fetch ? { url, key, fetch: options.fetch } : { url, key });
+
+  return {
+    async get(panelId) {
+      if (panelId === ENVIRONMENT_PANEL_ID) return environment;
+      const row = await db
+        .selectFrom('supplier_panels')
+        .select(['id', 'kind', 'url', 'key_sealed', 'updated_at'])
+        .where('id', '=', panelId)
+        .executeTakeFirst();
+      if (!row || row.kind !== 'stored' || !row.url || !row.key_sealed) {
+        cache.delete(panelId);
+        throw new UnknownPanelError(panelId);
+      }
+      const stamp = `${row.updated_at}|${row.url}|${row.key_sealed}`;
+      const cached = cache.get(panelId);
+      if (cached?.stamp === stamp) return cached.panel;
+      if (!sealer) throw new PanelKeyUnreadableError({ cause: new Error(SUPPLIER_KEY_MISSING_MESSAGE) });
+      const panel = build(row.url, sealer.open(panelId, row.key_sealed));
+      cache.set(panelId, { stamp, panel });
+      return panel;
+    },
+    probe: build,
+  };
+}

@@ -1,0 +1,286 @@
+/**
+ * The catalogue editor over HTTP (issue 14, decision 044), owner-only. Thin: core/catalog/editor.ts
+ * holds every rule (validation, slugs, the revision compare-and-set, warnings). Every write notes
+ * the service (or group) before and after for the audit log; redactSecrets applies there.
+ *
+ * Images go through the upload pipeline first (`POST /api/uploads`, checked by content); a save
+ * names the returned `/uploads/…` URL.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { changedFields } from '../../core/audit/audit.ts';
+import type { Kysely } from 'kysely';
+import { type CatalogueEditor, type SupplierDirectory, auditViewOf } from '../../core/catalog/editor.ts';
+import { findImportedService, listImportedServices, listPanels } from '../../core/fulfilment/supplier-catalogue.ts';
+import type { Database } from '../../db/schema.ts';
+import {
+  CATALOGUE_MESSAGES,
+  GroupInputSchema,
+  type ServiceDocument,
+  ServiceDocumentSchema,
+  ServiceInputSchema,
+  ServiceSaveSchema,
+} from '../../core/catalog/service-document.ts';
+import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
+import { FailureSchema, FieldErrorSchema, envelopeOf, failure, ok } from './envelope.ts';
+import { specValidationErrors } from './spec-validation.ts';
+
+/** The tier editor's supplier lists, from S's registry (decision 045). */
+export function supplierDirectory(db: Kysely<Database>): SupplierDirectory {
+  return {
+    panels: () => listPanels(db),
+    importedServices: (panelId) => listImportedServices(db, panelId),
+    findService: (panelId, service) => findImportedService(db, panelId, service),
+  };
+}
+
+export interface AdminCatalogApiOptions {
+  editor: CatalogueEditor;
+  authenticate: AuthenticateToken;
+}
+
+const SlugParams = z.object({ slug: z.string().min(1).max(80) });
+const refusals = { 400: FailureSchema, 401: FailureSchema, 403: FailureSchema, 404: FailureSchema, 409: FailureSchema };
+
+const GroupRowSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  image: z.string(),
+  services: z.array(
+    z.object({
+      slug: z.string(),
+      name: z.string(),
+      status: z.enum(['draft', 'published']),
+      revision: z.number().int(),
+      plans: z.array(
+        z.object({
+          type: z.string(),
+          currency: z.string(),
+          minPrice: z.number(),
+          maxPrice: z.number(),
+          tiers: z.number().int(),
+        }),
+      ),
+    }),
+  ),
+});
+
+const SaveReplySchema = z.object({
+  isSuccessful: z.literal(true),
+  message: z.string(),
+  data: ServiceDocumentSchema,
+  warnings: z.array(FieldErrorSchema).describe('Per tier: below cost, outside the supplier limits… (never block)'),
+});
+
+/** The audit row keeps the fields that changed (a price edit is logged as that plan's tiers). */
+function serviceChange(before: ServiceDocument | null, after: ServiceDocument) {
+  if (!before) return { before: null, after: auditViewOf(after) };
+  return changedFields(auditViewOf(before), auditViewOf(after));
+}
+
+export const adminCatalogApi: FastifyPluginAsyncZod<AdminCatalogApiOptions> = async (app, options) => {
+  const { editor } = options;
+  // The catalogue is the owner's (decision 041): a support admin gets 403 on every route here.
+  app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_ONLY));
+  app.setErrorHandler(specValidationErrors());
+
+  app.get(
+    '/admin/catalogue',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'The catalogue for the editor: groups in order with every service (drafts too), plans and price ranges',
+        response: { 200: envelopeOf(z.array(GroupRowSchema)), 401: FailureSchema, 403: FailureSchema },
+      },
+    },
+    async () => ok(await editor.listGroups()),
+  );
+
+  app.patch(
+    '/admin/catalogue/groups/:slug',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Edit a group's title and image",
+        params: SlugParams,
+        body: GroupInputSchema,
+        response: { 200: envelopeOf(z.object({ title: z.string(), image: z.string() })), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const result = await editor.updateGroup(request.params.slug, request.body);
+      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      noteAudit(request, {
+        action: 'catalogue.group.update',
+        targetType: 'service_group',
+        targetId: request.params.slug,
+        ...changedFields(result.before, result.after),
+      });
+      return ok(result.after, CATALOGUE_MESSAGES.groupSaved);
+    },
+  );
+
+  app.post(
+    '/admin/catalogue/groups/:slug/services',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Add a service to a group (draft or published)',
+        params: SlugParams,
+        body: ServiceInputSchema,
+        response: { 201: SaveReplySchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const result = await editor.createService(request.params.slug, request.body);
+      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      noteAudit(request, {
+        action: 'catalogue.service.create',
+        targetType: 'service',
+        targetId: result.document.slug,
+        ...serviceChange(null, result.document),
+      });
+      return reply.status(201).send({
+        isSuccessful: true as const,
+        message: CATALOGUE_MESSAGES.created,
+        data: result.document,
+        warnings: result.warnings,
+      });
+    },
+  );
+
+  app.get(
+    '/admin/catalogue/services/:slug',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'One service as the editor opens it (drafts too), with its revision',
+        params: SlugParams,
+        response: {
+          200: envelopeOf(ServiceDocumentSchema),
+          400: FailureSchema,
+          401: FailureSchema,
+          403: FailureSchema,
+          404: FailureSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const document = await editor.getService(request.params.slug);
+      if (!document) return reply.status(404).send(failure(CATALOGUE_MESSAGES.notFound));
+      return ok(document);
+    },
+  );
+
+  app.patch(
+    '/admin/catalogue/services/:slug',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Save a service: only if it is still at `revision` (409 otherwise); warnings never block',
+        params: SlugParams,
+        body: ServiceSaveSchema,
+        response: { 200: SaveReplySchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { revision, ...fields } = request.body;
+      const result = await editor.saveService(request.params.slug, revision, fields);
+      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      noteAudit(request, {
+        action: 'catalogue.service.update',
+        targetType: 'service',
+        targetId: request.params.slug,
+        ...serviceChange(result.before, result.document),
+      });
+      return {
+        isSuccessful: true as const,
+        message: CATALOGUE_MESSAGES.saved,
+        data: result.document,
+        warnings: result.warnings,
+      };
+    },
+  );
+
+  app.post(
+    '/admin/catalogue/services/:slug/move',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Move a service up or down within its group',
+        params: SlugParams,
+        body: z.object({ direction: z.enum(['up', 'down'], { error: 'direction must be up or down' }) }),
+        response: { 200: envelopeOf(z.object({ order: z.array(z.string()) })), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const result = await editor.moveService(request.params.slug, request.body.direction);
+      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      noteAudit(request, {
+        action: 'catalogue.service.move',
+        targetType: 'service',
+        targetId: request.params.slug,
+        after: { direction: request.body.direction, order: result.order },
+      });
+      return ok({ order: result.order }, CATALOGUE_MESSAGES.moved);
+    },
+  );
+
+  app.get(
+    '/admin/catalogue/panels',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Supplier panels a tier can be mapped to (no keys)',
+        response: {
+          200: envelopeOf(
+            z.array(
+              z.object({
+                id: z.number().int(),
+                name: z.string(),
+                kind: z.enum(['environment', 'stored']),
+                currency: z.string().nullable(),
+              }),
+            ),
+          ),
+          401: FailureSchema,
+          403: FailureSchema,
+        },
+      },
+    },
+    async () => ok(await editor.panels()),
+  );
+
+  app.get(
+    '/admin/catalogue/panels/:panelId/services',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "A panel's imported services (name, rate per 1000, min, max) for the tier editor",
+        params: z.object({ panelId: z.coerce.number().int().min(1).max(2_147_483_647) }),
+        response: {
+          200: envelopeOf(
+            z.array(
+              z.object({
+                service: z.string(),
+                name: z.string(),
+                category: z.string(),
+                rateE4: z.number().int(),
+                min: z.number().int(),
+                max: z.number().int(),
+                refill: z.boolean(),
+                cancel: z.boolean(),
+              }),
+            ),
+          ),
+          400: FailureSchema,
+          401: FailureSchema,
+          403: FailureSchema,
+          404: FailureSchema,
+        },
+      },
+    },
+    async (request) => ok(await editor.importedServices(request.params.panelId)),
+  );
+};
