@@ -111,6 +111,8 @@ const EnvSchema = z.object({
    * as TOTP_ENCRYPTION_KEY). Unset: only the environment panel (SMM_PANEL_URL) is used.
    */
   SUPPLIER_KEY_ENCRYPTION_KEY: totpKey.optional(),
+  /** The key before a rotation: still opens, and panel keys under it are re-sealed at boot. */
+  SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: totpKey.optional(),
   /** How often panels with a low-balance threshold are asked for their balance (decision 045). */
   LOW_BALANCE_CHECK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
 });
@@ -170,6 +172,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
   if (values.TOTP_ENCRYPTION_KEY_PREVIOUS && !values.TOTP_ENCRYPTION_KEY) {
     throw new ConfigError(
       'Invalid configuration:\n  TOTP_ENCRYPTION_KEY: TOTP_ENCRYPTION_KEY_PREVIOUS is only read next to a (new) TOTP_ENCRYPTION_KEY',
+    );
+  }
+  if (values.SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS && !values.SUPPLIER_KEY_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SUPPLIER_KEY_ENCRYPTION_KEY: SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS is only read next to a (new) SUPPLIER_KEY_ENCRYPTION_KEY',
     );
   }
   const paymentsSimulated = !values.RAZORPAY_KEY_ID;

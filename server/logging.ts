@@ -42,6 +42,8 @@ export const SECRET_FIELDS = [
   'pepper',
   'TOTP_ENCRYPTION_KEY',
   'TOTP_ENCRYPTION_KEY_PREVIOUS',
+  'SUPPLIER_KEY_ENCRYPTION_KEY',
+  'SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS',
   'html',
   'text',
 ] as const;

@@ -10,7 +10,7 @@
  * Fresh entries are also served by the fast path (server/page-fast-path.ts) before Fastify.
  */
 import { createHash } from 'node:crypto';
-import type { OutgoingHttpHeader } from 'node:http';
+import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export interface CachedPage {
@@ -30,6 +30,11 @@ export interface CachedPage {
    * it, then replayed by the fast path, so both paths send the same headers.
    */
   wireHeaders?: [string, OutgoingHttpHeader][];
+  /**
+   * The fast path's reply headers per encoding (wireHeaders with the encoding and length), built
+   * on the first hit in that encoding: a hit then copies one object instead of rebuilding it.
+   */
+  replayHeaders?: Partial<Record<Encoding, OutgoingHttpHeaders>>;
 }
 
 export interface RenderedPage {

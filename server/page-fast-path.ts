@@ -50,10 +50,13 @@ export function createPageFastPath(options: PageFastPathOptions): PageFastPath {
       const body = encodedBody(entry, encoding);
       // Fastify's requestIdHeader: the caller's id when it sends one, a new one otherwise.
       const requestId = request.headers['x-request-id'] ?? randomUUID();
-      const headers: OutgoingHttpHeaders = Object.fromEntries(entry.wireHeaders);
-      if (encoding !== 'identity') headers['content-encoding'] = encoding;
-      headers['x-request-id'] = requestId;
-      headers['content-length'] = body.length;
+      const replay = (entry.replayHeaders ??= {});
+      const base = (replay[encoding] ??= {
+        ...Object.fromEntries(entry.wireHeaders),
+        ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+        'content-length': body.length,
+      });
+      const headers: OutgoingHttpHeaders = { ...base, 'x-request-id': requestId };
       response.writeHead(entry.status, headers);
       if (method === 'HEAD') response.end();
       else response.end(body);

@@ -24,7 +24,7 @@ import {
   SUPPLIER_SYNC_JOB,
 } from '../core/fulfilment/jobs.ts';
 import { type Refills, createRefills } from '../core/fulfilment/refills.ts';
-import { createPanelKeySealer } from '../core/fulfilment/panel-keys.ts';
+import { createPanelKeySealer, resealPanelKeys } from '../core/fulfilment/panel-keys.ts';
 import { type PanelRegistry, createPanelRegistry } from '../core/fulfilment/panels.ts';
 import { type SupplierAdmin, createSupplierAdmin } from '../core/fulfilment/panels-admin.ts';
 import { fulfilmentSubscriber } from '../core/fulfilment/subscribers.ts';
@@ -213,7 +213,20 @@ export async function openStore(
       fetch: simulatedPanelFetch(simulatedPanel),
     });
   }
-  const panelKeys = createPanelKeySealer(config.SUPPLIER_KEY_ENCRYPTION_KEY);
+  const panelKeys = createPanelKeySealer(
+    config.SUPPLIER_KEY_ENCRYPTION_KEY,
+    config.SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS,
+  );
+  // Decision 045: panel keys under SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS move to the current key;
+  // the report carries counts and panel ids, never a key.
+  const panelKeyReport = await resealPanelKeys(db, panelKeys);
+  if (panelKeyReport.resealed > 0)
+    logger?.info(panelKeyReport, 'supplier panel keys moved to SUPPLIER_KEY_ENCRYPTION_KEY');
+  if (panelKeyReport.unreadable.length > 0)
+    logger?.warn(
+      panelKeyReport,
+      'supplier panel keys that neither SUPPLIER_KEY_ENCRYPTION_KEY nor SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS opens: enter them again on /admin/suppliers',
+    );
   const panels = createPanelRegistry({ db, environment: supplier, sealer: panelKeys });
   const suppliers = createSupplierAdmin({
     db,

@@ -93,3 +93,16 @@ export async function loadAdminData<T extends object, Context extends object = o
     return { ...kept, ok: false, message: messageOf(error), unauthorized };
   }
 }
+
+/**
+ * What a page shows when its clientLoader failed: the reason, or nothing when the token was
+ * refused (the layout is already on its way to /login).
+ */
+export function AdminLoadFailed({ load }: { load: { message: string; unauthorized: boolean } }) {
+  if (load.unauthorized) return null;
+  return (
+    <p role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
+      {load.message}
+    </p>
+  );
+}

@@ -358,36 +358,53 @@ async function writeCatalogue(trx: Transaction<Database>, input: CatalogueInput)
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      for (const [planPosition, plan] of service.plans.entries()) {
-        const { id: planId } = await trx
-          .insertInto('plans')
-          .values({
-            service_id: serviceId,
-            type: plan.type,
-            title: plan.title,
-            icon: plan.icon,
-            currency: plan.currency,
-            options_json: JSON.stringify(plan.options),
-            position: planPosition,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('price_tiers')
-          .values(
-            plan.tiers.map((tier, tierPosition) => ({
-              plan_id: planId,
-              qty: tier.qty,
-              text: tier.text,
-              price_e4: parseAmountE4(tier.price),
-              discount_percent: tier.discount,
-              supplier_service_id: tier.supplierServiceId,
-              position: tierPosition,
-            })),
-          )
-          .execute();
-      }
+      await insertPlans(trx, serviceId, service.plans);
     }
+  }
+}
+
+/** The plans and tiers of one service, as the seed and the editor write them. */
+export type PlanRowsInput = (Omit<CatalogueInput['groups'][number]['services'][number]['plans'][number], 'tiers'> & {
+  tiers: (CatalogueInput['groups'][number]['services'][number]['plans'][number]['tiers'][number] & {
+    /** The panel the tier is fulfilled on (decision 045); the environment panel when omitted. */
+    supplierPanelId?: number;
+  })[];
+})[];
+
+/**
+ * Inserts a service's plans and tiers in order (positions from the list order), within the
+ * caller's transaction; the input is already checked and the service has no plans left.
+ */
+export async function insertPlans(trx: Transaction<Database>, serviceId: number, plans: PlanRowsInput): Promise<void> {
+  for (const [planPosition, plan] of plans.entries()) {
+    const { id: planId } = await trx
+      .insertInto('plans')
+      .values({
+        service_id: serviceId,
+        type: plan.type,
+        title: plan.title,
+        icon: plan.icon,
+        currency: plan.currency,
+        options_json: JSON.stringify(plan.options),
+        position: planPosition,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('price_tiers')
+      .values(
+        plan.tiers.map((tier, tierPosition) => ({
+          plan_id: planId,
+          qty: tier.qty,
+          text: tier.text,
+          price_e4: parseAmountE4(tier.price),
+          discount_percent: tier.discount,
+          ...(tier.supplierPanelId === undefined ? {} : { supplier_panel_id: tier.supplierPanelId }),
+          supplier_service_id: tier.supplierServiceId,
+          position: tierPosition,
+        })),
+      )
+      .execute();
   }
 }
 

@@ -7,17 +7,20 @@
  * Reads here include drafts; the public reads (./catalog.ts) never do.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { isPostgres } from '../../db/migrations/helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
 import { e4ToNumber, parseAmountE4 } from '../money/money.ts';
 import { isUploadPath } from '../uploads/names.ts';
-import { type Catalog, bumpCatalogueVersion } from './catalog.ts';
+import { type Catalog, bumpCatalogueVersion, insertPlans } from './catalog.ts';
 import { formatE4, tierWarnings } from './markup.ts';
 import {
   CATALOGUE_MESSAGES,
   type FieldError,
   type GroupInput,
   GroupInputSchema,
+  type NewGroupInput,
+  NewGroupInputSchema,
   type ServiceDocument,
   type ServiceInput,
   ServiceInputSchema,
@@ -43,10 +46,13 @@ export interface AdminGroupRow {
 }
 
 /** A supplier panel as the tier editor offers it (core/fulfilment/supplier-catalogue.ts's `listPanels`). */
+export type PanelKind = 'environment' | 'stored';
+
 export interface PanelSummary {
   id: number;
   name: string;
-  kind: 'environment' | 'stored';
+  kind: PanelKind;
+  /** From the panel's last `balance` reply; null until it has answered once. */
   currency: string | null;
 }
 
@@ -55,6 +61,7 @@ export interface ImportedService {
   service: string;
   name: string;
   category: string;
+  /** Price per 1000 in ten-thousandths of the panel's currency (core/money). */
   rateE4: number;
   min: number;
   max: number;
@@ -92,6 +99,10 @@ export type GroupSaveResult =
 
 export type MoveResult = { ok: true; order: string[] } | EditorFailure;
 
+export type GroupCreateResult = { ok: true; group: NewGroupInput } | EditorFailure;
+
+export type GroupDeleteResult = { ok: true; before: { title: string; image: string } } | EditorFailure;
+
 export interface CatalogueEditor {
   listGroups(): Promise<AdminGroupRow[]>;
   getService(slug: string): Promise<ServiceDocument | null>;
@@ -99,6 +110,11 @@ export interface CatalogueEditor {
   /** Saves only when the service is still at `revision` (the one the editor opened). */
   saveService(slug: string, revision: number, input: unknown): Promise<ServiceSaveResult>;
   updateGroup(slug: string, input: unknown): Promise<GroupSaveResult>;
+  /** A new group, last in the order; hidden from the store until one of its services is published. */
+  createGroup(input: unknown): Promise<GroupCreateResult>;
+  moveGroup(slug: string, direction: 'up' | 'down'): Promise<MoveResult>;
+  /** Only a group without any service (drafts count): deleting cascades to services in the schema. */
+  deleteGroup(slug: string): Promise<GroupDeleteResult>;
   moveService(slug: string, direction: 'up' | 'down'): Promise<MoveResult>;
   panels(): Promise<PanelSummary[]>;
   importedServices(panelId: number): Promise<ImportedService[]>;
@@ -121,6 +137,8 @@ export function createCatalogueEditor(options: {
 }): CatalogueEditor {
   const { db, catalog, suppliers } = options;
   const now = options.now ?? (() => new Date());
+  // PostgreSQL runs writes side by side: the group delete locks the group row (see deleteGroup).
+  const lockRows = isPostgres(db);
 
   /** Runs a write with the version bump; tells the catalogue (page keys, snapshot) when it committed. */
   const write = async <T extends { ok: boolean }>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> => {
@@ -132,6 +150,15 @@ export function createCatalogueEditor(options: {
     return result;
   };
 
+  /** Groups and services share one slug namespace: both are `/service/:slug` and `/api/services/:slug`. */
+  const slugTaken = async (trx: Db, slug: string): Promise<boolean> => {
+    const [service, group] = await Promise.all([
+      trx.selectFrom('services').select('id').where('slug', '=', slug).executeTakeFirst(),
+      trx.selectFrom('service_groups').select('id').where('slug', '=', slug).executeTakeFirst(),
+    ]);
+    return service !== undefined || group !== undefined;
+  };
+
   /** Field errors the schema cannot see: a taken slug, an image not uploaded, an unknown panel. */
   const checkAgainstStore = async (
     trx: Db,
@@ -141,13 +168,8 @@ export function createCatalogueEditor(options: {
     const errors: FieldError[] = [];
     if (current?.publishedAt && input.slug !== current.slug)
       errors.push({ field: 'slug', message: CATALOGUE_MESSAGES.slugLocked });
-    else if (input.slug !== current?.slug) {
-      const [service, group] = await Promise.all([
-        trx.selectFrom('services').select('id').where('slug', '=', input.slug).executeTakeFirst(),
-        trx.selectFrom('service_groups').select('id').where('slug', '=', input.slug).executeTakeFirst(),
-      ]);
-      if (service || group) errors.push({ field: 'slug', message: CATALOGUE_MESSAGES.slugTaken });
-    }
+    else if (input.slug !== current?.slug && (await slugTaken(trx, input.slug)))
+      errors.push({ field: 'slug', message: CATALOGUE_MESSAGES.slugTaken });
     if (input.image !== '' && input.image !== current?.image && !isUploadPath(input.image)) {
       // An image the catalogue already shows (a seeded one) may be reused; anything else is uploaded.
       const used = await trx.selectFrom('services').select('id').where('image', '=', input.image).executeTakeFirst();
@@ -190,36 +212,7 @@ export function createCatalogueEditor(options: {
       .where('plan_id', 'in', trx.selectFrom('plans').select('id').where('service_id', '=', serviceId))
       .execute();
     await trx.deleteFrom('plans').where('service_id', '=', serviceId).execute();
-    for (const [planPosition, plan] of input.plans.entries()) {
-      const { id: planId } = await trx
-        .insertInto('plans')
-        .values({
-          service_id: serviceId,
-          type: plan.type,
-          title: plan.title,
-          icon: plan.icon,
-          currency: plan.currency,
-          options_json: JSON.stringify(plan.options),
-          position: planPosition,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('price_tiers')
-        .values(
-          plan.tiers.map((tier, position) => ({
-            plan_id: planId,
-            qty: tier.qty,
-            text: tier.text,
-            price_e4: parseAmountE4(tier.price),
-            discount_percent: tier.discount,
-            supplier_panel_id: tier.supplierPanelId,
-            supplier_service_id: tier.supplierServiceId,
-            position,
-          })),
-        )
-        .execute();
-    }
+    await insertPlans(trx, serviceId, input.plans);
   };
 
   const serviceColumns = (input: ServiceInput) => ({
@@ -377,6 +370,79 @@ export function createCatalogueEditor(options: {
       });
     },
 
+    async createGroup(raw) {
+      const parsed = NewGroupInputSchema.safeParse(raw);
+      if (!parsed.success) return invalid(fieldErrorsOf(parsed.error));
+      const input = parsed.data;
+      return write(async (trx): Promise<GroupCreateResult> => {
+        const errors: FieldError[] = [];
+        if (await slugTaken(trx, input.slug)) errors.push({ field: 'slug', message: CATALOGUE_MESSAGES.slugTaken });
+        if (input.image === '') errors.push({ field: 'image', message: CATALOGUE_MESSAGES.groupImageRequired });
+        else if (!isUploadPath(input.image)) {
+          // An image the catalogue already shows (a seeded group's) may be reused; anything else is uploaded.
+          const used = await trx
+            .selectFrom('service_groups')
+            .select('id')
+            .where('image', '=', input.image)
+            .executeTakeFirst();
+          if (!used) errors.push({ field: 'image', message: CATALOGUE_MESSAGES.imageNotUploaded });
+        }
+        if (errors.length > 0) return invalid(errors);
+        const last = await trx
+          .selectFrom('service_groups')
+          .select((eb) => eb.fn.max('position').as('position'))
+          .executeTakeFirst();
+        await trx
+          .insertInto('service_groups')
+          .values({
+            slug: input.slug,
+            title: input.title,
+            image: input.image,
+            position: last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1,
+          })
+          .execute();
+        return { ok: true, group: input };
+      });
+    },
+
+    async moveGroup(slug, direction) {
+      return write(async (trx): Promise<MoveResult> => {
+        const groups = await trx
+          .selectFrom('service_groups')
+          .select(['id', 'slug'])
+          .orderBy('position')
+          .orderBy('id')
+          .execute();
+        const index = groups.findIndex((group) => group.slug === slug);
+        if (index === -1) return { ok: false, status: 404, message: CATALOGUE_MESSAGES.groupNotFound };
+        const order = swapped(groups, index, direction);
+        for (const [position, group] of order.entries())
+          await trx.updateTable('service_groups').set({ position }).where('id', '=', group.id).execute();
+        return { ok: true, order: order.map((group) => group.slug) };
+      });
+    },
+
+    async deleteGroup(slug) {
+      return write(async (trx): Promise<GroupDeleteResult> => {
+        // Locked on PostgreSQL: a service being added to this group holds a key-share lock on the
+        // row until it commits, so the count below sees it; without the lock the delete would
+        // cascade to a service created in the meantime.
+        let query = trx.selectFrom('service_groups').select(['id', 'title', 'image']).where('slug', '=', slug);
+        if (lockRows) query = query.forUpdate();
+        const group = await query.executeTakeFirst();
+        if (!group) return { ok: false, status: 404, message: CATALOGUE_MESSAGES.groupNotFound };
+        const { services } = await trx
+          .selectFrom('services')
+          .select((eb) => eb.fn.countAll<number | string | bigint>().as('services'))
+          .where('group_id', '=', group.id)
+          .executeTakeFirstOrThrow();
+        if (Number(services) > 0)
+          return { ok: false, status: 409, message: CATALOGUE_MESSAGES.groupNotEmpty(Number(services)) };
+        await trx.deleteFrom('service_groups').where('id', '=', group.id).execute();
+        return { ok: true, before: { title: group.title, image: group.image } };
+      });
+    },
+
     async moveService(slug, direction) {
       return write(async (trx): Promise<MoveResult> => {
         const service = await trx
@@ -392,25 +458,34 @@ export function createCatalogueEditor(options: {
           .orderBy('position')
           .orderBy('id')
           .execute();
-        const index = siblings.findIndex((s) => s.id === service.id);
-        const other = direction === 'up' ? index - 1 : index + 1;
-        const moved = siblings[index];
-        const neighbour = siblings[other];
-        // Already first (or last): nothing changes, and the order is answered as it is.
-        if (moved && neighbour) {
-          siblings[other] = moved;
-          siblings[index] = neighbour;
-        }
+        const order = swapped(
+          siblings,
+          siblings.findIndex((s) => s.id === service.id),
+          direction,
+        );
         // Positions rewritten 0…n-1: the order is whole even if earlier positions had gaps or ties.
-        for (const [position, sibling] of siblings.entries())
+        for (const [position, sibling] of order.entries())
           await trx.updateTable('services').set({ position }).where('id', '=', sibling.id).execute();
-        return { ok: true, order: siblings.map((s) => s.slug) };
+        return { ok: true, order: order.map((s) => s.slug) };
       });
     },
 
     panels: () => suppliers.panels(),
     importedServices: (panelId) => suppliers.importedServices(panelId),
   };
+}
+
+/** `rows` with the one at `index` swapped with its neighbour; as it is when already first (or last). */
+function swapped<T>(rows: T[], index: number, direction: 'up' | 'down'): T[] {
+  const order = [...rows];
+  const other = direction === 'up' ? index - 1 : index + 1;
+  const moved = order[index];
+  const neighbour = order[other];
+  if (moved !== undefined && neighbour !== undefined) {
+    order[other] = moved;
+    order[index] = neighbour;
+  }
+  return order;
 }
 
 /** One service with its plans and tiers as the editor shows it (drafts included). */

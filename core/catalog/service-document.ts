@@ -23,6 +23,12 @@ export const CATALOGUE_MESSAGES = {
   saved: 'Service saved',
   created: 'Service created',
   groupSaved: 'Group saved',
+  groupCreated: 'Group added: it stays hidden from the store until one of its services is published.',
+  groupImageRequired: 'Upload an image: the store shows it beside the group’s title.',
+  groupMoved: 'Group moved',
+  groupDeleted: 'Group deleted',
+  groupNotEmpty: (services: number) =>
+    `Only an empty group can be deleted: this one has ${services} ${services === 1 ? 'service' : 'services'} (drafts count).`,
   moved: 'Service moved',
 } as const;
 
@@ -126,6 +132,17 @@ export const GroupInputSchema = z.object({
   image: z.string().trim().max(300, 'Image must be at most 300 characters.'),
 });
 export type GroupInput = z.infer<typeof GroupInputSchema>;
+
+/** A new group: its slug too (unique across groups and services, fixed once added). */
+export const NewGroupInputSchema = GroupInputSchema.extend({
+  slug: z
+    .string({ error: 'Slug is required.' })
+    .trim()
+    .min(1, 'Slug is required.')
+    .max(80, 'Slug must be at most 80 characters.')
+    .regex(SERVICE_SLUG_PATTERN, 'Slug must be lowercase letters, digits and single hyphens (e.g. facebook).'),
+});
+export type NewGroupInput = z.infer<typeof NewGroupInputSchema>;
 
 /** A service as the editor opens it: the input's fields plus what the store keeps. */
 export interface ServiceDocument extends ServiceInput {

@@ -10,7 +10,8 @@
  * - Removing is refused while a tier is mapped to the panel or an unfinished order was placed
  *   with it (not yet final, or with an open refill).
  * - Import upserts supplier_services and marks services the panel no longer lists
- *   (`vanished_at`); tiers mapped to a vanished or never-listed service come back as warnings.
+ *   (`vanished_at`); tiers mapped to a vanished or never-listed service come back as warnings,
+ *   in the import's reply and on every read of the page (computed, not stored).
  * - Low balance: a recurring job asks each panel with a threshold; below it, a compare-and-set
  *   on `low_balance_alerted_at` (null → now) decides the one run that e-mails the owners, in the
  *   same transaction as the queued mails; back above, the mark is cleared (re-armed).
@@ -22,7 +23,12 @@ import { enqueueMail } from '../mail/send-mail-job.ts';
 import { renderMail } from '../mail/templates/layout.ts';
 import { formatAmountE4, parseAmountE4 } from '../money/money.ts';
 import { FINAL_STATUSES } from '../orders/status.ts';
-import { type PanelKeySealer, SUPPLIER_KEY_MISSING_MESSAGE } from './panel-keys.ts';
+import {
+  type PanelKeySealer,
+  SUPPLIER_KEY_MISSING_MESSAGE,
+  SUPPLIER_KEY_NOT_SET_MESSAGE,
+  SUPPLIER_KEY_UNREADABLE_MESSAGE,
+} from './panel-keys.ts';
 import type { PanelRegistry } from './panels.ts';
 import { SmmPanelError } from './smm-panel-client.ts';
 import { type BalanceReading, createSupplierBalance } from './supplier-balance.ts';
@@ -199,36 +205,57 @@ export function createSupplierAdmin(options: SupplierAdminOptions) {
     );
   }
 
-  async function tierWarnings(panelId: number): Promise<TierWarning[]> {
-    const rows = await db
+  /**
+   * The tiers mapped to a service their panel no longer offers ('vanished') or never listed
+   * ('unknown'), of one panel or of all, computed on read. Only panels imported at least once
+   * count: before an import nothing is known about what the panel offers. The walk reads every
+   * price tier (the catalogue's size, not the orders'), each matched on supplier_services' primary
+   * key (panel_id, service); no other index is needed.
+   */
+  async function mappingWarnings(panelId?: number): Promise<(TierWarning & { panelId: number })[]> {
+    let query = db
       .selectFrom('price_tiers')
       .innerJoin('plans', 'plans.id', 'price_tiers.plan_id')
       .innerJoin('services', 'services.id', 'plans.service_id')
       .leftJoin('supplier_services', (join) =>
         join
           .onRef('supplier_services.service', '=', 'price_tiers.supplier_service_id')
-          .on('supplier_services.panel_id', '=', panelId),
+          .onRef('supplier_services.panel_id', '=', 'price_tiers.supplier_panel_id'),
       )
       .select([
+        'price_tiers.supplier_panel_id as panelId',
         'price_tiers.id as tierId',
         'services.name as serviceName',
+        'services.slug as serviceSlug',
         'plans.type as planType',
         'price_tiers.qty',
         'price_tiers.supplier_service_id as supplierServiceId',
         'supplier_services.service as known',
-        'supplier_services.vanished_at as vanishedAt',
       ])
-      .where('price_tiers.supplier_panel_id', '=', panelId)
       .where((eb) =>
         eb.or([eb('supplier_services.service', 'is', null), eb('supplier_services.vanished_at', 'is not', null)]),
       )
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('supplier_services as imported')
+            .select('imported.service')
+            .whereRef('imported.panel_id', '=', 'price_tiers.supplier_panel_id'),
+        ),
+      );
+    if (panelId !== undefined) query = query.where('price_tiers.supplier_panel_id', '=', panelId);
+    const rows = await query
+      .orderBy('price_tiers.supplier_panel_id')
       .orderBy('services.name')
       .orderBy('plans.type')
       .orderBy('price_tiers.qty')
+      .orderBy('price_tiers.id')
       .execute();
     return rows.map((r) => ({
+      panelId: r.panelId,
       tierId: r.tierId,
       serviceName: r.serviceName,
+      serviceSlug: r.serviceSlug,
       planType: r.planType,
       qty: Number(r.qty),
       supplierServiceId: r.supplierServiceId,
@@ -236,13 +263,29 @@ export function createSupplierAdmin(options: SupplierAdminOptions) {
     }));
   }
 
+  const tierWarnings = async (panelId: number): Promise<TierWarning[]> =>
+    (await mappingWarnings(panelId)).map(({ panelId: _panel, ...warning }) => warning);
+
+  /** Why a stored panel's saved key cannot be opened now, or null (opening here builds nothing). */
+  function keyProblem(row: { id: number; kind: string; key_sealed: string | null }): string | null {
+    if (row.kind !== 'stored' || row.key_sealed === null) return null;
+    if (!sealer) return SUPPLIER_KEY_NOT_SET_MESSAGE;
+    try {
+      sealer.open(row.id, row.key_sealed);
+      return null;
+    } catch {
+      return SUPPLIER_KEY_UNREADABLE_MESSAGE;
+    }
+  }
+
   const admin = {
     /** The suppliers page: every panel, and whether stored panels can be added. */
     async page(): Promise<SuppliersPage> {
-      const [rows, tiers, services] = await Promise.all([
+      const [rows, tiers, services, warnings] = await Promise.all([
         db.selectFrom('supplier_panels').selectAll().orderBy('id').execute(),
         tierCounts(),
         serviceCounts(),
+        mappingWarnings(),
       ]);
       const views: PanelView[] = [];
       for (const row of rows) {
@@ -267,6 +310,7 @@ export function createSupplierAdmin(options: SupplierAdminOptions) {
               : (row.url ?? ''),
           url: row.kind === 'stored' ? row.url : null,
           keySaved: row.kind === 'environment' || row.key_sealed !== null,
+          keyProblem: keyProblem(row),
           currency: row.currency,
           lowBalanceThreshold: thresholdText(row.low_balance_threshold_e4),
           lowBalanceAlertedAt: row.low_balance_alerted_at,
@@ -275,6 +319,9 @@ export function createSupplierAdmin(options: SupplierAdminOptions) {
           importedAt: counts?.importedAt ?? null,
           tiers: tierCount,
           removeBlockedBy,
+          warnings: warnings
+            .filter((warning) => warning.panelId === row.id)
+            .map(({ panelId: _panel, ...warning }) => warning),
         });
       }
       return { panels: views, addBlockedBy: sealer ? null : SUPPLIER_KEY_MISSING_MESSAGE };

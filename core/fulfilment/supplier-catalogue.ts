@@ -6,31 +6,14 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { ImportedService, PanelSummary } from '../catalog/editor.ts';
 
 /** The panel whose URL and key come from the environment (SMM_PANEL_URL / SMM_PANEL_KEY). */
 export const ENVIRONMENT_PANEL_ID = 1;
 
-export type PanelKind = 'environment' | 'stored';
-
-export interface PanelSummary {
-  id: number;
-  name: string;
-  kind: PanelKind;
-  /** From the panel's last `balance` reply; null until it has answered once. */
-  currency: string | null;
-}
-
-export interface ImportedService {
-  service: string;
-  name: string;
-  category: string;
-  /** Price per 1000 in ten-thousandths of `currency` of the panel (core/money). */
-  rateE4: number;
-  min: number;
-  max: number;
-  refill: boolean;
-  cancel: boolean;
-}
+// The shapes are the catalogue editor's (it maps tiers to them and must not import this folder:
+// core/fulfilment → core/orders → core/catalog); this module fills them from the database.
+export type { ImportedService, PanelKind, PanelSummary } from '../catalog/editor.ts';
 
 export interface ImportedServiceRow extends ImportedService {
   type: string;

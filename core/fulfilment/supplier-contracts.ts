@@ -78,6 +78,19 @@ export const ServiceListQuerySchema = z.object({
   category: z.string().trim().max(200, 'The category is too long').optional(),
 });
 
+export const TierWarningSchema = z.object({
+  tierId: z.number().int(),
+  serviceName: z.string(),
+  /** For the link to the service's editor (/admin/catalogue/services/:slug). */
+  serviceSlug: z.string(),
+  planType: z.string(),
+  qty: z.number().int(),
+  supplierServiceId: z.string(),
+  /** 'vanished': the panel stopped offering it; 'unknown': the panel never listed it. */
+  reason: z.enum(['vanished', 'unknown']),
+});
+export type TierWarning = z.infer<typeof TierWarningSchema>;
+
 export const PanelViewSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -86,6 +99,8 @@ export const PanelViewSchema = z.object({
   source: z.string(),
   url: z.string().nullable(),
   keySaved: z.boolean(),
+  /** Why the saved key cannot be used now (saved under another key, or the variable is unset); null when it can. */
+  keyProblem: z.string().nullable(),
   currency: z.string().nullable(),
   /** In the panel's currency, e.g. "25.00"; null: no low-balance alert. */
   lowBalanceThreshold: z.string().nullable(),
@@ -96,6 +111,11 @@ export const PanelViewSchema = z.object({
   tiers: z.number().int(),
   /** Why the panel cannot be removed now; null when it can. */
   removeBlockedBy: z.string().nullable(),
+  /**
+   * The tiers mapped to a service this panel no longer offers or never listed, computed on every
+   * read; empty until the panel's services have been imported once.
+   */
+  warnings: z.array(TierWarningSchema),
 });
 export type PanelView = z.infer<typeof PanelViewSchema>;
 
@@ -144,17 +164,6 @@ export const ServiceListSchema = z.object({
 });
 export type ServiceList = z.infer<typeof ServiceListSchema>;
 export const SERVICE_LIST_LIMIT = 200;
-
-export const TierWarningSchema = z.object({
-  tierId: z.number().int(),
-  serviceName: z.string(),
-  planType: z.string(),
-  qty: z.number().int(),
-  supplierServiceId: z.string(),
-  /** 'vanished': the panel stopped offering it; 'unknown': the panel never listed it. */
-  reason: z.enum(['vanished', 'unknown']),
-});
-export type TierWarning = z.infer<typeof TierWarningSchema>;
 
 export const ImportResultSchema = z.object({
   imported: z.number().int(),

@@ -16,6 +16,7 @@ import type { Database } from '../../db/schema.ts';
 import {
   CATALOGUE_MESSAGES,
   GroupInputSchema,
+  NewGroupInputSchema,
   type ServiceDocument,
   ServiceDocumentSchema,
   ServiceInputSchema,
@@ -41,6 +42,9 @@ export interface AdminCatalogApiOptions {
 
 const SlugParams = z.object({ slug: z.string().min(1).max(80) });
 const refusals = { 400: FailureSchema, 401: FailureSchema, 403: FailureSchema, 404: FailureSchema, 409: FailureSchema };
+/** Moving a group or a service one place: the body, and the reply with the new order of slugs. */
+const MoveBody = z.object({ direction: z.enum(['up', 'down'], { error: 'direction must be up or down' }) });
+const MoveReply = envelopeOf(z.object({ order: z.array(z.string()) }));
 
 const GroupRowSchema = z.object({
   slug: z.string(),
@@ -95,6 +99,78 @@ export const adminCatalogApi: FastifyPluginAsyncZod<AdminCatalogApiOptions> = as
       },
     },
     async () => ok(await editor.listGroups()),
+  );
+
+  app.post(
+    '/admin/catalogue/groups',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Add a group (last in the order); the store hides it until one of its services is published',
+        body: NewGroupInputSchema,
+        response: { 201: envelopeOf(NewGroupInputSchema), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const result = await editor.createGroup(request.body);
+      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      noteAudit(request, {
+        action: 'catalogue.group.create',
+        targetType: 'service_group',
+        targetId: result.group.slug,
+        before: null,
+        after: result.group,
+      });
+      return reply.status(201).send(ok(result.group, CATALOGUE_MESSAGES.groupCreated));
+    },
+  );
+
+  app.post(
+    '/admin/catalogue/groups/:slug/move',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Move a group up or down in the store’s order',
+        params: SlugParams,
+        body: MoveBody,
+        response: { 200: MoveReply, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const result = await editor.moveGroup(request.params.slug, request.body.direction);
+      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      noteAudit(request, {
+        action: 'catalogue.group.move',
+        targetType: 'service_group',
+        targetId: request.params.slug,
+        after: { direction: request.body.direction, order: result.order },
+      });
+      return ok({ order: result.order }, CATALOGUE_MESSAGES.groupMoved);
+    },
+  );
+
+  app.delete(
+    '/admin/catalogue/groups/:slug',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete a group that has no service at all (drafts count); 409 otherwise',
+        params: SlugParams,
+        response: { 200: envelopeOf(z.object({ slug: z.string() })), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const result = await editor.deleteGroup(request.params.slug);
+      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      noteAudit(request, {
+        action: 'catalogue.group.delete',
+        targetType: 'service_group',
+        targetId: request.params.slug,
+        before: result.before,
+        after: null,
+      });
+      return ok({ slug: request.params.slug }, CATALOGUE_MESSAGES.groupDeleted);
+    },
   );
 
   app.patch(
@@ -210,8 +286,8 @@ export const adminCatalogApi: FastifyPluginAsyncZod<AdminCatalogApiOptions> = as
         tags: ['admin'],
         summary: 'Move a service up or down within its group',
         params: SlugParams,
-        body: z.object({ direction: z.enum(['up', 'down'], { error: 'direction must be up or down' }) }),
-        response: { 200: envelopeOf(z.object({ order: z.array(z.string()) })), ...refusals },
+        body: MoveBody,
+        response: { 200: MoveReply, ...refusals },
       },
     },
     async (request, reply) => {

@@ -1,44 +1,36 @@
-import { expect, test } from '@playwright/test';
-import { E2E_ADMINS, adminToken, storeToken } from './support/admin.ts';
+import { expect } from '@playwright/test';
+import sharp from 'sharp';
+import { E2E_ADMINS, storeToken } from './support/admin.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { uniqueSuffix } from './support/order.ts';
+import { testOnOwnStore } from './support/own-store.ts';
 import { gotoHydrated } from './support/page.ts';
+import { draftServiceInput } from '../support/catalogue-input.ts';
 
 /**
  * The catalogue editor (issue 14, decision 044), end to end: an owner edits a tier's price and
- * publishes a draft service, and the store's pages show both at once; a support admin has no
- * catalogue link and is refused the page. Both editor pages pass axe.
+ * publishes a draft service, and the store's pages show both at once; the title editor keeps a
+ * seeded title as it is and makes a word bold; a new group stays hidden from the store, moves and
+ * is deleted; a support admin has no catalogue link and is refused the page. Both editor pages
+ * pass axe.
  */
+
+// Its edits (a price, a published service, a new group) would change what the other specs see on
+// the shared store, so this spec has a store of its own.
+const test = testOnOwnStore('catalogue');
 
 test.use({ bypassCSP: true });
 
-test('an owner edits a tier price and publishes a draft; the store shows both at once', async ({ page, request }) => {
-  const token = await adminToken(request, E2E_ADMINS.catalogue);
+test('an owner edits a tier price and publishes a draft; the store shows both at once', async ({
+  page,
+  request,
+  ownStore,
+}) => {
+  const token = await ownStore.adminToken(E2E_ADMINS.catalogue, 'owner');
   const slug = `tiktok-shares-${uniqueSuffix()}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
   const created = await request.post('/api/admin/catalogue/groups/tiktok/services', {
     headers: { authorization: `Bearer ${token}` },
-    data: {
-      slug,
-      name: `TikTok Shares ${slug.slice(-6)}`,
-      titleHtml: 'Buy <strong>TikTok Shares</strong>',
-      description: 'Shares for a TikTok video.',
-      image: '',
-      targetKind: 'tiktok_post_url',
-      commentRequired: false,
-      status: 'draft',
-      plans: [
-        {
-          type: 'Standard',
-          title: 'Standard Shares',
-          icon: '/images/plans/standard.svg',
-          currency: '$',
-          options: ['Fast start'],
-          tiers: [
-            { qty: 100, text: '100 Shares', price: '1.87', discount: 0, supplierPanelId: 1, supplierServiceId: '7001' },
-          ],
-        },
-      ],
-    },
+    data: draftServiceInput(slug, `TikTok Shares ${slug.slice(-6)}`),
   });
   expect(created.status(), await created.text()).toBe(201);
   expect((await request.get(`/service/${slug}`)).status()).toBe(404);
@@ -50,9 +42,16 @@ test('an owner edits a tier price and publishes a draft; the store shows both at
   await expect(draftRow).toContainText('Draft');
   await expectNoSeriousAxeViolations(page, '/admin/catalogue');
 
-  // A price: the first Standard tier of TikTok Views.
+  // A price: the first Standard tier of TikTok Views. Its seeded title goes through the title
+  // editor (a change and its undo make the editor hand the form its HTML) and comes back unchanged.
   await page.getByTestId('catalogue-service-tiktok-views').getByRole('link').click();
   await expect(page.getByTestId('service-form')).toBeVisible();
+  const title = page.getByRole('textbox', { name: 'Title', exact: true });
+  await expect(title).toContainText('TikTok Views');
+  await title.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('!');
+  await page.keyboard.press('Backspace');
   const price = page.getByTestId('tier-Standard-0').getByLabel('Price', { exact: true });
   await price.fill('0.93');
   await page.getByRole('button', { name: 'Save service' }).click();
@@ -63,21 +62,91 @@ test('an owner edits a tier price and publishes a draft; the store shows both at
     data: { services: { slug: string; plans: { list: { price: number }[] }[] }[] };
   };
   expect(viewsBody.data.services.find((s) => s.slug === 'tiktok-views')?.plans[0]?.list[0]?.price).toBe(0.93);
+  const stored = await request.get('/api/admin/catalogue/services/tiktok-views', {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(((await stored.json()) as { data: { titleHtml: string } }).data.titleHtml).toBe(
+    'Buy <strong>TikTok Views</strong> at the best price',
+  );
   await gotoHydrated(page, '/service/tiktok-views');
   await expect(page.getByText('$0.93').first()).toBeVisible();
 
-  // The draft, published.
+  // The draft, published, with "Shares" in its title made bold by the title editor (one line:
+  // Enter adds nothing).
   await gotoHydrated(page, `/admin/catalogue/services/${slug}`);
+  const draftTitle = page.getByRole('textbox', { name: 'Title', exact: true });
+  await draftTitle.click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(' now');
+  await expect(draftTitle.locator('p')).toHaveCount(1);
+  for (let i = 0; i < ' now'.length; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.getByRole('button', { name: 'Bold', exact: true }).click();
+  await expect(draftTitle.locator('strong').first()).toHaveText('Buy');
   await page.getByRole('radio', { name: 'Published' }).check();
   await page.getByRole('button', { name: 'Save service' }).click();
   await expect(page.getByTestId('service-form-message')).toContainText('Service saved');
   const shown = await gotoHydrated(page, `/service/${slug}`);
   expect(shown.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('TikTok Shares');
+  // The title is shown under the h1 (the service's name), with its marks.
+  const shownTitle = page.locator('article header p.rich-text');
+  await expect(shownTitle.locator('strong', { hasText: /^Buy$/ })).toBeVisible();
+  await expect(shownTitle).toHaveText('Buy TikTok Shares');
 });
 
-test('a support admin has no catalogue link and is refused the page', async ({ page, request }) => {
-  await storeToken(page, await adminToken(request, E2E_ADMINS.catalogueSupport));
+test('an owner adds a group, hidden from the store without a published service, moves it and deletes it', async ({
+  page,
+  request,
+  ownStore,
+}) => {
+  const token = await ownStore.adminToken(E2E_ADMINS.catalogue, 'owner');
+  const slug = `snap-${uniqueSuffix()}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
+  const title = `Snap ${slug.slice(-6)}`;
+  const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#7c3aed' } })
+    .png()
+    .toBuffer();
+  await storeToken(page, token);
+  await gotoHydrated(page, '/admin/catalogue');
+  // A seeded group has services: no delete button.
+  await expect(page.getByTestId('catalogue-group-instagram').getByRole('button', { name: /Delete group/ })).toHaveCount(
+    0,
+  );
+
+  const form = page.getByTestId('new-group');
+  await form.getByLabel('Title', { exact: true }).fill(title);
+  await form.getByLabel('Slug', { exact: true }).fill(slug);
+  await form
+    .getByLabel('Upload new group image')
+    .setInputFiles({ name: 'group.png', mimeType: 'image/png', buffer: image });
+  await expect(form.locator('img')).toBeVisible();
+  await form.getByRole('button', { name: 'Add group' }).click();
+  const group = page.getByTestId(`catalogue-group-${slug}`);
+  await expect(group).toContainText('Hidden from the store until a service is published');
+  expect((await request.get(`/service/${slug}`)).status()).toBe(404);
+
+  // Added last; one place up.
+  const order = () =>
+    page
+      .getByTestId('catalogue-groups')
+      .locator(':scope > section')
+      .evaluateAll((sections) => sections.map((section) => section.getAttribute('data-testid')));
+  await expect.poll(order).toContain(`catalogue-group-${slug}`);
+  expect((await order()).at(-1)).toBe(`catalogue-group-${slug}`);
+  await group.getByRole('button', { name: new RegExp(`move the group ${title} up$`) }).click();
+  await expect.poll(async () => (await order()).at(-2)).toBe(`catalogue-group-${slug}`);
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await group.getByRole('button', { name: new RegExp(`^Delete group\\s+${title}$`) }).click();
+  await expect(group).toHaveCount(0);
+});
+
+test('a support admin has no catalogue link and is refused the page', async ({ page, ownStore }) => {
+  await storeToken(page, await ownStore.adminToken(E2E_ADMINS.catalogueSupport, 'support'));
   await gotoHydrated(page, '/admin/all-orders');
   const nav = page.getByRole('navigation', { name: 'Admin' });
   await expect(nav.getByRole('link', { name: 'All orders' })).toBeVisible();

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
+import { draftServiceInput } from '../support/catalogue-input.ts';
 import { E2E_ADMINS, adminToken, storeToken } from './support/admin.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { uniqueSuffix } from './support/order.ts';
@@ -9,8 +10,11 @@ import { gotoHydrated } from './support/page.ts';
  * Supplier panels (decision 045): the owner opens Suppliers from the admin navigation, sees the
  * built-in simulated panel with its balance, adds a second panel that points at a fake vendor
  * started by this test (SMM panel API v2 over HTTP; a wrong key is refused with the panel's own
- * words first), imports its services, filters the imported list by search and category, and
- * removes the panel again. The key is never shown back. Axe finds nothing serious.
+ * words first), imports its services, sees a draft service's tier mapped to a service the panel
+ * never listed named on the panel (on a fresh visit, not only in the import's reply) and follows
+ * its link to the service's editor, filters the imported list by search and category, and removes
+ * the panel again once the tier is mapped back. The key is never shown back. Axe finds nothing
+ * serious.
  */
 
 test.use({ bypassCSP: true });
@@ -27,7 +31,9 @@ test.afterAll(async () => {
 
 test('add a supplier panel, import its services, browse them, remove it', async ({ page, request }) => {
   const name = `Vendor ${uniqueSuffix()}`;
-  await storeToken(page, await adminToken(request, E2E_ADMINS.suppliers));
+  const token = await adminToken(request, E2E_ADMINS.suppliers);
+  const auth = { authorization: `Bearer ${token}` };
+  await storeToken(page, token);
   await page.setViewportSize({ width: 1366, height: 900 });
   await gotoHydrated(page, '/admin/dashboard');
   await page.getByRole('navigation', { name: /admin/i }).getByRole('link', { name: 'Suppliers' }).click();
@@ -63,6 +69,51 @@ test('add a supplier panel, import its services, browse them, remove it', async 
   const servicesLink = card.getByRole('link', { name: new RegExp(`${vendor.services.length} offered`) });
   await expect(servicesLink).toBeVisible();
   await expectNoSeriousAxeViolations(page, '/admin/suppliers with a stored panel');
+  await expect(card.getByTestId('mapping-warnings')).toHaveCount(0);
+
+  // A draft service (hidden from the store) with its tier on this panel and a service id the
+  // panel never listed: the panel names it on every visit, with a link to the service's editor.
+  const panels = (await (await request.get('/api/admin/suppliers', { headers: auth })).json()) as {
+    data: { panels: { id: number; name: string }[] };
+  };
+  const panelId = panels.data.panels.find((p) => p.name === name)?.id;
+  expect(panelId).toBeDefined();
+  const slug = `vendor-draft-${uniqueSuffix()}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
+  const draft = draftServiceInput(slug, `Vendor draft ${slug.slice(-6)}`);
+  const draftTier = { ...draft.plans[0].tiers[0], supplierPanelId: panelId!, supplierServiceId: 'e2e-never-listed' };
+  const created = await request.post('/api/admin/catalogue/groups/tiktok/services', {
+    headers: auth,
+    data: { ...draft, plans: [{ ...draft.plans[0], tiers: [draftTier] }] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await gotoHydrated(page, '/admin/suppliers');
+  const warnings = card.getByTestId('mapping-warnings');
+  await expect(warnings).toContainText('1 price tier is mapped to a service');
+  await expect(warnings.getByTestId('mapping-warning')).toHaveText(
+    `${draft.name} (edit the service), Standard, 100: service e2e-never-listed was never listed`,
+  );
+  await expectNoSeriousAxeViolations(page, '/admin/suppliers with a mapping warning');
+  await warnings.getByRole('link', { name: new RegExp(draft.name) }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/catalogue/services/${slug}$`));
+
+  // Mapped back to the main panel (so this panel can be removed below): the warning is gone.
+  const opened = (await (await request.get(`/api/admin/catalogue/services/${slug}`, { headers: auth })).json()) as {
+    data: typeof draft & { revision: number };
+  };
+  const remapped = await request.patch(`/api/admin/catalogue/services/${slug}`, {
+    headers: auth,
+    data: {
+      ...opened.data,
+      plans: opened.data.plans.map((plan) => ({
+        ...plan,
+        tiers: plan.tiers.map((tier) => ({ ...tier, supplierPanelId: 1 })),
+      })),
+    },
+  });
+  expect(remapped.status(), await remapped.text()).toBe(200);
+  await gotoHydrated(page, '/admin/suppliers');
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('mapping-warnings')).toHaveCount(0);
 
   await servicesLink.click();
   await expect(page.getByRole('heading', { level: 1, name: 'Supplier services' })).toBeVisible();

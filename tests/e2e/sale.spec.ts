@@ -7,12 +7,7 @@
  * sandbox payment window charging the sale price beside the struck list price, and no banner on
  * a service of another group.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { freePort, stopChild, waitFor200 } from '../../scripts/support/child-process.ts';
 import {
   continueButton,
   enterTarget,
@@ -21,50 +16,34 @@ import {
   uniqueSuffix,
   verificationIcon,
 } from './support/order.ts';
+import { type OwnStore, startOwnStore } from './support/own-store.ts';
 import { gotoHydrated } from './support/page.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const HOUR = 3_600_000;
 const IG_USERNAME = 'Instagram Username';
 /** instagram-followers, Standard, 100: $2.99 before the sale, 20 % off rounded down to cents. */
 const LIST = '$2.99';
 const SALE = '$2.39';
 
-let store: ChildProcess | undefined;
-let dataDir: string | undefined;
+let store: OwnStore | undefined;
 let base = '';
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'boostly-e2e-sale-'));
-  const port = await freePort();
   const now = Date.now();
-  store = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      TRUST_PROXY: 'true',
-      SALE_PERCENT: '20',
-      SALE_STARTS_AT: new Date(now - HOUR).toISOString(),
-      SALE_ENDS_AT: new Date(now + 50 * HOUR).toISOString(),
-      SALE_SERVICES: 'instagram-followers',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  store = await startOwnStore('sale', {
+    SALE_PERCENT: '20',
+    SALE_STARTS_AT: new Date(now - HOUR).toISOString(),
+    SALE_ENDS_AT: new Date(now + 50 * HOUR).toISOString(),
+    SALE_SERVICES: 'instagram-followers',
   });
-  base = `http://127.0.0.1:${port}`;
-  await waitFor200(`${base}/readyz`, store, 'the sale store', 90_000);
+  base = store.base;
 });
 
 test.afterAll(async () => {
-  await stopChild(store);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await store?.stop();
 });
 
 /** A list price struck through, then the sale price, inside `scope`. */

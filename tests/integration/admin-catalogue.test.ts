@@ -20,6 +20,8 @@ import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 import { closeSupplierApp, startSupplierApp } from '../support/supplier-app.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { draftServiceInput } from '../support/catalogue-input.ts';
+import { decodeEntities } from '../support/html.ts';
 
 const keys = {
   panelKey: 'catalogue-panel-key',
@@ -55,7 +57,7 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
   afterAll(() => closeSupplierApp({ t, panel, razorpay }));
 
   const call = async <T>(
-    method: 'GET' | 'POST' | 'PATCH',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     payload?: object,
     token = owner,
@@ -94,39 +96,19 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
       p === 0 ? { ...plan, tiers: plan.tiers.map((tier, i) => (i === 0 ? { ...tier, price } : tier)) } : plan,
     ),
   });
-  const draftInput = (slug: string) => ({
-    slug,
-    name: 'TikTok Shares',
-    titleHtml: 'Buy <strong>TikTok Shares</strong><script>alert(1)</script>',
-    description: 'Shares for a TikTok video.',
-    image: '',
-    targetKind: 'tiktok_post_url',
-    commentRequired: false,
-    status: 'draft',
-    plans: [
-      {
-        type: 'Standard',
-        title: 'Standard Shares',
-        icon: '/images/plans/standard.svg',
-        currency: '$',
-        options: ['Fast start'],
-        tiers: [
-          { qty: 100, text: '100 Shares', price: '1.99', discount: 0, supplierPanelId: 1, supplierServiceId: '7001' },
-        ],
-      },
-    ],
-  });
-
   it('is the owner’s: a support admin gets 403 on every catalogue route', async () => {
     for (const [method, url] of [
       ['GET', '/api/admin/catalogue'],
       ['GET', '/api/admin/catalogue/services/tiktok-likes'],
       ['PATCH', '/api/admin/catalogue/groups/tiktok'],
+      ['POST', '/api/admin/catalogue/groups'],
+      ['POST', '/api/admin/catalogue/groups/tiktok/move'],
+      ['DELETE', '/api/admin/catalogue/groups/tiktok'],
     ] as const) {
       const { status, body } = await call(
         method,
         url,
-        method === 'GET' ? undefined : { title: 'x', image: '' },
+        method === 'GET' || method === 'DELETE' ? undefined : { slug: 'x', title: 'x', image: '', direction: 'up' },
         support,
       );
       expect(status).toBe(403);
@@ -192,7 +174,7 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     const created = await call<ServiceDocument>(
       'POST',
       '/api/admin/catalogue/groups/tiktok/services',
-      draftInput('tiktok-shares'),
+      draftServiceInput('tiktok-shares'),
     );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.data.titleHtml).not.toContain('script');
@@ -394,6 +376,127 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     // A full refund is what was paid for it, not the new catalogue price.
     expect(refundDueE4({ ...row, refunded_e4: 0 }, row.quantity)).toBe(e4ToCents(Number(row.amount_e4)) * 100);
   });
+  it('adds a group hidden until it has a published service, moves groups, and deletes only an empty one', async () => {
+    const adminGroups = async () =>
+      (await call<{ slug: string; services: { slug: string }[] }[]>('GET', '/api/admin/catalogue')).body.data;
+    const publicGroups = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/services' }))
+        .json<Reply<{ slug: string }[]>>()
+        .data.map((group) => group.slug);
+
+    // Groups and services share the slug namespace (both are /service/:slug).
+    for (const slug of ['tiktok-likes', 'tiktok']) {
+      const taken = await call('POST', '/api/admin/catalogue/groups', {
+        slug,
+        title: 'Taken',
+        image: '/images/groups/tiktok.svg',
+      });
+      expect(taken.status).toBe(400);
+      expect(taken.body.errors).toEqual([{ field: 'slug', message: CATALOGUE_MESSAGES.slugTaken }]);
+    }
+    const badFields = await call('POST', '/api/admin/catalogue/groups', {
+      slug: 'Face Book',
+      title: ' ',
+      image: 'https://evil.example/x.png',
+    });
+    expect(badFields.status).toBe(400);
+    expect(badFields.body.errors?.map((error) => error.field).sort()).toEqual(['slug', 'title']);
+    const noImage = await call('POST', '/api/admin/catalogue/groups', {
+      slug: 'facebook',
+      title: 'Facebook',
+      image: '',
+    });
+    expect(noImage.body.errors).toEqual([{ field: 'image', message: CATALOGUE_MESSAGES.groupImageRequired }]);
+    const notUploaded = await call('POST', '/api/admin/catalogue/groups', {
+      slug: 'facebook',
+      title: 'Facebook',
+      image: 'https://evil.example/x.png',
+    });
+    expect(notUploaded.status).toBe(400);
+    expect(notUploaded.body.errors).toEqual([{ field: 'image', message: CATALOGUE_MESSAGES.imageNotUploaded }]);
+
+    const added = await call('POST', '/api/admin/catalogue/groups', {
+      slug: 'facebook',
+      title: 'Facebook',
+      image: '/images/groups/tiktok.svg',
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body.message).toBe(CATALOGUE_MESSAGES.groupCreated);
+    const created = await latestAudit();
+    expect(created.action).toBe('catalogue.group.create');
+    expect(created.target_id).toBe('facebook');
+    expect(JSON.parse(created.summary ?? '{}')).toMatchObject({
+      before: null,
+      after: { slug: 'facebook', title: 'Facebook' },
+    });
+    expect((await adminGroups()).map((group) => group.slug)).toEqual(['instagram', 'youtube', 'tiktok', 'facebook']);
+    // No published service: absent from the store.
+    expect(await publicGroups()).toEqual(['instagram', 'youtube', 'tiktok']);
+    expect((await publicService('facebook')).status).toBe(404);
+    // A service cannot take the group's slug either.
+    const clash = await call('POST', '/api/admin/catalogue/groups/tiktok/services', draftServiceInput('facebook'));
+    expect(clash.status).toBe(400);
+    expect(clash.body.errors).toEqual([{ field: 'slug', message: CATALOGUE_MESSAGES.slugTaken }]);
+
+    // Moving: the store's order follows at once.
+    const up = await call<{ order: string[] }>('POST', '/api/admin/catalogue/groups/tiktok/move', { direction: 'up' });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body.data.order).toEqual(['instagram', 'tiktok', 'youtube', 'facebook']);
+    const moved = await latestAudit();
+    expect(moved.action).toBe('catalogue.group.move');
+    expect(JSON.parse(moved.summary ?? '{}')).toMatchObject({ after: { direction: 'up', order: up.body.data.order } });
+    expect(await publicGroups()).toEqual(['instagram', 'tiktok', 'youtube']);
+    const first = await call<{ order: string[] }>('POST', '/api/admin/catalogue/groups/instagram/move', {
+      direction: 'up',
+    });
+    expect(first.body.data.order).toEqual(['instagram', 'tiktok', 'youtube', 'facebook']);
+    await call('POST', '/api/admin/catalogue/groups/tiktok/move', { direction: 'down' });
+    expect(await publicGroups()).toEqual(['instagram', 'youtube', 'tiktok']);
+    expect((await call('POST', '/api/admin/catalogue/groups/myspace/move', { direction: 'up' })).status).toBe(404);
+
+    // A group with a service (a draft counts) is not deleted: the delete would take the service with it.
+    const draft = await call(
+      'POST',
+      '/api/admin/catalogue/groups/facebook/services',
+      draftServiceInput('facebook-likes'),
+    );
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const refused = await call('DELETE', '/api/admin/catalogue/groups/facebook');
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(CATALOGUE_MESSAGES.groupNotEmpty(1));
+    expect((await adminGroups()).find((group) => group.slug === 'facebook')?.services.map((s) => s.slug)).toEqual([
+      'facebook-likes',
+    ]);
+    const tiktokServices = (await adminGroups()).find((group) => group.slug === 'tiktok')?.services.length ?? 0;
+    expect(tiktokServices).toBeGreaterThan(1);
+    expect((await call('DELETE', '/api/admin/catalogue/groups/tiktok')).body.message).toBe(
+      CATALOGUE_MESSAGES.groupNotEmpty(tiktokServices),
+    );
+
+    // An empty group goes, audited.
+    expect(
+      (
+        await call('POST', '/api/admin/catalogue/groups', {
+          slug: 'snapchat',
+          title: 'Snapchat',
+          image: '/images/groups/tiktok.svg',
+        })
+      ).status,
+    ).toBe(201);
+    const deleted = await call('DELETE', '/api/admin/catalogue/groups/snapchat');
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const deletion = await latestAudit();
+    expect(deletion.action).toBe('catalogue.group.delete');
+    expect(JSON.parse(deletion.summary ?? '{}')).toMatchObject({ before: { title: 'Snapchat' }, after: null });
+    expect((await adminGroups()).map((group) => group.slug)).not.toContain('snapchat');
+    expect((await call('DELETE', '/api/admin/catalogue/groups/snapchat')).status).toBe(404);
+
+    // Publishing the group's service shows the group, last.
+    const document = await open('facebook-likes');
+    expect((await save(document, { status: 'published' })).status).toBe(200);
+    expect(await publicGroups()).toEqual(['instagram', 'youtube', 'tiktok', 'facebook']);
+    expect((await publicService('facebook')).status).toBe(200);
+  });
 });
 
 describe.each(dialects)('drafts and the rendered store on %s', (dialect) => {
@@ -433,5 +536,42 @@ describe.each(dialects)('drafts and the rendered store on %s', (dialect) => {
     const page = await get('/service/youtube-likes');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('application/ld+json');
+  });
+
+  it('shows the plans in the order the editor saved them, on the service page and in the API', async () => {
+    const editor = createCatalogueEditor({
+      db: t.database.db,
+      catalog: t.store.catalog,
+      suppliers: supplierDirectory(t.database.db),
+    });
+    const planTabs = async () => {
+      const page = await t.app.inject({ method: 'GET', url: '/service/youtube-subscribers' });
+      expect(page.statusCode).toBe(200);
+      return [...page.body.matchAll(/data-testid="plan-tab"[\s\S]*?font-semibold text-ink">([^<]+)</g)].map((m) =>
+        decodeEntities(m[1] ?? ''),
+      );
+    };
+    const apiTypes = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/services/youtube-subscribers' }))
+        .json<{ data: { services: { slug: string; plans: { type: string }[] }[] } }>()
+        .data.services.find((service) => service.slug === 'youtube-subscribers')
+        ?.plans.map((plan) => plan.type);
+
+    const document = await editor.getService('youtube-subscribers');
+    if (!document) throw new Error('youtube-subscribers is seeded');
+    expect(document.plans.length).toBeGreaterThan(1);
+    const seeded = document.plans.map((plan) => plan.title);
+    expect(await planTabs()).toEqual(seeded);
+
+    // The editor's list, reversed (what "Move up"/"Move down" leave), saved as it is.
+    const { groupSlug: _g, publishedAt: _p, revision, ...fields } = document;
+    const reversed = [...fields.plans].reverse();
+    const saved = await editor.saveService('youtube-subscribers', revision, { ...fields, plans: reversed });
+    expect(saved.ok).toBe(true);
+    expect((await editor.getService('youtube-subscribers'))?.plans.map((plan) => plan.title)).toEqual(
+      [...seeded].reverse(),
+    );
+    expect(await planTabs()).toEqual([...seeded].reverse());
+    expect(await apiTypes()).toEqual(reversed.map((plan) => plan.type));
   });
 });

@@ -73,6 +73,9 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'POST /api/uploads': 'owner',
   // The catalogue editor (issue 14, decision 044).
   'GET /api/admin/catalogue': 'owner',
+  'POST /api/admin/catalogue/groups': 'owner',
+  'POST /api/admin/catalogue/groups/{slug}/move': 'owner',
+  'DELETE /api/admin/catalogue/groups/{slug}': 'owner',
   'PATCH /api/admin/catalogue/groups/{slug}': 'owner',
   'POST /api/admin/catalogue/groups/{slug}/services': 'owner',
   'GET /api/admin/catalogue/services/{slug}': 'owner',

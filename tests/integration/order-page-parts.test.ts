@@ -10,16 +10,9 @@ import { orderPath } from '../../core/catalog/order-path.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { dialects } from '../support/databases.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
+import { PHONE_BROWSER } from '../support/html.ts';
 
 const service = catalogueSeed.groups[0].services[0];
-/**
- * A phone's browser: entry.server.tsx sends bots (light-my-request's default user agent is one) the
- * whole document at once, which would hide a part that suspends; people get the shell first.
- */
-const PHONE = {
-  'user-agent':
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36',
-};
 const plan = service.plans[0];
 const tier = plan.tiers[0];
 
@@ -37,7 +30,7 @@ describe.each(dialects)('the order page on %s', (dialect) => {
     const response = await t.app.inject({
       method: 'GET',
       url: orderPath(service.slug, tier.qty, plan.type),
-      headers: PHONE,
+      headers: PHONE_BROWSER,
     });
     expect(response.statusCode).toBe(200);
     // The page as sent before React Router's data script; a part streamed late would come after it,
@@ -63,7 +56,7 @@ describe.each(dialects)('the order page on %s', (dialect) => {
     const response = await t.app.inject({
       method: 'GET',
       url: '/order/no-such-serviceGOI100?type=Standard',
-      headers: PHONE,
+      headers: PHONE_BROWSER,
     });
     expect(response.statusCode).toBe(200);
     const page = response.body.slice(0, response.body.indexOf('window.__reactRouterContext'));

@@ -8,28 +8,43 @@
  *   the database in plain text, not in any reply, not in the audit log); without
  *   SUPPLIER_KEY_ENCRYPTION_KEY adding is refused and the page says what to set;
  * - import upserts the panel's services and marks the ones it stopped listing; tiers mapped to a
- *   missing service come back as warnings;
+ *   missing service come back as warnings, in the import's reply and on every read of the page
+ *   (each naming its service's slug for the editor's link), none for a panel never imported;
  * - an order on a tier mapped to panel B is submitted to, polled on, refilled and cancelled on B
  *   only, and keeps B after the tier is mapped back;
  * - removing a panel that a tier or an unfinished order uses is refused;
  * - the low-balance job e-mails the owners once across two racing runs and re-arms above the
- *   threshold; the dashboard shows each panel's balance.
+ *   threshold; the dashboard shows each panel's balance;
+ * - rotating SUPPLIER_KEY_ENCRYPTION_KEY: two instances booting at once with the new key and
+ *   SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS re-seal each panel key once; afterwards nothing in the
+ *   database opens under the old key, the panel still answers, a key neither opens is shown on
+ *   the page and logged by panel id, and no key is ever logged.
  */
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPanelKeySealer, SUPPLIER_KEY_MISSING_MESSAGE } from '../../core/fulfilment/panel-keys.ts';
+import {
+  SUPPLIER_KEY_MISSING_MESSAGE,
+  SUPPLIER_KEY_NOT_SET_MESSAGE,
+  SUPPLIER_KEY_UNREADABLE_MESSAGE,
+  createPanelKeySealer,
+  resealPanelKeys,
+} from '../../core/fulfilment/panel-keys.ts';
 import { createPanelRegistry } from '../../core/fulfilment/panels.ts';
 import { createSupplierAdmin } from '../../core/fulfilment/panels-admin.ts';
 import { listImportedServices, listPanels } from '../../core/fulfilment/supplier-catalogue.ts';
 import type { ImportResult, PanelView, ServiceList, SuppliersPage } from '../../core/fulfilment/supplier-contracts.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+import { REDACTED, loggerOptions } from '../../server/logging.ts';
+import { type Store, openStore } from '../../server/store.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
 import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { seedAdmin } from '../support/admin-accounts.ts';
 import { adminToken } from '../support/admin-session.ts';
-import { type TestApp, startTestApp } from '../support/app.ts';
-import { dialects } from '../support/databases.ts';
+import { TEST_TOTP_ENCRYPTION_KEY, type TestApp, root, startTestApp } from '../support/app.ts';
+import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
 import { placePaidOrder } from '../support/paid-order.ts';
 
 const KEY_A = 'vendor-a-key-0123456789';
@@ -97,6 +112,13 @@ describe.each(dialects)('supplier panels on %s', (dialect) => {
       headers: { authorization: `Bearer ${token}` },
       ...(payload ? { payload } : {}),
     });
+  async function panelView(panelId: number): Promise<PanelView> {
+    const reply = await call('GET', '/api/admin/suppliers');
+    expect(reply.statusCode, reply.body).toBe(200);
+    const found = reply.json<{ data: SuppliersPage }>().data.panels.find((p) => p.id === panelId);
+    if (!found) throw new Error(`panel ${panelId} is not on the page`);
+    return found;
+  }
   const order = (id: number) => db().selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   async function drainJobs() {
@@ -280,6 +302,70 @@ describe.each(dialects)('supplier panels on %s', (dialect) => {
     }
     const back = (await call('POST', `/api/admin/suppliers/${panelB.id}/import`)).json<{ data: ImportResult }>().data;
     expect(back.warnings).toEqual([]);
+    expect((await panelView(panelB.id)).warnings).toEqual([]);
+  });
+
+  it('lists the tiers mapped to a service the panel does not offer on every read of the page', async () => {
+    // The followers tiers are on panel B (previous test), whose import lists their service.
+    expect((await panelView(panelB.id)).warnings).toEqual([]);
+    // The environment panel was never imported: nothing is known about it, nothing is warned.
+    expect((await panelView(1)).warnings).toEqual([]);
+
+    const neverListed = plan.tiers[0];
+    const neverListedRow = await db()
+      .selectFrom('price_tiers')
+      .select(['id', 'supplier_service_id', 'supplier_panel_id'])
+      .where('qty', '=', neverListed.qty)
+      .where('supplier_service_id', '=', neverListed.supplierServiceId)
+      .where('plan_id', 'in', (eb) =>
+        eb
+          .selectFrom('plans')
+          .innerJoin('services', 'services.id', 'plans.service_id')
+          .select('plans.id')
+          .where('services.slug', '=', followers.slug)
+          .where('plans.type', '=', plan.type),
+      )
+      .executeTakeFirstOrThrow();
+    const droppedIndex = vendorB.services.findIndex((s) => String(s.service) === tier.supplierServiceId);
+    const dropped = vendorB.services.splice(droppedIndex, 1)[0];
+    try {
+      await db()
+        .updateTable('price_tiers')
+        .set({ supplier_panel_id: panelB.id, supplier_service_id: 'never-listed-77' })
+        .where('id', '=', neverListedRow.id)
+        .execute();
+      expect((await call('POST', `/api/admin/suppliers/${panelB.id}/import`)).statusCode).toBe(200);
+      // Read twice: the warnings are the database's, not the import's reply.
+      for (let read = 0; read < 2; read += 1) {
+        const warnings = (await panelView(panelB.id)).warnings;
+        expect(warnings).toContainEqual({
+          tierId: neverListedRow.id,
+          serviceName: followers.name,
+          serviceSlug: followers.slug,
+          planType: plan.type,
+          qty: neverListed.qty,
+          supplierServiceId: 'never-listed-77',
+          reason: 'unknown',
+        });
+        const vanished = warnings.filter((w) => w.reason === 'vanished');
+        expect(vanished.length).toBeGreaterThan(0);
+        expect(vanished.every((w) => w.supplierServiceId === tier.supplierServiceId)).toBe(true);
+        expect(vanished.every((w) => w.serviceSlug === followers.slug)).toBe(true);
+        expect((await panelView(1)).warnings).toEqual([]);
+      }
+    } finally {
+      vendorB.services.push(dropped);
+      await db()
+        .updateTable('price_tiers')
+        .set({
+          supplier_panel_id: neverListedRow.supplier_panel_id,
+          supplier_service_id: neverListedRow.supplier_service_id,
+        })
+        .where('id', '=', neverListedRow.id)
+        .execute();
+    }
+    expect((await call('POST', `/api/admin/suppliers/${panelB.id}/import`)).statusCode).toBe(200);
+    expect((await panelView(panelB.id)).warnings).toEqual([]);
   });
 
   it('submits, polls, refills and cancels an order on its own panel only, also after the tier is remapped', async () => {
@@ -421,5 +507,200 @@ describe.each(dialects)('supplier panels on %s', (dialect) => {
     expect(removed.statusCode, removed.body).toBe(200);
     expect(await listPanels(db())).toMatchObject([{ id: 1 }]);
     expect(await listImportedServices(db(), panelB.id)).toEqual([]);
+  });
+});
+
+describe.each(dialects)('supplier key rotation on %s', (dialect) => {
+  // Three operator keys: the one panels were added under, the next one, and one nobody has any more.
+  const OLD_KEY = SUPPLIER_KEY;
+  const NEW_KEY = '9T8HyKYOuiBxMwMTOMtpdOixb/0wce+fxYWYuWVb7uQ=';
+  const LOST_KEY = 'DYUyCsc9Wq5w/Cqkej4ZgRpwKVd35SMF6HohPv6yoZ0=';
+  let database: TestDatabase;
+  let vendor: FakeSmmPanel;
+  const running: Store[] = [];
+
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+    vendor = await startFakeSmmPanel({ key: KEY_B, balance: '12.00', currency: 'EUR' });
+  });
+  afterAll(async () => {
+    for (const store of running.splice(0)) await stop(store);
+    await database?.dispose();
+    await vendor?.close();
+  });
+
+  async function stop(store: Store) {
+    await store.worker.stop();
+    await store.mailer.close();
+  }
+
+  /** One instance booting on the shared database with these supplier keys; its log lines kept. */
+  async function boot(keys: { current?: string; previous?: string }, lines: string[]): Promise<Store> {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: path.join(root, '.tmp/unused'),
+      LOG_LEVEL: 'silent',
+      TOTP_ENCRYPTION_KEY: TEST_TOTP_ENCRYPTION_KEY,
+      ...(keys.current ? { SUPPLIER_KEY_ENCRYPTION_KEY: keys.current } : {}),
+      ...(keys.previous ? { SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: keys.previous } : {}),
+    });
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          lines.push(...chunk.toString().split('\n').filter(Boolean));
+          callback();
+        },
+      }),
+    );
+    const store = await openStore(config, database, { logger });
+    running.push(store);
+    return store;
+  }
+
+  async function shutDown() {
+    for (const store of running.splice(0)) await stop(store);
+  }
+
+  const storedKeys = () =>
+    database.db
+      .selectFrom('supplier_panels')
+      .select(['id', 'key_sealed'])
+      .where('kind', '=', 'stored')
+      .orderBy('id')
+      .execute();
+
+  it('checks SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS in the config and redacts both keys from logs', () => {
+    let thrown: unknown;
+    try {
+      loadConfig({
+        NODE_ENV: 'production',
+        DATA_DIR: path.join(root, '.tmp/unused'),
+        SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: OLD_KEY,
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect(String(thrown)).toContain('SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS');
+    expect(String(thrown)).not.toContain(OLD_KEY);
+    // A bad previous key stops the config too, named, its value not repeated.
+    const bad = 'not-a-key-VALUE-1234';
+    let badThrown: unknown;
+    try {
+      loadConfig({ SUPPLIER_KEY_ENCRYPTION_KEY: NEW_KEY, SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: bad });
+    } catch (error) {
+      badThrown = error;
+    }
+    expect(badThrown).toBeInstanceOf(ConfigError);
+    expect(String(badThrown)).toContain('SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS:');
+    expect(String(badThrown)).not.toContain(bad);
+    expect(
+      loadConfig({ SUPPLIER_KEY_ENCRYPTION_KEY: NEW_KEY, SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: OLD_KEY })
+        .SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS,
+    ).toBe(OLD_KEY);
+    // Both variables are redacted wherever a logged object carries them.
+    const lines: string[] = [];
+    const logger = pino(
+      loggerOptions('info'),
+      new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          lines.push(chunk.toString());
+          callback();
+        },
+      }),
+    );
+    logger.info({ SUPPLIER_KEY_ENCRYPTION_KEY: NEW_KEY, SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: OLD_KEY }, 'top');
+    logger.info({ config: { SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: OLD_KEY } }, 'nested');
+    expect(lines.join('')).not.toContain(NEW_KEY);
+    expect(lines.join('')).not.toContain(OLD_KEY);
+    expect(lines.join('')).toContain(REDACTED);
+  });
+
+  it('re-seals each panel key once when two instances boot at once, and the panel still answers', async () => {
+    const lines: string[] = [];
+    // Before the rotation: two panels added under the old key; the second one's key is then
+    // replaced by one sealed under a key the operator no longer has.
+    const before = await boot({ current: OLD_KEY }, lines);
+    const working = await before.suppliers.add({ name: 'Rotated vendor', url: vendor.url, apiKey: KEY_B });
+    const lost = await before.suppliers.add({ name: 'Lost-key vendor', url: vendor.url, apiKey: KEY_B });
+    await database.db
+      .updateTable('supplier_panels')
+      .set({ key_sealed: createPanelKeySealer(LOST_KEY)!.seal(lost.id, KEY_B) })
+      .where('id', '=', lost.id)
+      .execute();
+    const sealedBefore = new Map((await storedKeys()).map((r) => [r.id, r.key_sealed]));
+    await shutDown();
+
+    // Two instances boot together with the new key and the old one as the previous.
+    const [one, two] = await Promise.all([
+      boot({ current: NEW_KEY, previous: OLD_KEY }, lines),
+      boot({ current: NEW_KEY, previous: OLD_KEY }, lines),
+    ]);
+    const moved = lines
+      .map((line) => JSON.parse(line) as { msg?: string; resealed?: number; unreadable?: number[] })
+      .filter((entry) => entry.msg === 'supplier panel keys moved to SUPPLIER_KEY_ENCRYPTION_KEY');
+    expect(moved.reduce((sum, entry) => sum + (entry.resealed ?? 0), 0)).toBe(1);
+    const unreadableWarnings = lines.filter((line) => line.includes('enter them again on /admin/suppliers'));
+    expect(unreadableWarnings).toHaveLength(2);
+    for (const line of unreadableWarnings)
+      expect((JSON.parse(line) as { unreadable: number[] }).unreadable).toEqual([lost.id]);
+
+    // Nothing in the database opens under the old key any more; the moved key opens under the new one alone.
+    const oldOnly = createPanelKeySealer(OLD_KEY)!;
+    const newOnly = createPanelKeySealer(NEW_KEY)!;
+    const after = await storedKeys();
+    for (const row of after) expect(() => oldOnly.open(row.id, row.key_sealed ?? '')).toThrow();
+    const movedRow = after.find((r) => r.id === working.id)!;
+    expect(movedRow.key_sealed).not.toBe(sealedBefore.get(working.id));
+    expect(newOnly.isCurrent(movedRow.key_sealed ?? '')).toBe(true);
+    expect(newOnly.open(working.id, movedRow.key_sealed ?? '')).toBe(KEY_B);
+    // The unreadable one is left exactly as it was, for the owner to re-enter.
+    expect(after.find((r) => r.id === lost.id)?.key_sealed).toBe(sealedBefore.get(lost.id));
+
+    // The boots may not overlap at the re-seal itself (PostgreSQL serialises their migrations):
+    // the same step raced directly, on a key put back under the old key, moves it once too.
+    const rotating = createPanelKeySealer(NEW_KEY, OLD_KEY);
+    await database.db
+      .updateTable('supplier_panels')
+      .set({ key_sealed: oldOnly.seal(working.id, KEY_B) })
+      .where('id', '=', working.id)
+      .execute();
+    const raced = await Promise.all([resealPanelKeys(database.db, rotating), resealPanelKeys(database.db, rotating)]);
+    expect(raced.map((r) => r.resealed).sort()).toEqual([0, 1]);
+    expect(newOnly.open(working.id, (await storedKeys()).find((r) => r.id === working.id)?.key_sealed ?? '')).toBe(
+      KEY_B,
+    );
+
+    // Both instances talk to the panel with the key (the vendor refuses any other).
+    const balanceCalls = vendor.requestsFor('balance').length;
+    for (const store of [one, two])
+      await expect((await store.panels.get(working.id)).balance()).resolves.toMatchObject({ balance: '12.00' });
+    expect(vendor.requestsFor('balance')).toHaveLength(balanceCalls + 2);
+    await shutDown();
+
+    // The next restart drops the previous key: the moved panel still works; the page reports the lost one.
+    const next = await boot({ current: NEW_KEY }, lines);
+    await expect((await next.panels.get(working.id)).balance()).resolves.toMatchObject({ currency: 'EUR' });
+    const page = await next.suppliers.page();
+    expect(page.panels.find((p) => p.id === working.id)?.keyProblem).toBeNull();
+    expect(page.panels.find((p) => p.id === lost.id)?.keyProblem).toBe(SUPPLIER_KEY_UNREADABLE_MESSAGE);
+    await expect(next.panels.get(lost.id)).rejects.toThrow(SUPPLIER_KEY_UNREADABLE_MESSAGE);
+    // Entering the key again on the page fixes it.
+    await next.suppliers.edit(lost.id, { apiKey: KEY_B });
+    expect((await next.suppliers.page()).panels.find((p) => p.id === lost.id)?.keyProblem).toBeNull();
+    await shutDown();
+
+    // Without the variable, the page says what to set for every stored panel.
+    const unset = await boot({}, lines);
+    expect((await unset.suppliers.page()).panels.filter((p) => p.kind === 'stored').map((p) => p.keyProblem)).toEqual([
+      SUPPLIER_KEY_NOT_SET_MESSAGE,
+      SUPPLIER_KEY_NOT_SET_MESSAGE,
+    ]);
+    await shutDown();
+
+    // No key, operator key or panel key, in anything logged.
+    const log = lines.join('\n');
+    for (const secret of [KEY_B, OLD_KEY, NEW_KEY, LOST_KEY]) expect(log).not.toContain(secret);
   });
 });

@@ -31,3 +31,13 @@ export function jsonLdBlocks(html: string): string[] {
     (match) => match[1] ?? '',
   );
 }
+
+/**
+ * A phone browser's request headers. app/entry.server.tsx sends bots (light-my-request's default
+ * user agent is one) the whole document at once, which would hide a part that suspends and is
+ * streamed late; people get the shell first, so page tests that look for late parts ask as a phone.
+ */
+export const PHONE_BROWSER = {
+  'user-agent':
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36',
+};

@@ -1,11 +1,12 @@
 /**
- * The service editor (issue 14, decision 044): the service's fields, its plans and their tiers,
+ * The service editor (issue 14, decision 044): the service's fields (the title in a one-line
+ * rich-text editor, ./TitleEditor.tsx), its plans in their order and their tiers,
  * each tier mapped to a supplier panel and service, with a per-plan "Price from supplier rate"
  * tool (core/catalog/markup.ts). The server checks everything again (zod, core/catalog/editor.ts);
  * its messages land under their fields by path ("plans.0.tiers.2.price"). Warnings (below cost,
  * outside the supplier's limits) come back with the save and never block it.
  */
-import { useEffect, useId, useState } from 'react';
+import { Suspense, lazy, useEffect, useId, useState } from 'react';
 import { formatE4, priceWithMarkupE4, supplierCostE4 } from '../../../core/catalog/markup.ts';
 import { PLAN_TYPES, TARGET_KINDS, type TargetKind } from '../../../core/catalog/types.ts';
 import { parseAmountE4 } from '../../../core/money/money.ts';
@@ -24,6 +25,9 @@ import {
   saveService,
   uploadImage,
 } from './api.ts';
+
+// Tiptap is fetched on the service editor page only (never by a public route: tests/e2e/js-budget.spec.ts).
+const TitleEditor = lazy(() => import('./TitleEditor.tsx'));
 
 type Plan = ServiceInput['plans'][number];
 type Tier = Plan['tiers'][number];
@@ -291,6 +295,7 @@ export function ServiceForm({
   ]);
   const [imported, setImported] = useState<Record<number, ImportedService[]>>({});
   const slugLocked = document?.publishedAt != null;
+  const ids = useId();
 
   useEffect(() => {
     const controller = new AbortController();
@@ -313,6 +318,22 @@ export function ServiceForm({
     setService((s) => ({ ...s, [key]: value }));
   const setPlan = (index: number, plan: Plan) =>
     setService((s) => ({ ...s, plans: s.plans.map((p, i) => (i === index ? plan : p)) }));
+  /** The store shows plans in the list's order: the save writes each plan's position from it. */
+  const movePlan = (index: number, direction: 'up' | 'down') => {
+    // Messages name plans by index ("plans.1.tiers.0"): after a move they would sit under the wrong plan.
+    setErrors((list) => list.filter((error) => !error.field.startsWith('plans.')));
+    setWarnings([]);
+    setService((s) => {
+      const other = direction === 'up' ? index - 1 : index + 1;
+      const moved = s.plans[index];
+      const neighbour = s.plans[other];
+      if (!moved || !neighbour) return s;
+      const plans = [...s.plans];
+      plans[other] = moved;
+      plans[index] = neighbour;
+      return { ...s, plans };
+    });
+  };
   const setTier = (p: number, t: number, tier: Tier) =>
     setService((s) => ({
       ...s,
@@ -359,6 +380,7 @@ export function ServiceForm({
     }
   }
 
+  const titleError = errors.some((error) => error.field === 'titleHtml');
   const unusedTypes = PLAN_TYPES.filter((type) => !service.plans.some((plan) => plan.type === type));
 
   return (
@@ -383,15 +405,32 @@ export function ServiceForm({
               : 'Lowercase words joined by hyphens, e.g. tiktok-shares.'
           }
         />
-        <TextField
-          label="Title (HTML: strong, em, a)"
-          field="titleHtml"
-          value={service.titleHtml}
-          errors={errors}
-          onChange={(v) => set('titleHtml', v)}
-          hint="Sanitised when saved: scripts and unknown tags are removed."
-          className="md:col-span-2"
-        />
+        <div className="flex min-w-0 flex-col text-sm md:col-span-2">
+          <span id={`${ids}-title-label`} className="font-semibold text-gray-900">
+            Title
+          </span>
+          <Suspense
+            fallback={
+              <p role="status" className="mt-1 rounded-lg border-2 border-gray-300 px-3 py-2 text-gray-700">
+                Loading the title editor…
+              </p>
+            }
+          >
+            <TitleEditor
+              // A save answers the stored (sanitised) title: the editor starts again from it.
+              key={revision}
+              initialHtml={service.titleHtml}
+              onChange={(html) => set('titleHtml', html)}
+              labelledBy={`${ids}-title-label`}
+              describedBy={titleError ? `${ids}-title-error` : `${ids}-title-hint`}
+              invalid={titleError}
+            />
+          </Suspense>
+          <span id={`${ids}-title-hint`} className="mt-1 text-xs font-normal text-gray-700">
+            One line under the service’s name on its page; select words and press Bold or Italic.
+          </span>
+          <FieldMessage id={`${ids}-title-error`} errors={errors} field="titleHtml" />
+        </div>
         <label className="flex min-w-0 flex-col text-sm font-semibold text-gray-900 md:col-span-2">
           Description
           <textarea
@@ -464,7 +503,8 @@ export function ServiceForm({
       <FieldMessage id="plans-error" errors={errors} field="plans" />
       {service.plans.map((plan, p) => (
         <fieldset
-          key={p}
+          // Keyed by type (once per service): moving a plan moves its markup tool's state with it.
+          key={plan.type}
           className="min-w-0 rounded-2xl border border-gray-200 bg-white p-4"
           data-testid={`plan-${plan.type}`}
         >
@@ -604,6 +644,22 @@ export function ServiceForm({
               className={adminSecondaryButtonClass}
             >
               Remove the {plan.type} plan
+            </button>
+            <button
+              type="button"
+              disabled={p === 0}
+              onClick={() => movePlan(p, 'up')}
+              className={adminSecondaryButtonClass}
+            >
+              Move up<span className="sr-only">: the {plan.type} plan</span>
+            </button>
+            <button
+              type="button"
+              disabled={p === service.plans.length - 1}
+              onClick={() => movePlan(p, 'down')}
+              className={adminSecondaryButtonClass}
+            >
+              Move down<span className="sr-only">: the {plan.type} plan</span>
             </button>
           </div>
           <MarkupTool

@@ -3,7 +3,13 @@
  * 401 → log-in). Owner-only on the server; the admin navigation shows the page to owners alone.
  */
 import type { AdminGroupRow, ImportedService, PanelSummary } from '../../../core/catalog/editor.ts';
-import type { GroupInput, ServiceDocument, ServiceInput, TierWarning } from '../../../core/catalog/service-document.ts';
+import type {
+  GroupInput,
+  NewGroupInput,
+  ServiceDocument,
+  ServiceInput,
+  TierWarning,
+} from '../../../core/catalog/service-document.ts';
 import { adminApi } from '../token.ts';
 
 export type { AdminGroupRow, ImportedService, PanelSummary, ServiceDocument, ServiceInput, TierWarning };
@@ -46,6 +52,23 @@ export function saveGroup(slug: string, group: GroupInput): Promise<{ message: s
       body: group,
     },
   );
+}
+
+export function createGroup(group: NewGroupInput): Promise<{ message: string }> {
+  return adminApi.send<{ message: string }, NewGroupInput>('POST', '/api/admin/catalogue/groups', { body: group });
+}
+
+export function moveGroup(slug: string, direction: 'up' | 'down'): Promise<{ message: string }> {
+  return adminApi.send<{ message: string }, { direction: 'up' | 'down' }>(
+    'POST',
+    `/api/admin/catalogue/groups/${encodeURIComponent(slug)}/move`,
+    { body: { direction } },
+  );
+}
+
+/** Refused (409, with the reason) while the group has any service, drafts included. */
+export function deleteGroup(slug: string): Promise<{ message: string }> {
+  return adminApi.send<{ message: string }>('DELETE', `/api/admin/catalogue/groups/${encodeURIComponent(slug)}`);
 }
 
 export function moveService(slug: string, direction: 'up' | 'down'): Promise<{ message: string }> {

@@ -6,7 +6,7 @@ import { ADMIN_ROLES, type AdminRole, ROLE_LABELS } from '../../../core/auth/rol
 import { ConfirmDialog } from '../../admin/blog/ConfirmDialog.tsx';
 import { adminFieldClass, adminPrimaryButtonClass, adminSecondaryButtonClass } from '../../admin/list-parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
-import { type AdminLoad, adminPage, loadAdminData } from '../../admin/page.tsx';
+import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { messageOf } from '../../api/client.ts';
@@ -368,11 +368,7 @@ export default function AdminsPage({ loaderData }: Route.ComponentProps) {
       <page.Title />
       <InviteForm />
       {!loaderData.ok ? (
-        loaderData.unauthorized ? null : (
-          <p role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-            {loaderData.message}
-          </p>
-        )
+        <AdminLoadFailed load={loaderData} />
       ) : (
         <>
           <AdminsTable admins={loaderData.team.admins} me={loaderData.me} />

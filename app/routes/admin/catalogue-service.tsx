@@ -2,7 +2,7 @@ import { Link, useNavigate } from 'react-router';
 import type { Route } from './+types/catalogue-service';
 import { type ServiceDocument, fetchService } from '../../admin/catalogue/api.ts';
 import { ServiceForm } from '../../admin/catalogue/ServiceForm.tsx';
-import { type AdminLoad, adminPage, loadAdminData } from '../../admin/page.tsx';
+import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 
 /**
@@ -53,11 +53,7 @@ export default function CatalogueServicePage({ loaderData }: Route.ComponentProp
           : 'Service'}
       </h1>
       {!loaderData.ok ? (
-        loaderData.unauthorized ? null : (
-          <p role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-            {loaderData.message}
-          </p>
-        )
+        <AdminLoadFailed load={loaderData} />
       ) : (
         <ServiceForm
           key={loaderData.document ? `${loaderData.document.slug}:${loaderData.document.revision}` : 'new'}

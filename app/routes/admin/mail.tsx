@@ -4,7 +4,7 @@ import type { Route } from './+types/mail';
 import type { FailedMail } from '../../../core/mail/failed-mail.ts';
 import { ListEmpty } from '../../admin/list-parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
-import { type AdminLoad, adminPage, loadAdminData } from '../../admin/page.tsx';
+import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { messageOf } from '../../api/client.ts';
@@ -79,11 +79,7 @@ export default function FailedMailPage({ loaderData }: Route.ComponentProps) {
     <section aria-labelledby={page.titleId} aria-busy={loading}>
       <page.Title />
       {!loaderData.ok ? (
-        loaderData.unauthorized ? null : (
-          <p role="alert" className="mt-6 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-            {loaderData.message}
-          </p>
-        )
+        <AdminLoadFailed load={loaderData} />
       ) : loaderData.mails.length === 0 ? (
         <ListEmpty
           testId="failed-mail-empty"

@@ -4,8 +4,8 @@ import { SERVICE_LIST_LIMIT, type ServiceList } from '../../../core/fulfilment/s
 import { CacheStrategy } from '../../cache.ts';
 import { AdminPageHeader, adminFieldClass, adminPrimaryButtonClass } from '../../admin/list-parts.tsx';
 import { formatAdminDate } from '../../admin/orders.tsx';
-import { adminApi, isUnauthorized } from '../../admin/token.ts';
-import { isAbort, messageOf } from '../../api/client.ts';
+import { type AdminLoad, AdminLoadFailed, loadAdminData } from '../../admin/page.tsx';
+import { adminApi } from '../../admin/token.ts';
 
 /**
  * One supplier panel's imported services (decision 045): name, id, category, rate per 1000,
@@ -21,26 +21,23 @@ export const meta: Route.MetaFunction = () => [
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
-type ServicesLoad =
-  { ok: true; list: ServiceList; q: string; category: string } | { ok: false; message: string; unauthorized: boolean };
+type ServicesLoad = AdminLoad<{ list: ServiceList }, { q: string; category: string }>;
 
-export async function clientLoader({ request, params }: Route.ClientLoaderArgs): Promise<ServicesLoad> {
+export function clientLoader({ request, params }: Route.ClientLoaderArgs): Promise<ServicesLoad> {
   const search = new URL(request.url).searchParams;
   const q = search.get('q')?.trim() ?? '';
   const category = search.get('category') ?? '';
-  try {
-    const list = await adminApi.get<ServiceList>(
-      `/api/admin/suppliers/${encodeURIComponent(params.panelId)}/services`,
-      {
+  const path = `/api/admin/suppliers/${encodeURIComponent(params.panelId)}/services`;
+  return loadAdminData(
+    `GET ${path}`,
+    async () => ({
+      list: await adminApi.get<ServiceList>(path, {
         signal: request.signal,
         query: { q: q || undefined, category: category || undefined },
-      },
-    );
-    return { ok: true, list, q, category };
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
-  }
+      }),
+    }),
+    { q, category },
+  );
 }
 
 const back = (
@@ -79,11 +76,7 @@ export default function SupplierServices({ loaderData }: Route.ComponentProps) {
     return (
       <section aria-labelledby="supplier-services-title">
         <Title />
-        {loaderData.unauthorized ? null : (
-          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-            {loaderData.message}
-          </p>
-        )}
+        <AdminLoadFailed load={loaderData} />
       </section>
     );
   }

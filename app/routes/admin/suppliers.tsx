@@ -7,69 +7,45 @@ import type {
   PanelView,
   SuppliersPage,
 } from '../../../core/fulfilment/supplier-contracts.ts';
-import { CacheStrategy } from '../../cache.ts';
-import {
-  AdminPageHeader,
-  adminFieldClass,
-  adminPrimaryButtonClass,
-  adminSecondaryButtonClass,
-} from '../../admin/list-parts.tsx';
+import { adminFieldClass, adminPrimaryButtonClass, adminSecondaryButtonClass } from '../../admin/list-parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
+import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
-import { ApiError, isAbort, messageOf } from '../../api/client.ts';
+import { ApiError, messageOf } from '../../api/client.ts';
 
 /**
  * Supplier panels (decision 045), owner only: each panel with where its URL comes from, its
  * currency, balance and low-balance threshold; add, edit and remove stored panels (their API keys
- * are stored encrypted and never shown: the page only says a key is saved); "Import services" per
- * panel, with the tiers mapped to a service the panel no longer offers listed as a warning. Without
- * SUPPLIER_KEY_ENCRYPTION_KEY there is no add form: the page says what to set. Loaded in the
- * browser with the admin's token, like every admin page.
+ * are stored encrypted and never shown: the page only says a key is saved, or that it cannot be
+ * opened with the configured key); "Import services" per panel; the tiers mapped to a service the
+ * panel no longer offers or never listed, listed on every visit with links to their services'
+ * editors. Without SUPPLIER_KEY_ENCRYPTION_KEY there is no add form: the page says what to set.
+ * Loaded in the browser with the admin's token, like every admin page.
  */
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Suppliers | Boostly admin' },
-  { name: 'robots', content: 'noindex, nofollow' },
-];
+const page = adminPage({
+  title: 'Suppliers',
+  titleId: 'suppliers-title',
+  description:
+    'The SMM panels that deliver your orders. Each price tier is bought from one panel (set in the catalogue); an order stays with the panel it was sold with.',
+  loading: { label: 'Loading suppliers...', testId: 'suppliers-loading' },
+});
 
-export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
+export const meta: Route.MetaFunction = page.meta;
+export const headers: Route.HeadersFunction = page.headers;
+export const HydrateFallback = page.HydrateFallback;
 
-type SuppliersLoad =
-  { ok: true; page: SuppliersPage; balances: PanelBalance[] } | { ok: false; message: string; unauthorized: boolean };
+type SuppliersLoad = AdminLoad<{ page: SuppliersPage; balances: PanelBalance[] }>;
 
-export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<SuppliersLoad> {
-  try {
-    const [page, balances] = await Promise.all([
+export function clientLoader({ request }: Route.ClientLoaderArgs): Promise<SuppliersLoad> {
+  return loadAdminData('GET /api/admin/suppliers', async () => {
+    const [suppliersPage, balances] = await Promise.all([
       adminApi.get<SuppliersPage>('/api/admin/suppliers', { signal: request.signal }),
       adminApi.get<PanelBalance[]>('/api/admin/suppliers/balances', { signal: request.signal }),
     ]);
-    return { ok: true, page, balances };
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
-  }
-}
-
-function Title() {
-  return (
-    <AdminPageHeader
-      titleId="suppliers-title"
-      title="Suppliers"
-      description="The SMM panels that deliver your orders. Each price tier is bought from one panel (set in the catalogue); an order stays with the panel it was sold with."
-    />
-  );
-}
-
-export function HydrateFallback() {
-  return (
-    <section aria-labelledby="suppliers-title">
-      <Title />
-      <p role="status" className="mt-6 text-gray-700">
-        Loading suppliers...
-      </p>
-    </section>
-  );
+    return { page: suppliersPage, balances };
+  });
 }
 
 function useReload() {
@@ -304,26 +280,50 @@ function ImportOutcome({ result }: { result: ImportResult }) {
       <p>
         {result.imported} service{result.imported === 1 ? '' : 's'} imported ({result.added} new
         {result.vanished > 0 ? `, ${result.vanished} no longer offered` : ''}).
+        {result.warnings.length > 0 ? ' Some price tiers need another service: see below.' : ''}
       </p>
-      {result.warnings.length > 0 ? (
-        <div className="mt-2" data-testid="import-warnings">
-          <p className="font-semibold text-red-800">
-            {result.warnings.length} price tier{result.warnings.length === 1 ? ' is' : 's are'} mapped to a service this
-            panel does not offer. Orders for {result.warnings.length === 1 ? 'it' : 'them'} will fail until you map{' '}
-            {result.warnings.length === 1 ? 'it' : 'them'} to another service in the catalogue:
-          </p>
-          <ul className="mt-1 list-disc pl-5">
-            {result.warnings.map((warning) => (
-              <li key={warning.tierId} className="break-words">
-                {warning.serviceName}, {warning.planType}, {warning.qty.toLocaleString('en-US')}: service{' '}
-                {warning.supplierServiceId}{' '}
-                {warning.reason === 'vanished' ? 'is no longer offered' : 'was never listed'}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
     </div>
+  );
+}
+
+/**
+ * The tiers mapped to a service this panel no longer offers or never listed, on every visit
+ * (computed by the server on each read), each with a link to its service's editor.
+ */
+function MappingWarnings({ panel }: { panel: PanelView }) {
+  const titleId = useId();
+  const { warnings } = panel;
+  if (warnings.length === 0) return null;
+  const one = warnings.length === 1;
+  return (
+    <section
+      aria-labelledby={titleId}
+      className="mt-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-950"
+      data-testid="mapping-warnings"
+    >
+      <h3 id={titleId} className="font-semibold">
+        {warnings.length} price tier{one ? ' is' : 's are'} mapped to a service {panel.name} does not offer
+      </h3>
+      <p className="mt-1">
+        Orders for {one ? 'it' : 'them'} will fail until you map {one ? 'it' : 'them'} to another service in the
+        catalogue.
+      </p>
+      <ul className="mt-2 flex list-disc flex-col gap-1 pl-5">
+        {warnings.map((warning) => (
+          <li key={warning.tierId} className="break-words" data-testid="mapping-warning">
+            <Link
+              to={`/admin/catalogue/services/${encodeURIComponent(warning.serviceSlug)}`}
+              className="font-semibold text-red-900 underline hover:text-red-950"
+            >
+              {warning.serviceName}
+              <span className="sr-only"> (edit the service)</span>
+            </Link>
+            , {warning.planType}, {warning.qty.toLocaleString('en-US')}: service {warning.supplierServiceId}{' '}
+            {warning.reason === 'vanished' ? 'is no longer offered' : 'was never listed'}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -444,6 +444,11 @@ function PanelCard({
               : panel.keySaved
                 ? 'Key saved'
                 : 'No key saved'}
+            {panel.keyProblem ? (
+              <span className="mt-1 block font-semibold text-red-800" data-testid="panel-key-problem">
+                {panel.keyProblem}
+              </span>
+            ) : null}
           </dd>
         </div>
         <div>
@@ -495,6 +500,7 @@ function PanelCard({
       ) : null}
       <ErrorBox message={error} testId="panel-error" />
       {imported ? <ImportOutcome result={imported} /> : null}
+      <MappingWarnings panel={panel} />
       {editing ? <PanelForm panel={panel} canSeal={canSeal} onDone={() => setEditing(false)} /> : null}
     </li>
   );
@@ -504,37 +510,33 @@ export default function SuppliersPage({ loaderData }: Route.ComponentProps) {
   if (!loaderData.ok) {
     return (
       <section aria-labelledby="suppliers-title">
-        <Title />
-        {loaderData.unauthorized ? null : (
-          <p role="alert" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-            {loaderData.message}
-          </p>
-        )}
+        <page.Title />
+        <AdminLoadFailed load={loaderData} />
       </section>
     );
   }
-  const { page, balances } = loaderData;
+  const { page: panelsPage, balances } = loaderData;
   return (
     <section aria-labelledby="suppliers-title" data-testid="suppliers">
-      <Title />
+      <page.Title />
       <ul className="flex flex-col gap-4" data-testid="panels">
-        {page.panels.map((panel) => (
+        {panelsPage.panels.map((panel) => (
           <PanelCard
             key={panel.id}
             panel={panel}
-            canSeal={page.addBlockedBy === null}
+            canSeal={panelsPage.addBlockedBy === null}
             balance={balances.find((b) => b.panelId === panel.id)}
           />
         ))}
       </ul>
       <div className="mt-8">
-        {page.addBlockedBy ? (
+        {panelsPage.addBlockedBy ? (
           <div
             className="rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950 sm:p-6"
             data-testid="add-blocked"
           >
             <h2 className="text-lg font-bold">Adding a panel</h2>
-            <p className="mt-1 text-sm">{page.addBlockedBy}</p>
+            <p className="mt-1 text-sm">{panelsPage.addBlockedBy}</p>
           </div>
         ) : (
           <PanelForm canSeal onDone={() => undefined} />
