@@ -7,7 +7,7 @@ import type { Blog } from '../core/blog/blog.ts';
 import type { Catalog } from '../core/catalog/catalog.ts';
 import type { SaleBanner, SaleBannerGroup } from '../core/catalog/sale.ts';
 import type { OrderFormLookup } from '../core/orders/form-detail.ts';
-import type { OrderStatusView } from '../core/orders/orders.ts';
+import type { OrderStatusView } from '../core/orders/contracts.ts';
 import type { Reviews } from '../core/reviews/reviews.ts';
 import type { StoreInfo } from '../core/settings/store-info.ts';
 

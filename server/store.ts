@@ -13,17 +13,11 @@ import { type Catalog, createCatalog } from '../core/catalog/catalog.ts';
 import { storeUploadedImage } from '../core/uploads/images.ts';
 import { saleBanner, unknownSaleServices } from '../core/catalog/sale.ts';
 import { createPaidRecentlyCounter } from '../core/orders/paid-recently.ts';
+import type { FulfilmentDeps } from '../core/fulfilment/deps.ts';
 import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment.ts';
-import {
-  APPLY_SERVICE_JOB,
-  FULFIL_JOB,
-  LOW_BALANCE_JOB,
-  REFILL_SYNC_JOB,
-  REFUND_JOB,
-  REORDER_JOB,
-  SUPPLIER_SYNC_JOB,
-} from '../core/fulfilment/jobs.ts';
-import { type Refills, createRefills } from '../core/fulfilment/refills.ts';
+import { fulfilmentJobHandlers } from '../core/fulfilment/job-handlers.ts';
+import { LOW_BALANCE_JOB, REFILL_SYNC_JOB, SUPPLIER_SYNC_JOB } from '../core/fulfilment/jobs.ts';
+import { type Refills, bindRefills, refillsDepsFrom } from '../core/fulfilment/refills.ts';
 import { createPanelKeySealer, resealPanelKeys } from '../core/fulfilment/panel-keys.ts';
 import { type PanelRegistry, createPanelRegistry } from '../core/fulfilment/panels.ts';
 import { type SupplierAdmin, createSupplierAdmin } from '../core/fulfilment/panels-admin.ts';
@@ -36,7 +30,8 @@ import { type Mailer, createMailer } from '../core/mail/mailer.ts';
 import { createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
 import { handleOrderEvents } from '../core/orders/events.ts';
-import { type OrderService, PAYMENT_RECONCILE_JOB, createOrderService } from '../core/orders/orders.ts';
+import { type OrderService, createOrderService } from '../core/orders/orders.ts';
+import { PAYMENT_RECONCILE_JOB } from '../core/orders/reconcile.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
 import { type ContactDesk, createContactDesk } from '../core/contact/contact.ts';
 import { type Reviews, createReviews } from '../core/reviews/reviews.ts';
@@ -238,15 +233,16 @@ export async function openStore(
     // The reason goes to the log (the client's errors never carry the key); pages get a sentence.
     onBalanceError: (panelId, error) => logger?.warn({ err: error, panelId }, 'supplier balance request failed'),
   });
-  const fulfilment = createFulfilment({ db, panels, provider, now: clock });
-  const refills = createRefills({
+  const fulfilmentDeps: FulfilmentDeps = { db, panels, provider, now: clock };
+  const fulfilment = createFulfilment(fulfilmentDeps);
+  const refillsDeps = refillsDepsFrom({
     db,
     panels,
-    applyStatus: (supplierOrder, result) => fulfilment.applyStatus(supplierOrder, result),
     tokenKey: await loadInstallSecret(db, 'refill-token.key'),
     windowDays: config.REFILL_WINDOW_DAYS,
     now: clock,
   });
+  const refills = bindRefills(refillsDeps);
   const ordersConsole = createOrdersConsole({ db, now: clock });
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
@@ -274,10 +270,7 @@ export async function openStore(
     handlers: [
       createSendMailHandler(mailer, { db, publicUrl: config.PUBLIC_URL, now: clock }),
       handleOrderEvents(db, orderEventSubscribers),
-      handleJob(FULFIL_JOB, ({ orderId }) => fulfilment.submit(orderId)),
-      handleJob(REFUND_JOB, ({ orderId }) => fulfilment.refund(orderId)),
-      handleJob(REORDER_JOB, (payload, job) => fulfilment.reorder(payload, job)),
-      handleJob(APPLY_SERVICE_JOB, (payload, job) => fulfilment.applyService(payload, job)),
+      ...fulfilmentJobHandlers(fulfilmentDeps, refillsDeps, logger),
       handleJob(PAYMENT_RECONCILE_JOB, async () => {
         const { flagged, ...counts } = await orders.reconcile();
         if (counts.paid || counts.expired) logger?.info(counts, 'payments reconciled');
@@ -285,16 +278,6 @@ export async function openStore(
           logger?.warn(counts, 'payment reconciler: the provider could not be asked about some orders');
         for (const mismatch of flagged)
           logger?.warn(mismatch, 'captured payment does not match its order: flagged for review');
-      }),
-      handleJob(SUPPLIER_SYNC_JOB, async () => {
-        const result = await fulfilment.syncStatuses();
-        if (result.changed) logger?.info(result, 'supplier statuses synced');
-        const ended = await fulfilment.endAbandonedActions();
-        if (ended) logger?.warn({ ended }, 'admin actions ended after their job failed for good');
-      }),
-      handleJob(REFILL_SYNC_JOB, async () => {
-        const result = await refills.syncStatuses();
-        if (result.changed || result.abandoned) logger?.info(result, 'refill statuses synced');
       }),
       handleJob(LOW_BALANCE_JOB, async () => {
         const result = await suppliers.checkLowBalances();

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
 import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
-import type { OrderStatusView } from '../../core/orders/orders.ts';
+import type { OrderStatusView } from '../../core/orders/contracts.ts';
 import type { Route } from './+types/order-confirm';
 import { CacheStrategy } from '../cache.ts';
 import { StatusTag } from '../components/StatusTag.tsx';

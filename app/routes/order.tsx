@@ -2,7 +2,7 @@ import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { Link, useNavigation, useRevalidator } from 'react-router';
 import { parseOrderParam } from '../../core/catalog/order-path.ts';
 import { ORDER_PAGE_MESSAGES } from '../../core/orders/form-detail.ts';
-import type { CreatedOrder } from '../../core/orders/orders.ts';
+import type { CreatedOrder } from '../../core/orders/contracts.ts';
 import type { Route } from './+types/order';
 import { CacheStrategy } from '../cache.ts';
 import { OrderForm } from '../components/order/OrderForm.tsx';

@@ -1,8 +1,8 @@
 /**
  * The admin's actions on one order: reorder and apply-service (decision 012). Neither calls the
  * supplier inside the request: each checks the order model's rule (core/orders/status.ts), marks
- * the order with a compare-and-set (`pending_action`, a new attempt number), records the request
- * on the timeline and enqueues the job (`admin.reorder:<order>:<attempt>`) in one transaction,
+ * the order through core/orders (`pending_action`, a new attempt number, the request on the
+ * timeline) and enqueues the job (`admin.reorder:<order>:<attempt>`) in one transaction,
  * and answers at once. The job (core/fulfilment) does the work and puts the result on the
  * timeline; the console row shows `pendingAction` until then.
  */
@@ -11,7 +11,7 @@ import type { AuditSink } from '../audit/audit.ts';
 import type { Database } from '../../db/schema.ts';
 import { enqueueAdminAction } from '../fulfilment/jobs.ts';
 import { type PendingAction, applyServiceRefusal, reorderRefusal } from '../orders/status.ts';
-import { recordOrderEvent } from '../orders/timeline.ts';
+import { markActionRequested } from '../orders/transitions/index.ts';
 import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';
 import { findOrder } from './console-rows.ts';
 import type { OrderActionAccepted } from './contracts.ts';
@@ -45,39 +45,13 @@ export function createOrderActions(options: OrderActionsOptions) {
       if (order.pending_action === action) return { state: 'pending', action, attempt: order.action_attempts };
       throw new ConsoleError(refusal, 409);
     }
-    const attempt = order.action_attempts + 1;
     const at = now().toISOString();
-    const accepted = await db.transaction().execute(async (trx) => {
-      // Exactly the order the rule was checked on: a racing click, payment or sync loses here.
-      const marked = await trx
-        .updateTable('orders')
-        .set({ pending_action: action, action_attempts: attempt, updated_at: at })
-        .where('id', '=', order.id)
-        .where('pending_action', 'is', null)
-        .where('action_attempts', '=', order.action_attempts)
-        .where('payment_status', '=', order.payment_status)
-        .where('order_status', '=', order.order_status)
-        .where('fulfilment_state', '=', order.fulfilment_state)
-        .executeTakeFirst();
-      if (Number(marked.numUpdatedRows) === 0) return false;
-      await recordOrderEvent(
-        trx,
-        order.id,
-        action === 'reorder' ? 'admin.reorder' : 'admin.apply_service',
-        {
-          adminId,
-          attempt,
-          orderStatus: order.order_status,
-          fulfilmentState: order.fulfilment_state,
-          supplierOrderId: order.supplier_order_id,
-          ...(order.fulfilment_state === 'needs_review' ? { reviewReason: order.review_reason } : {}),
-        },
-        at,
-      );
-      await enqueueAdminAction(trx, action, { orderId: order.id, attempt, adminId });
-      return true;
+    const attempt = await db.transaction().execute(async (trx) => {
+      const marked = await markActionRequested(trx, order, action, adminId, at);
+      if (marked !== null) await enqueueAdminAction(trx, action, { orderId: order.id, attempt: marked, adminId });
+      return marked;
     });
-    if (accepted) {
+    if (attempt !== null) {
       // "Before" is the row the compare-and-set matched, so it is exactly what was replaced.
       audit?.({
         before: { pendingAction: null, actionAttempts: order.action_attempts },

@@ -114,6 +114,8 @@ export const CreatedOrderSchema = z.object({
   listPrice: z.number().optional(),
   checkout: CheckoutInstructionsSchema,
 });
+/** What the order page gets back to take the payment. */
+export type CreatedOrder = z.infer<typeof CreatedOrderSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // A failed payment attempt
@@ -155,6 +157,8 @@ export const OrderStatusViewSchema = z.object({
   paymentStatus: z.enum(PAYMENT_STATUSES),
   createdAt: z.string(),
 });
+/** What the confirmation page shows. */
+export type OrderStatusView = z.infer<typeof OrderStatusViewSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // The client page (order history behind an e-mailed code)

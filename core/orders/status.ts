@@ -35,7 +35,7 @@ export type PendingAction = (typeof PENDING_ACTIONS)[number];
 export const PAYABLE_STATUSES: readonly PaymentStatus[] = ['created', 'fail', 'expired'];
 
 /**
- * Payment moves (compare-and-set in core/orders/payment-transitions.ts): a late authorisation of
+ * Payment moves (compare-and-set in core/orders/transitions/payment.ts): a late authorisation of
  * a failed or expired order is money taken, so it still becomes paid; paid is for good.
  */
 export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { defineRecurringJob } from '../jobs/recurring.ts';
 import { MAIL_JOB } from '../mail/send-mail-job.ts';
+import { deleteOrdersCreatedBefore } from '../orders/transitions/index.ts';
 
 export const RETENTION_DAYS = 730;
 /** Recurring: the purge runs once per day (UTC). */
@@ -42,8 +43,7 @@ export async function purgeExpiredData(
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * DAY_MS).toISOString();
   const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
   return db.transaction().execute(async (trx) => {
-    // order_events and refunds go with their order (ON DELETE CASCADE).
-    const orders = count(await trx.deleteFrom('orders').where('created_at', '<', cutoff).executeTakeFirstOrThrow());
+    const orders = await deleteOrdersCreatedBefore(trx, cutoff);
     const finished = (kind: 'mail' | 'other') =>
       trx
         .deleteFrom('jobs')

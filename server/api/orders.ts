@@ -13,7 +13,8 @@ import {
 } from '../../core/orders/contracts.ts';
 import { lookUpOrderForm } from '../../core/orders/form-detail.ts';
 import { safeText } from '../../core/form-fields.ts';
-import { type OrderService, type RazorpayWebhookEvent, WebhookRejected } from '../../core/orders/orders.ts';
+import type { OrderService } from '../../core/orders/orders.ts';
+import { type RazorpayWebhookEvent, WebhookRejected } from '../../core/orders/payments.ts';
 import type { PaymentProvider } from '../../core/payments/provider.ts';
 import type { SandboxProvider } from '../../core/payments/sandbox.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';

@@ -11,7 +11,7 @@ import {
   PAYMENT_RECONCILE_JOB,
   RECONCILE_AFTER_MS,
   UNATTEMPTED_EXPIRY_MS,
-} from '../../core/orders/orders.ts';
+} from '../../core/orders/reconcile.ts';
 import { createTargetVerifier } from '../../core/verification/verifier.ts';
 import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
 import { KNOWN_YOUTUBE_ID, UNKNOWN_YOUTUBE_ID, startFakeOembed } from '../fakes/oembed.ts';

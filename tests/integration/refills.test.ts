@@ -141,7 +141,6 @@ describe.each(dialects)('refills and supplier cancels on %s', (dialect) => {
       const refills = createRefills({
         db: db(),
         panels: singlePanel(createSmmPanelClient({ url: panel.url, key: 'refill-key' })),
-        applyStatus: () => Promise.resolve(false),
         tokenKey: 'test',
       });
       const doneRow = await order(done);
@@ -154,7 +153,6 @@ describe.each(dialects)('refills and supplier cancels on %s', (dialect) => {
       const offline = createRefills({
         db: db(),
         panels: singlePanel(createSmmPanelClient({ url: panel.url, key: 'refill-key' })),
-        applyStatus: () => Promise.resolve(false),
         tokenKey: 'test',
       });
       const unknown = (await offline.customerViews(doneRow.email, [doneRow.provider_order_id])).get(

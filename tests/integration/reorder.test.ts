@@ -6,7 +6,7 @@
  * clicks make one job, and a worker that dies during `add` is never followed by a second `add`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createFulfilment } from '../../core/fulfilment/fulfilment.ts';
+import { runReorder } from '../../core/fulfilment/admin-actions.ts';
 import { singlePanel } from '../../core/fulfilment/panels.ts';
 import { APPLY_SERVICE_JOB, REORDER_JOB } from '../../core/fulfilment/jobs.ts';
 import { createSmmPanelClient } from '../../core/fulfilment/smm-panel-client.ts';
@@ -237,14 +237,15 @@ describe.each(dialects)('admin reorder and apply-service on %s', (dialect) => {
     await t.store.ordersConsole.reorder(row.provider_order_id, { adminId: 7 });
     // A worker whose `add` reaches the panel and then never returns (the process died there).
     const client = createSmmPanelClient({ url: panel.url, key: 'panel-key' });
-    const dying = createFulfilment({
+    const dying = {
       db: db(),
       provider: t.store.provider,
       panels: singlePanel({ ...client, add: async (o) => client.add(o).then(() => new Promise<never>(() => {})) }),
-    });
+      now: () => new Date(),
+    };
     const [job] = await claimJobs(db(), { workerId: 'dying', kinds: [REORDER_JOB.kind], limit: 1, leaseMs: 50 });
     expect(job).toBeDefined();
-    void dying.reorder(JSON.parse(job.payload_json) as { orderId: number; attempt: number; adminId: number }, job);
+    void runReorder(dying, JSON.parse(job.payload_json) as { orderId: number; attempt: number; adminId: number }, job);
     await expect.poll(async () => (await addsFor(id)).length, { timeout: 5000 }).toBe(2);
     expect(await order(id)).toMatchObject({ fulfilment_state: 'submitting' });
 

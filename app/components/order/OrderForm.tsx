@@ -4,7 +4,7 @@ import { TierPrice } from '../TierPrice.tsx';
 import { PROCESSING_FEE_LABEL, processingFee } from '../../../core/orders/charges.ts';
 import type { CreateOrderPayload } from '../../../core/orders/contracts.ts';
 import type { OrderFormDetail } from '../../../core/orders/form-detail.ts';
-import type { CreatedOrder } from '../../../core/orders/orders.ts';
+import type { CreatedOrder } from '../../../core/orders/contracts.ts';
 import { type CheckedOrderForm, type OrderFormCheckField, checkOrderForm } from '../../../core/orders/form-check.ts';
 import { ApiError, api, messageOf } from '../../api/client.ts';
 import { TextAreaField, TextField } from '../form.tsx';

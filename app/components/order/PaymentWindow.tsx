@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { CreatedOrder } from '../../../core/orders/orders.ts';
+import type { CreatedOrder } from '../../../core/orders/contracts.ts';
 import { type PaymentFailureReason, paymentFailureReasonOf } from '../../../core/orders/payment-failures.ts';
 import { Spinner } from '../Spinner.tsx';
 import { api, messageOf } from '../../api/client.ts';

@@ -6,12 +6,12 @@
  * What follows a payment (the receipt, the supplier submission) is the subscribers' business
  * (core/orders/events.ts): this module knows nothing about mail or fulfilment.
  */
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { e4ToCents } from '../money/money.ts';
-import { publishOrderEvent } from './events.ts';
-import { PAYABLE_STATUSES, PAYMENT_TRANSITIONS, type PaymentStatus } from './status.ts';
-import { recordOrderEvent } from './timeline.ts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { e4ToCents } from '../../money/money.ts';
+import { publishOrderEvent } from '../events.ts';
+import { PAYABLE_STATUSES, PAYMENT_TRANSITIONS, type PaymentStatus } from '../status.ts';
+import { recordOrderEvent } from '../timeline.ts';
 
 export type PaymentSource = 'checkout' | 'webhook' | 'reconciler';
 
@@ -177,4 +177,13 @@ export async function expireOrder(trx: Transaction<Database>, orderId: number, n
   const changed = Number(updated.numUpdatedRows) === 1;
   if (changed) await recordOrderEvent(trx, orderId, 'payment.expired', {}, at);
   return changed;
+}
+
+/** The reconciler asked the provider about this order: it goes to the back of the rotation. */
+export async function markPaymentChecked(
+  db: Kysely<Database> | Transaction<Database>,
+  orderId: number,
+  at: Date,
+): Promise<void> {
+  await db.updateTable('orders').set({ last_checked_at: at.toISOString() }).where('id', '=', orderId).execute();
 }

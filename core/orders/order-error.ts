@@ -1,0 +1,19 @@
+/** Refusals meant for the buyer: the API answers with their status and message. */
+
+export class OrderError extends Error {
+  /** Read by the API's error handler. */
+  readonly expose = true;
+  constructor(
+    message: string,
+    readonly statusCode: 400 | 404 | 409 | 502,
+    /** The payload field the refusal is about ('name', 'email', …): the form shows it there. */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const PAYMENT_MESSAGES = {
+  invalidSignature: 'Invalid payment signature',
+  orderNotFound: 'Order not found',
+} as const;

@@ -1,0 +1,118 @@
+/**
+ * The payment reconciler (recurring job `payments.reconcile`): asks the provider about orders
+ * still waiting for payment, because the buyer may have closed the window after paying and a
+ * webhook may never come. Windows and bounds: decision 014.
+ */
+import { defineRecurringJob } from '../jobs/recurring.ts';
+import { PaymentProviderError } from '../payments/provider.ts';
+import type { OrderServiceDeps } from './order-deps.ts';
+import { expireOrder, flagPaymentMismatch, markPaid, markPaymentChecked } from './transitions/index.ts';
+
+/** Recurring: asks the payment provider about unpaid orders (every PAYMENT_RECONCILE_SECONDS). */
+export const PAYMENT_RECONCILE_JOB = defineRecurringJob('payments.reconcile');
+
+/** Unpaid orders with a payment attempt (failed, authorised) older than this are expired by the reconciler. */
+export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+/**
+ * Unpaid orders the provider has no payment attempt for at all are expired sooner: nobody opened
+ * the payment window, and each one kept would lengthen the reconciler's rotation (decision 014).
+ */
+export const UNATTEMPTED_EXPIRY_MS = 60 * 60 * 1000;
+/** The reconciler leaves fresh orders to the checkout callback and webhooks. */
+export const RECONCILE_AFTER_MS = 2 * 60 * 1000;
+/** Orders one reconciler run asks the provider about (the rest wait for the next run, in rotation). */
+export const RECONCILE_BATCH = 500;
+/** Provider calls one reconciler run makes at a time. */
+export const RECONCILE_CONCURRENCY = 8;
+
+export interface ReconcileResult {
+  /** Orders the provider answered about. */
+  checked: number;
+  paid: number;
+  expired: number;
+  /** Orders the provider could not be asked about this run (they go to the back of the rotation). */
+  errors: number;
+  /** Captured payments that disagree with their order, flagged for review by this run. */
+  flagged: { orderId: number; providerOrderId: string; paymentId: string; reason: string }[];
+}
+
+/**
+ * Asks the provider about orders still waiting for payment (the buyer may have closed the
+ * window after paying), in rotation: never-checked orders first, then those checked longest
+ * ago (`last_checked_at`), up to `limit` per run, `RECONCILE_CONCURRENCY` at a time. Expires
+ * orders the provider has no payment attempt for after UNATTEMPTED_EXPIRY_MS, and those with
+ * attempts (failed, authorised) after ABANDONED_AFTER_MS. A captured payment that disagrees
+ * with the order is flagged for review (`flagged`, for the caller to log). A provider error on
+ * one order is counted and the order still moves to the back of the rotation, so one bad
+ * order cannot stall the rest. Windows and bounds: decision 014.
+ */
+export async function reconcilePayments(deps: OrderServiceDeps, limit = RECONCILE_BATCH): Promise<ReconcileResult> {
+  const { db, provider, now } = deps;
+  const current = now().getTime();
+  const due = await db
+    .selectFrom('orders')
+    .select(['id', 'provider_order_id', 'created_at', 'payment_status'])
+    .where('provider', '=', provider.name)
+    .where('payment_status', 'in', ['created', 'fail'])
+    .where('created_at', '<', new Date(current - RECONCILE_AFTER_MS).toISOString())
+    .orderBy('last_checked_at', (order) => order.asc().nullsFirst())
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const result: ReconcileResult = { checked: 0, paid: 0, expired: 0, errors: 0, flagged: [] };
+
+  async function checkOne(order: (typeof due)[number]): Promise<void> {
+    const checkedAt = now();
+    let payments;
+    try {
+      payments = await provider.listOrderPayments(order.provider_order_id);
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      result.errors += 1;
+      await markPaymentChecked(db, order.id, checkedAt);
+      return;
+    }
+    result.checked += 1;
+    const captured = payments.find((p) => p.status === 'captured');
+    await db.transaction().execute(async (trx) => {
+      if (captured) {
+        const outcome = await markPaid(
+          trx,
+          {
+            providerOrderId: order.provider_order_id,
+            paymentId: captured.id,
+            amountCents: captured.amountCents,
+            currency: captured.currency,
+            source: 'reconciler',
+          },
+          { now },
+        );
+        if (outcome.outcome === 'paid') result.paid += 1;
+        if (outcome.outcome === 'rejected' && outcome.mismatch) {
+          const facts = { paymentId: captured.id, reason: outcome.reason, source: 'reconciler' as const };
+          if (await flagPaymentMismatch(trx, { orderId: outcome.mismatch.orderId, ...facts }, checkedAt))
+            result.flagged.push({ orderId: order.id, providerOrderId: order.provider_order_id, ...facts });
+        }
+      } else {
+        const attempted = payments.length > 0 || order.payment_status === 'fail';
+        const window = attempted ? ABANDONED_AFTER_MS : UNATTEMPTED_EXPIRY_MS;
+        if (Date.parse(order.created_at) < current - window && (await expireOrder(trx, order.id, checkedAt)))
+          result.expired += 1;
+      }
+      await markPaymentChecked(trx, order.id, checkedAt);
+    });
+  }
+
+  // A few provider calls at a time: a backlog of hundreds is one run, not hundreds of seconds.
+  let next = 0;
+  const lane = async () => {
+    while (next < due.length) {
+      const order = due[next];
+      next += 1;
+      if (order) await checkOne(order);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RECONCILE_CONCURRENCY, due.length) }, lane));
+  return result;
+}

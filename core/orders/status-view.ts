@@ -1,0 +1,34 @@
+/** What the confirmation page shows about one order. */
+import type { OrderStatusView } from './contracts.ts';
+import { orderPath } from '../catalog/order-path.ts';
+import { e4ToNumber } from '../money/money.ts';
+import { type OrderServiceDeps, findOrderByProviderId } from './order-deps.ts';
+import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
+import { maskEmail, providerOrderIdFrom, publicOrderId } from './types.ts';
+
+export async function orderStatusView(deps: OrderServiceDeps, orderId: string): Promise<OrderStatusView> {
+  const order = await findOrderByProviderId(deps, providerOrderIdFrom(orderId.trim()));
+  if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
+  const refund = await deps.db
+    .selectFrom('refunds')
+    .select('created_at')
+    .where('order_id', '=', order.id)
+    .executeTakeFirst();
+  return {
+    razorPayOrderId: order.provider_order_id,
+    orderId: publicOrderId(order.provider_order_id),
+    email: maskEmail(order.email),
+    serviceName: order.service_name,
+    quantity: order.quantity,
+    target: order.target,
+    amount: e4ToNumber(order.amount_e4),
+    price: e4ToNumber(order.price_e4),
+    refunded: e4ToNumber(order.refunded_e4),
+    refundedAt: refund?.created_at ?? null,
+    orderPath: orderPath(order.service_slug, order.quantity, order.plan_type),
+    currency: order.currency,
+    orderStatus: order.order_status,
+    paymentStatus: order.payment_status,
+    createdAt: order.created_at,
+  };
+}
