@@ -88,7 +88,7 @@ export interface ListPostsQuery {
   size: number;
 }
 
-/** The seed a fresh database gets (db/seed/blog-posts.ts). */
+/** The seed a fresh database gets (core/blog/blog-seed.ts). */
 export interface BlogSeed {
   categories: string[];
   posts: {
