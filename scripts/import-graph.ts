@@ -5,10 +5,10 @@
  * Prints each finding, then one summary line with the three counts.
  */
 import path from 'node:path';
-import { buildImportGraph, checkImportGraph, formatImportReport, trackedSourceFiles } from './support/import-graph.ts';
+import { buildImportGraph, checkImportGraph, formatImportReport, sourceFiles } from './support/import-graph.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const graph = buildImportGraph(root, trackedSourceFiles(root));
+const graph = buildImportGraph(root, sourceFiles(root));
 const report = checkImportGraph(graph);
 for (const line of formatImportReport(report, graph)) console.log(line);
 const found = report.wrongWay.length + report.cycles.length + report.clientGraph.length;

@@ -21,10 +21,11 @@
  * but before `completeJob`. Handlers must therefore be idempotent or tolerate a rare repeat.
  * Timestamps are ISO-8601 UTC text (`toISOString()`), which sorts correctly as text.
  */
-import { type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { Database, JobsTable } from '../../db/schema.ts';
 import { JOB_STATUSES, type JobStatus } from '../../db/column-values.ts';
+import { isPostgres } from '../../db/dialect.ts';
 import { DEFAULT_MAX_ATTEMPTS, backoffMs } from './backoff.ts';
 
 export { JOB_STATUSES, type JobStatus };
@@ -149,10 +150,6 @@ export interface ClaimOptions {
   limit: number;
   leaseMs: number;
   now?: Date;
-}
-
-function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**

@@ -129,13 +129,14 @@ export const COMPILER_OPTIONS: ts.CompilerOptions = {
 /** Builds the graph of `files` (repository-relative) under `root`. */
 export function buildImportGraph(root: string, files: readonly string[], host: GraphHost = diskHost): ImportGraph {
   const options: ts.CompilerOptions = { ...COMPILER_OPTIONS, baseUrl: root };
+  const cache = ts.createModuleResolutionCache(root, (name) => name, options);
   const edges: ImportEdge[] = [];
   for (const file of files) {
     const absolute = path.join(root, file);
     const text = host.readFile(absolute);
     if (text === undefined) throw new Error(`import graph: cannot read ${file}`);
     for (const found of importsOfSource(file, text)) {
-      const { resolvedModule } = ts.resolveModuleName(found.specifier, absolute, options, host);
+      const { resolvedModule } = ts.resolveModuleName(found.specifier, absolute, options, host, cache);
       const resolved = resolvedModule?.resolvedFileName;
       const relative = resolved === undefined ? undefined : toPosix(path.relative(root, resolved));
       const isOurs =
@@ -147,10 +148,18 @@ export function buildImportGraph(root: string, files: readonly string[], host: G
         edges.push({ from: file, to: relative, specifier: found.specifier, local: true, ...typeAndLine(found) });
       } else if (found.specifier.startsWith('.')) {
         // An asset (`./x.css?url`) or a file that does not exist: its path still says its layer.
-        const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), found.specifier.split('?')[0] ?? ''));
+        const target = path.posix.normalize(
+          path.posix.join(path.posix.dirname(file), found.specifier.split('?')[0] ?? ''),
+        );
         edges.push({ from: file, to: target, specifier: found.specifier, local: true, ...typeAndLine(found) });
       } else {
-        edges.push({ from: file, to: found.specifier, specifier: found.specifier, local: false, ...typeAndLine(found) });
+        edges.push({
+          from: file,
+          to: found.specifier,
+          specifier: found.specifier,
+          local: false,
+          ...typeAndLine(found),
+        });
       }
     }
   }
@@ -160,9 +169,19 @@ export function buildImportGraph(root: string, files: readonly string[], host: G
 const typeAndLine = (found: FoundImport) => ({ typeOnly: found.typeOnly, line: found.line });
 const toPosix = (file: string) => file.split(path.sep).join('/');
 
-/** The tracked .ts/.tsx files of the checked folders (git's list, so build output and scratch files stay out). */
-export function trackedSourceFiles(root: string, folders: readonly string[] = CHECKED_FOLDERS): string[] {
-  const listed = execFileSync('git', ['ls-files', '-z', '--', ...folders], { cwd: root, encoding: 'utf8' });
+/**
+ * The .ts/.tsx files of the checked folders that git tracks or would track (new files count
+ * before their first commit; ignored ones such as build output do not).
+ */
+export function sourceFiles(root: string, folders: readonly string[] = CHECKED_FOLDERS): string[] {
+  const listed = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...folders],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
   return listed
     .split('\0')
     .filter((file) => /\.(ts|tsx|mts)$/.test(file) && !file.endsWith('.d.ts') && existsSync(path.join(root, file)))
