@@ -1,7 +1,8 @@
 // `npm test`: the code checks (types, lint with zero warnings, format, the import graph), then
-// build the store if needed, run the Vitest suites (unit and integration, on SQLite and, when TEST_DATABASE_URL is
-// set, PostgreSQL), then the Playwright suites in Chromium, and end with one summary line. A
-// failed check fails the run but does not stop it, so one run shows everything that is wrong.
+// build the store if needed, run the Vitest suites (unit and integration, on SQLite and, when
+// TEST_DATABASE_URL is set, PostgreSQL), then the Playwright suites in Chromium, and end with one
+// summary line. A failed check fails the run but does not stop it, so one run shows everything
+// that is wrong.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
