@@ -18,10 +18,7 @@ describe.each(dialects)('db/dialect.ts on %s', (dialect) => {
       .addColumn('id', 'integer', (column) => column.primaryKey())
       .addColumn('name', 'text', (column) => column.notNull().unique())
       .execute();
-    await database.db
-      .insertInto('dialect_probe' as never)
-      .values({ id: 1, name: 'taken' } as never)
-      .execute();
+    await probe().insertInto('dialect_probe').values({ id: 1, name: 'taken' }).execute();
   });
   afterAll(async () => {
     await database.dispose();
@@ -30,10 +27,7 @@ describe.each(dialects)('db/dialect.ts on %s', (dialect) => {
   /** The error the insert fails with, or null when it succeeds. */
   async function insertError(values: { id: number; name: string | null }): Promise<unknown> {
     try {
-      await database.db
-        .insertInto('dialect_probe' as never)
-        .values(values as never)
-        .execute();
+      await probe().insertInto('dialect_probe').values(values).execute();
       return null;
     } catch (error) {
       return error;
