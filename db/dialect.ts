@@ -5,7 +5,8 @@
  */
 import { type Kysely, PostgresAdapter } from 'kysely';
 
-export function isPostgres<DB>(db: Kysely<DB>): boolean {
+/** Any Kysely instance or transaction, whatever its tables (only its executor is read). */
+export function isPostgres(db: Pick<Kysely<object>, 'getExecutor'>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
