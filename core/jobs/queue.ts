@@ -21,7 +21,7 @@
  * but before `completeJob`. Handlers must therefore be idempotent or tolerate a rare repeat.
  * Timestamps are ISO-8601 UTC text (`toISOString()`), which sorts correctly as text.
  */
-import { type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { Database, JobsTable } from '../../db/schema.ts';
 import { JOB_STATUSES, type JobStatus } from '../../db/column-values.ts';

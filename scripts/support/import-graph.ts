@@ -116,7 +116,10 @@ export const diskHost: GraphHost = {
   fileExists: (file) => existsSync(file),
 };
 
-/** The store's module resolution: bundler-style, `.ts` extensions allowed, `~/` for app/. */
+/**
+ * The store's module resolution, as tsconfig.json sets it (tests/unit/import-graph.test.ts
+ * compares them): bundler-style, `.ts` extensions allowed, `~/` for app/.
+ */
 export const COMPILER_OPTIONS: ts.CompilerOptions = {
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,

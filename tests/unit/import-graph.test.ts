@@ -3,9 +3,11 @@
  * trees held in memory prove that it catches each kind of finding (a wrong-way import, a cycle, a
  * browser module reaching the database), and the real tree is measured to have none of them.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  COMPILER_OPTIONS,
   type GraphHost,
   type ImportGraph,
   buildImportGraph,
@@ -228,6 +230,14 @@ describe('(c) the client graph', () => {
 });
 
 describe('the tree', () => {
+  it('resolves imports the way tsconfig.json does (its path aliases)', () => {
+    const tsconfig = JSON.parse(readFileSync(path.join(root, 'tsconfig.json'), 'utf8')) as {
+      compilerOptions: { paths: Record<string, string[]>; moduleResolution: string };
+    };
+    expect(COMPILER_OPTIONS.paths).toEqual(tsconfig.compilerOptions.paths);
+    expect(tsconfig.compilerOptions.moduleResolution).toBe('bundler');
+  });
+
   it('has no wrong-way import, no cycle and no browser module that reaches the database', () => {
     const files = sourceFiles(root);
     expect(files.filter((file) => file.startsWith('db/')).length).toBeGreaterThan(20);
