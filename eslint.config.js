@@ -15,20 +15,23 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * Who may import whom. `scripts` → `server` → `app` / `core` → `db`: a lower layer never reaches
- * up, so business rules (`core/`) stay free of HTTP and React and the browser bundle (`app/`)
- * never pulls in the database or the server.
+ * Who may import whom (CONTRIBUTING.md, "Layers"): `scripts` → `server` → `app` → `core` → `db`,
+ * imports point down only. A lower layer never reaches up, so the schema (`db/`) knows nothing of
+ * the rules, business rules (`core/`) stay free of HTTP and React, and the browser bundle (`app/`)
+ * never pulls in the database or the server; nothing imports `tests/`. `npm run check:imports`
+ * (scripts/support/import-graph.ts, LAYER_RULES) applies the same table to the whole tree, and a
+ * unit test holds the two equal.
  */
 const layerZones = [
+  {
+    target: './db',
+    from: ['./core', './server', './app', './scripts', './tests'],
+    message: 'db/ is the lowest layer: it must not import a higher one (core/ included).',
+  },
   {
     target: './core',
     from: ['./server', './app', './scripts', './tests'],
     message: 'core/ holds business rules only: pass what it needs in instead of importing a higher layer.',
-  },
-  {
-    target: './db',
-    from: ['./server', './app', './scripts', './tests'],
-    message: 'db/ is the lowest layer: it must not import a higher one.',
   },
   {
     target: './app',
@@ -36,6 +39,7 @@ const layerZones = [
     message: 'app/ is bundled for the browser: reach data through route loaders or the API, not db/ or server/.',
   },
   { target: './server', from: ['./scripts', './tests'], message: 'server/ must not import scripts or tests.' },
+  { target: './scripts', from: ['./tests'], message: 'scripts/ must not import tests.' },
 ];
 
 export default defineConfig(

@@ -1,5 +1,6 @@
 import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import { type MigrationDb, isPostgres } from './migrations/helpers.ts';
+import { isPostgres } from './dialect.ts';
+import type { MigrationDb } from './migrations/helpers.ts';
 import * as catalogue from './migrations/001-catalogue.ts';
 import * as orders from './migrations/002-orders-payments-jobs.ts';
 import * as fulfilment from './migrations/003-fulfilment.ts';

@@ -1,10 +1,13 @@
 /** Kysely table types. Column names are snake_case in SQL; amounts are integers (see core/money). */
 import type { ColumnType, Generated } from 'kysely';
-// Types only: the status unions are the order model's (core/orders/status.ts), so a column
-// cannot hold a value the rules do not know.
-import type { JobStatus } from '../core/jobs/job-status.ts';
-import type { OrderEventKind } from '../core/orders/timeline.ts';
-import type { FulfilmentState, OrderStatus, PaymentStatus, PendingAction } from '../core/orders/status.ts';
+import type {
+  FulfilmentState,
+  JobStatus,
+  OrderEventKind,
+  OrderStatus,
+  PaymentStatus,
+  PendingAction,
+} from './column-values.ts';
 
 export interface ServiceGroupsTable {
   id: Generated<number>;

@@ -34,7 +34,7 @@ import type { OrderStatus } from '../core/orders/types.ts';
 import { type DialectName, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Database } from '../db/schema.ts';
-import { catalogueSeed } from '../db/seed/catalogue-data.ts';
+import { catalogueSeed } from '../core/catalog/seed/catalogue-seed.ts';
 import { loadConfig } from '../server/config.ts';
 
 const DAY_MS = 86_400_000;

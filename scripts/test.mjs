@@ -1,7 +1,8 @@
-// `npm test`: the code checks (types, lint with zero warnings, format), then build the store if
-// needed, run the Vitest suites (unit and integration, on SQLite and, when TEST_DATABASE_URL is
-// set, PostgreSQL), then the Playwright suites in Chromium, and end with one summary line. A
-// failed check fails the run but does not stop it, so one run shows everything that is wrong.
+// `npm test`: the code checks (types, lint with zero warnings, format, the import graph), then
+// build the store if needed, run the Vitest suites (unit and integration, on SQLite and, when
+// TEST_DATABASE_URL is set, PostgreSQL), then the Playwright suites in Chromium, and end with one
+// summary line. A failed check fails the run but does not stop it, so one run shows everything
+// that is wrong.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -14,8 +15,8 @@ mkdirSync(reports, { recursive: true });
 const run = (command, args, env = {}) =>
   spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
-// The three checks are independent single-threaded programs: run them side by side (two cores
-// here), each one's output held back and printed whole when it ends, in the usual order.
+// The checks are independent single-threaded programs: run them side by side (two cores here),
+// each one's output held back and printed whole when it ends, in the usual order.
 const check = ([name, command]) =>
   new Promise((resolve) => {
     const started = Date.now();
@@ -34,6 +35,7 @@ const checks = [
   ['typecheck', 'npx tsc --noEmit && npx tsc --noEmit -p tests'],
   ['lint', 'npm run --silent lint'],
   ['format:check', 'npm run --silent format:check'],
+  ['check:imports', 'npm run --silent check:imports'],
 ];
 const failedChecks = [];
 for (const result of await Promise.all(checks.map(check))) {

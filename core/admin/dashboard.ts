@@ -11,53 +11,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { e4ToNumber } from '../money/money.ts';
-
-export const DASHBOARD_RANGES = [7, 30, 90] as const;
-export type DashboardRange = (typeof DASHBOARD_RANGES)[number];
-
-export interface DashboardDay {
-  /** YYYY-MM-DD (UTC). */
-  day: string;
-  /** Checkouts started that day, and how many of them were paid (on any day since). */
-  checkouts: number;
-  paidCheckouts: number;
-  /** Payments received that day and their amount. */
-  payments: number;
-  revenue: number;
-  /** Refunds made that day and their amount. */
-  refunds: number;
-  refunded: number;
-}
-
-export interface CurrencySeries {
-  currency: string;
-  days: DashboardDay[];
-  totals: Omit<DashboardDay, 'day'>;
-}
-
-export interface ServiceDelivery {
-  serviceSlug: string;
-  completed: number;
-  /** Mean seconds from payment to Completed, over the orders completed in the range. */
-  averageSeconds: number;
-}
-
-export interface StatusCount {
-  orderStatus: string;
-  paymentStatus: string;
-  count: number;
-}
-
-export interface DashboardFigures {
-  range: DashboardRange;
-  from: string;
-  to: string;
-  /** One series per currency that had any activity in the range, by currency code. */
-  series: CurrencySeries[];
-  statuses: StatusCount[];
-  delivery: ServiceDelivery[];
-  flaggedForReview: number;
-}
+import type { CurrencySeries, DashboardDay, DashboardFigures, DashboardRange } from './dashboard-figures.ts';
 
 function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);

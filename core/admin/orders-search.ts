@@ -38,7 +38,7 @@
  *   thousands never costs a scan of a million rows.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { isPostgres } from '../../db/migrations/helpers.ts';
+import { isPostgres } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../orders/status.ts';
 import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';

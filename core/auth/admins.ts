@@ -11,7 +11,7 @@
  * - the admin's own second-factor settings (the security page): enrol in TOTP, turn it off.
  */
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../../db/migrations/helpers.ts';
+import { isPostgres } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type AdminAccounts, createAdminAccounts } from './admin-accounts.ts';

@@ -12,7 +12,8 @@
  * - Every write bumps `blog_content.version` in its own transaction.
  */
 import { createContentVersion } from '../content-version.ts';
-import { type Kysely, PostgresAdapter, type Transaction, sql } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
+import { isPostgres, isUniqueViolation } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { type AuditSink, changedFields } from '../audit/audit.ts';
 import { type Clock, systemClock } from '../clock.ts';
@@ -88,7 +89,7 @@ export interface ListPostsQuery {
   size: number;
 }
 
-/** The seed a fresh database gets (db/seed/blog-posts.ts). */
+/** The seed a fresh database gets (core/blog/blog-seed.ts). */
 export interface BlogSeed {
   categories: string[];
   posts: {
@@ -211,14 +212,6 @@ function toSummary(row: SummaryRow): BlogPostSummary {
 
 function toPost(row: PostRow): BlogPost {
   return { ...toSummary(row), description: row.description, readingMinutes: readingMinutes(row.description) };
-}
-
-const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
-
-/** A unique constraint refused the write (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** Digits name a post by id; anything else by slug (slugs are never all digits). */

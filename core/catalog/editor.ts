@@ -7,7 +7,7 @@
  * Reads here include drafts; the public reads (./catalog.ts) never do.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { isPostgres } from '../../db/migrations/helpers.ts';
+import { isPostgres } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
 import { e4ToNumber, parseAmountE4 } from '../money/money.ts';

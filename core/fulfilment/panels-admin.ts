@@ -17,6 +17,7 @@
  *   same transaction as the queued mails; back above, the mark is cleared (re-armed).
  */
 import { type Kysely, sql } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { enqueueMail } from '../mail/send-mail-job.ts';
@@ -99,13 +100,6 @@ function reasonOf(error: unknown): string {
 export function balanceE4(balance: string): number | null {
   if (!/^-?\d{1,12}(\.\d+)?$/.test(balance.trim())) return null;
   return Math.round(Number(balance.trim()) * 10_000);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  const text = `${error.message} ${typeof code === 'string' ? code : ''}`;
-  return /UNIQUE constraint failed|duplicate key value|23505|SQLITE_CONSTRAINT/i.test(text);
 }
 
 const thresholdText = (e4: number | null) => (e4 === null ? null : formatAmountE4(Number(e4), 2));

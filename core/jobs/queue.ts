@@ -21,10 +21,12 @@
  * but before `completeJob`. Handlers must therefore be idempotent or tolerate a rare repeat.
  * Timestamps are ISO-8601 UTC text (`toISOString()`), which sorts correctly as text.
  */
-import { type ExpressionBuilder, type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { Database, JobsTable } from '../../db/schema.ts';
-import { JOB_STATUSES, type JobStatus } from './job-status.ts';
+import { JOB_STATUSES, type JobStatus } from '../../db/column-values.ts';
+import { isPostgres } from '../../db/dialect.ts';
+import { DEFAULT_MAX_ATTEMPTS, backoffMs } from './backoff.ts';
 
 export { JOB_STATUSES, type JobStatus };
 
@@ -33,9 +35,6 @@ export type JobRow = Selectable<JobsTable>;
 export type JobClaim = Pick<JobRow, 'id' | 'attempts' | 'max_attempts'>;
 export type Db = Kysely<Database> | Transaction<Database>;
 
-export const DEFAULT_MAX_ATTEMPTS = 8;
-export const BACKOFF_BASE_MS = 5_000;
-export const BACKOFF_CAP_MS = 60 * 60 * 1000;
 const MAX_ERROR_LENGTH = 2_000;
 
 /**
@@ -151,10 +150,6 @@ export interface ClaimOptions {
   limit: number;
   leaseMs: number;
   now?: Date;
-}
-
-function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**
@@ -366,18 +361,6 @@ export async function failJob(
     .where(claimedBy(job, workerId))
     .executeTakeFirst();
   return { updated: Number(result.numUpdatedRows) === 1, status: retry ? 'pending' : 'failed', runAt };
-}
-
-/**
- * Delay before the retry that follows attempt number `attempt` (1-based): 5 s, 10 s, 20 s, …
- * doubling, capped at 1 h, each multiplied by a jitter factor in [0.8, 1.2) so that jobs that
- * failed together do not retry together. The result never exceeds the cap.
- */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const n = Number.isFinite(attempt) ? Math.max(1, Math.floor(attempt)) : 1;
-  const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(n - 1, 30));
-  const jitter = 0.8 + 0.4 * Math.min(Math.max(random(), 0), 1);
-  return Math.round(Math.min(BACKOFF_CAP_MS, base * jitter));
 }
 
 /** Number of jobs per status; the four known statuses are always present. */

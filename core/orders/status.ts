@@ -2,34 +2,26 @@
  * The order model in one place (spec section 4): the states an order's payment, its status and
  * its fulfilment can be in, which moves between them are allowed, and what each state means to
  * the rest of the store (final, e-mailed to the customer, open to an admin reorder or
- * apply-service). Plain values and functions of a row, no database: db/schema.ts types its
- * columns with these unions, and every other module asks these predicates instead of keeping a
- * list of its own.
+ * apply-service). Plain values and functions of a row, no database: the lists of states are
+ * db/column-values.ts's (db/schema.ts types its columns with them), and every other module asks
+ * these predicates instead of keeping a list of its own.
  */
 
-/** The spec's order statuses; a new, unpaid order is Pending. */
-export const ORDER_STATUSES = ['Completed', 'In Progress', 'Partial', 'Processing', 'Canceled', 'Pending'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+import {
+  FULFILMENT_STATES,
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  PENDING_ACTIONS,
+  type FulfilmentState,
+  type OrderStatus,
+  type PaymentStatus,
+  type PendingAction,
+} from '../../db/column-values.ts';
 
-/**
- * created: waiting for the buyer to pay; paid: money taken (exactly once); fail: the buyer's
- * payment attempt failed (a later payment can still succeed); expired: abandoned, never paid.
- */
-export const PAYMENT_STATUSES = ['created', 'paid', 'fail', 'expired'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-/**
- * Where the latest submission to the supplier stands. none: not sent yet; submitting: `add` is
- * in flight (found after a crash it means "unknown", never resent automatically); submitted: the
- * supplier has it; retry: refused for now (balance, rate limit), the job tries again; needs_review:
- * ambiguous, a person decides; failed: refused for good.
- */
-export const FULFILMENT_STATES = ['none', 'submitting', 'submitted', 'retry', 'needs_review', 'failed'] as const;
-export type FulfilmentState = (typeof FULFILMENT_STATES)[number];
-
-/** An admin action queued for an order and not finished yet (decision 012). */
-export const PENDING_ACTIONS = ['reorder', 'apply-service'] as const;
-export type PendingAction = (typeof PENDING_ACTIONS)[number];
+// The values each column may hold are a storage fact (db/column-values.ts says what each one
+// means); they are re-exported here so the order model's rules and its states are read together.
+export { FULFILMENT_STATES, ORDER_STATUSES, PAYMENT_STATUSES, PENDING_ACTIONS };
+export type { FulfilmentState, OrderStatus, PaymentStatus, PendingAction };
 
 /** Payment states from which a verified payment may still mark the order paid. */
 export const PAYABLE_STATUSES: readonly PaymentStatus[] = ['created', 'fail', 'expired'];

@@ -17,7 +17,7 @@
 import { createContentVersion } from '../content-version.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { isPostgres } from '../../db/migrations/helpers.ts';
+import { isPostgres } from '../../db/dialect.ts';
 import type { Database, ReviewState } from '../../db/schema.ts';
 import type { AuditSink } from '../audit/audit.ts';
 import type { PublicReview } from '../catalog/reviews.ts';

@@ -1,4 +1,5 @@
-import { type CreateTableBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type CreateTableBuilder, type Kysely, sql } from 'kysely';
+import { isPostgres } from '../dialect.ts';
 
 /**
  * The database a migration runs against. Untyped on purpose: a migration is frozen in time and
@@ -7,10 +8,6 @@ import { type CreateTableBuilder, type Kysely, PostgresAdapter, sql } from 'kyse
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are frozen in time and must not depend on today's schema type (Kysely's documented pattern)
 export type MigrationDb = Kysely<any>;
 
-export function isPostgres<DB>(db: Kysely<DB>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
 /** An auto-increment integer primary key in either dialect. */
 export function idColumn<T extends string>(db: MigrationDb, table: CreateTableBuilder<T, never>) {
   return isPostgres(db)
@@ -18,4 +15,4 @@ export function idColumn<T extends string>(db: MigrationDb, table: CreateTableBu
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
 
-export { sql };
+export { isPostgres, sql };

@@ -5,7 +5,8 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DASHBOARD_RANGES, type Dashboard } from '../../core/admin/dashboard.ts';
+import { DASHBOARD_RANGES } from '../../core/admin/dashboard-figures.ts';
+import type { Dashboard } from '../../core/admin/dashboard.ts';
 import type { SupplierAdmin } from '../../core/fulfilment/panels-admin.ts';
 import { PanelBalanceSchema } from '../../core/fulfilment/supplier-contracts.ts';
 import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';

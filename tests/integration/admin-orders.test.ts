@@ -16,7 +16,7 @@ import {
 } from '../../core/admin/contracts.ts';
 import { createOrdersConsole } from '../../core/admin/orders-console.ts';
 import { CSV_HEADER, csvCell, csvLine } from '../../core/admin/orders-csv.ts';
-import type { JobStatus } from '../../core/jobs/job-status.ts';
+import type { JobStatus } from '../../db/column-values.ts';
 import {
   type FulfilmentState,
   ORDER_ACTION_REFUSALS,
@@ -26,7 +26,7 @@ import {
   type PaymentStatus,
 } from '../../core/orders/status.ts';
 import { purgeExpiredData } from '../../core/retention/purge.ts';
-import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
+import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
 import { BAD_TOKEN_MESSAGE, NO_TOKEN_MESSAGE } from '../../server/api/admin-guard.ts';
 import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { adminToken } from '../support/admin-session.ts';

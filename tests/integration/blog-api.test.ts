@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlog } from '../../core/blog/blog.ts';
 import type { BlogPost as Post, BlogPostSummary as Summary } from '../../core/blog/contracts.ts';
 import { plainTextOf, wordCount } from '../../core/blog/text.ts';
-import { blogSeed } from '../../db/seed/blog-posts.ts';
+import { blogSeed } from '../../core/blog/blog-seed.ts';
 import { adminToken } from '../support/admin-session.ts';
 import { type TestApp, root, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';

@@ -19,7 +19,7 @@ import {
   uniqueSlug,
 } from '../../core/blog/text.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { blogSeed } from '../../db/seed/blog-posts.ts';
+import { blogSeed } from '../../core/blog/blog-seed.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
 
 describe('share images (link previews ignore SVG)', () => {

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_SHARE_IMAGE, shareImageOf } from '../../core/blog/share-image.ts';
-import { blogSeed } from '../../db/seed/blog-posts.ts';
+import { blogSeed } from '../../core/blog/blog-seed.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { decodeEntities, jsonLdBlocks } from '../support/html.ts';
 import { dialects } from '../support/databases.ts';

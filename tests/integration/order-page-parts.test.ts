@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderPath } from '../../core/catalog/order-path.ts';
-import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
+import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
 import { dialects } from '../support/databases.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { PHONE_BROWSER } from '../support/html.ts';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
+import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
+import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
 import { dialects } from '../support/databases.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { PHONE_BROWSER } from '../support/html.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JobStatus } from '../../core/jobs/job-status.ts';
+import type { JobStatus } from '../../db/column-values.ts';
 import { purgeExpiredData } from '../../core/retention/purge.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderPath } from '../../core/catalog/order-path.ts';
-import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
+import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openStore } from '../../server/store.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';

@@ -35,7 +35,7 @@ import { createPanelRegistry } from '../../core/fulfilment/panels.ts';
 import { createSupplierAdmin } from '../../core/fulfilment/panels-admin.ts';
 import { listImportedServices, listPanels } from '../../core/fulfilment/supplier-catalogue.ts';
 import type { ImportResult, PanelView, ServiceList, SuppliersPage } from '../../core/fulfilment/supplier-contracts.ts';
-import { catalogueSeed } from '../../db/seed/catalogue-data.ts';
+import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { REDACTED, loggerOptions } from '../../server/logging.ts';
 import { type Store, openStore } from '../../server/store.ts';

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LAYERS, LAYER_RULES, type Layer } from '../../scripts/support/import-graph.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let eslint: ESLint;
@@ -23,26 +24,60 @@ describe('lint rules that encode our layers and habits', () => {
     await eslint.lintText('export {};\n', { filePath: path.join(root, 'core/money/money.ts') });
   }, 180_000);
 
-  it.each([
-    [
-      'core/',
-      'core/money/money.ts',
-      "import { loadConfig } from '../../server/config.ts';\nexport const c = loadConfig;\n",
-    ],
-    [
-      'core/',
-      'core/money/money.ts',
-      "import { selectService } from '../../app/selection.ts';\nexport const s = selectService;\n",
-    ],
-    ['db/', 'db/database.ts', "import { loadConfig } from '../server/config.ts';\nexport const c = loadConfig;\n"],
-    ['app/', 'app/selection.ts', "import { openDatabase } from '../db/database.ts';\nexport const o = openDatabase;\n"],
-    ['app/', 'app/selection.ts', "import { buildApp } from '../server/app.ts';\nexport const b = buildApp;\n"],
-    ['server/', 'server/security.ts', "import { x } from '../scripts/bench.ts';\nexport const y = x;\n"],
-  ])('%s may not import a higher layer (%s)', async (_layer, filePath, text) => {
-    expect(await rulesFor(filePath, text)).toContain('import-x/no-restricted-paths');
+  /** A file of each layer that imports, and a module of each layer to import with one of its names. */
+  const importer: Record<Layer, string> = {
+    db: 'db/database.ts',
+    core: 'core/money/money.ts',
+    app: 'app/selection.ts',
+    server: 'server/security.ts',
+    scripts: 'scripts/bench.ts',
+    tests: 'tests/support/wait-for.ts',
+  };
+  const imported: Record<Layer, { file: string; name: string }> = {
+    db: { file: 'db/database.ts', name: 'openDatabase' },
+    core: { file: 'core/money/money.ts', name: 'formatAmountE4' },
+    app: { file: 'app/selection.ts', name: 'selectService' },
+    server: { file: 'server/config.ts', name: 'loadConfig' },
+    scripts: { file: 'scripts/support/child-process.ts', name: 'freePort' },
+    tests: { file: 'tests/support/wait-for.ts', name: 'waitFor' },
+  };
+  const importText = (from: string, to: Layer): string => {
+    const { file, name } = imported[to];
+    const specifier = path.posix.relative(path.posix.dirname(from), file);
+    return `import { ${name} } from '${specifier.startsWith('.') ? specifier : `./${specifier}`}';\nexport const x = ${name};\n`;
+  };
+  // Every zone and every layer it forbids, from the same table the import-graph check uses.
+  const forbidden = LAYERS.flatMap((layer) => LAYER_RULES[layer].map((from) => [layer, from] as const));
+
+  it('has a case for every forbidden pair, db/ importing core/ among them', () => {
+    expect(forbidden).toContainEqual(['db', 'core']);
+    expect(forbidden).toHaveLength(16);
   });
 
-  it('allows the downward imports: app/ uses core/, server/ uses everything below it', async () => {
+  it.each(forbidden)('%s/ may not import %s/', async (layer, from) => {
+    expect(await rulesFor(importer[layer], importText(importer[layer], from))).toContain(
+      'import-x/no-restricted-paths',
+    );
+  });
+
+  it("says exactly what the import-graph check's layer table says", async () => {
+    const config = (await eslint.calculateConfigForFile(path.join(root, 'core/money/money.ts'))) as {
+      rules: Record<string, [unknown, { zones: { target: string; from: string[] }[] }]>;
+    };
+    const zones = config.rules['import-x/no-restricted-paths']?.[1].zones ?? [];
+    const fromZones = Object.fromEntries(
+      zones.map((zone) => [zone.target.replace('./', ''), zone.from.map((from) => from.replace('./', '')).sort()]),
+    );
+    const fromTable = Object.fromEntries(
+      LAYERS.filter((layer) => LAYER_RULES[layer].length > 0).map((layer) => [layer, [...LAYER_RULES[layer]].sort()]),
+    );
+    expect(fromZones).toEqual(fromTable);
+  });
+
+  it('allows the downward imports: app/ uses core/, core/ uses db/, server/ uses everything below it', async () => {
+    expect(await rulesFor(importer.core, importText(importer.core, 'db'))).not.toContain(
+      'import-x/no-restricted-paths',
+    );
     expect(
       await rulesFor(
         'app/selection.ts',

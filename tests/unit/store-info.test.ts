@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { REFUND_JOB } from '../../core/fulfilment/jobs.ts';
-import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, DEFAULT_MAX_ATTEMPTS } from '../../core/jobs/queue.ts';
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, DEFAULT_MAX_ATTEMPTS } from '../../core/jobs/backoff.ts';
 import {
   DEFAULT_REFUND_WINDOW_HOURS,
   defaultSupportEmail,

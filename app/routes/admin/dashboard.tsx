@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/dashboard';
-import { DASHBOARD_RANGES, type DashboardFigures } from '../../../core/admin/dashboard.ts';
+import { DASHBOARD_RANGES, type DashboardFigures } from '../../../core/admin/dashboard-figures.ts';
 import type { PanelBalance } from '../../../core/fulfilment/supplier-contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { AdminPageHeader } from '../../admin/list-parts.tsx';

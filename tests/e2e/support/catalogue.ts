@@ -3,7 +3,7 @@
  * spec's price rules (section 9) recomputed here independently of core/catalog/pricing.ts, in
  * integer ten-thousandths of the currency unit so no float rounding creeps in.
  */
-import { catalogueSeed } from '../../../db/seed/catalogue-data.ts';
+import { catalogueSeed } from '../../../core/catalog/seed/catalogue-seed.ts';
 
 export type SeedGroup = (typeof catalogueSeed.groups)[number];
 export type SeedService = SeedGroup['services'][number];

@@ -5,10 +5,10 @@
  * and no claim about how a platform works that its own help pages do not support. Images are the
  * SVG illustrations under public/images/blog/ (800×450).
  */
-import type { BlogSeed } from '../../core/blog/blog.ts';
+import type { BlogSeed } from './blog.ts';
 
-export const INSTAGRAM_UPDATES = 'Instagram Updates';
-export const SOCIAL_MEDIA_UPDATES = 'Social Media Updates';
+const INSTAGRAM_UPDATES = 'Instagram Updates';
+const SOCIAL_MEDIA_UPDATES = 'Social Media Updates';
 
 const image = (name: string) => ({ url: `/images/blog/${name}.svg`, width: 800, height: 450 });
 

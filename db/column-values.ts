@@ -1,0 +1,65 @@
+/**
+ * The values a status-like column may hold: a storage fact, so it lives with the schema, and
+ * db/schema.ts types those columns with these unions (a column cannot hold a value the code does
+ * not know). What the values mean, and which moves between them are allowed, is the order
+ * model's business: core/orders/status.ts re-exports these lists next to its rules, and the rest
+ * of core/ imports them from there.
+ */
+
+/** orders.order_status: the spec's order statuses; a new, unpaid order is Pending. */
+export const ORDER_STATUSES = ['Completed', 'In Progress', 'Partial', 'Processing', 'Canceled', 'Pending'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * orders.payment_status. created: waiting for the buyer to pay; paid: money taken (exactly once);
+ * fail: the buyer's payment attempt failed (a later payment can still succeed); expired: abandoned,
+ * never paid.
+ */
+export const PAYMENT_STATUSES = ['created', 'paid', 'fail', 'expired'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/**
+ * orders.fulfilment_state: where the latest submission to the supplier stands. none: not sent
+ * yet; submitting: `add` is in flight (found after a crash it means "unknown", never resent
+ * automatically); submitted: the supplier has it; retry: refused for now (balance, rate limit),
+ * the job tries again; needs_review: ambiguous, a person decides; failed: refused for good.
+ */
+export const FULFILMENT_STATES = ['none', 'submitting', 'submitted', 'retry', 'needs_review', 'failed'] as const;
+export type FulfilmentState = (typeof FULFILMENT_STATES)[number];
+
+/** orders.pending_action: an admin action queued for an order and not finished yet (decision 012). */
+export const PENDING_ACTIONS = ['reorder', 'apply-service'] as const;
+export type PendingAction = (typeof PENDING_ACTIONS)[number];
+
+/** order_events.kind: the entries of an order's timeline (core/orders/timeline.ts writes them). */
+export const ORDER_EVENT_KINDS = [
+  'order.created',
+  'payment.paid',
+  'payment.duplicate',
+  'payment.failed',
+  'payment.expired',
+  'payment.mismatch',
+  'payment.refunded',
+  'supplier.submitted',
+  'supplier.error',
+  'supplier.needs_review',
+  'supplier.cancel_requested',
+  'supplier.cancel_refused',
+  'supplier.final',
+  'status.changed',
+  'admin.reorder',
+  'admin.apply_service',
+  'admin.reorder_refused',
+  'admin.action_done',
+  'admin.action_failed',
+  // Refills (core/fulfilment/refills.ts, decision 040).
+  'refill.requested',
+  'refill.accepted',
+  'refill.rejected',
+  'refill.status_changed',
+] as const;
+export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
+
+/** jobs.status: the states of a row in the jobs table (core/jobs/queue.ts moves them). */
+export const JOB_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
