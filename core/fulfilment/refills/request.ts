@@ -4,6 +4,7 @@
  * one insert win, whoever sends it. The row then moves by compare-and-set: requesting → the
  * panel's answer. Every move is on the order's timeline.
  */
+import { isUniqueViolation } from '../../../db/dialect.ts';
 import { REFILL_MESSAGES } from '../../orders/refill-contracts.ts';
 import { recordOrderEvent } from '../../orders/timeline.ts';
 import { SmmPanelError } from '../smm-panel-client.ts';
@@ -11,14 +12,6 @@ import { type OrderRow, type RefillsDeps, eligibilityOf, refillsOf } from './dep
 import { RefillError, type RefillRow } from './rules.ts';
 
 export type RefillRequester = { kind: 'customer' } | { kind: 'admin'; adminId: number | null };
-
-/** True when the insert failed on the one-open-refill index (both dialects' wording). */
-function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  const text = `${error.message} ${typeof code === 'string' ? code : ''}`;
-  return /UNIQUE constraint failed|duplicate key value|23505|SQLITE_CONSTRAINT/i.test(text);
-}
 
 /** Inserts the open row (the race is decided here), asks the panel, records its answer. */
 export async function requestRefill(
