@@ -95,23 +95,26 @@ export interface PanelBalance {
   currency: string;
 }
 
+/** A store kept in memory answers at once, one in a database later. */
+type Awaitable<T> = T | Promise<T>;
+
 /** Where a simulated panel keeps its orders and refills; ids are positive integers. */
 export interface PanelStore<Order extends PanelOrder> {
   /** The `services` reply; `add`, `refill` and `cancel` follow its min, max, refill and cancel. */
   services(): readonly PanelServiceEntry[];
   balance(): PanelBalance;
   /** Creates the order and returns its id. */
-  addOrder(order: NewPanelOrder): Promise<number | PanelRefusal>;
+  addOrder(order: NewPanelOrder): Awaitable<number | PanelRefusal>;
   /** The orders among `ids` that exist, as they stand now. */
-  orders(ids: number[]): Promise<Map<number, Order>>;
+  orders(ids: number[]): Awaitable<Map<number, Order>>;
   /** Stops an order that is Pending or In progress (as `orders` last saw it). */
-  cancelOrder(id: number, order: Order): Promise<PanelRefusal | null>;
+  cancelOrder(id: number, order: Order): Awaitable<PanelRefusal | null>;
   /** The order's most recent refill. */
-  latestRefill(orderId: number): Promise<PanelRefill | undefined>;
+  latestRefill(orderId: number): Awaitable<PanelRefill | undefined>;
   /** Starts a refill of a Completed order and returns the refill's id. */
-  addRefill(orderId: number, order: Order): Promise<number | PanelRefusal>;
+  addRefill(orderId: number, order: Order): Awaitable<number | PanelRefusal>;
   /** The refills among `ids` that exist, as they stand now. */
-  refills(ids: number[]): Promise<Map<number, PanelRefill>>;
+  refills(ids: number[]): Awaitable<Map<number, PanelRefill>>;
 }
 
 /** Multi-id requests take at most this many ids, as real panels do. */

@@ -150,11 +150,20 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
     return Object.fromEntries(new URLSearchParams(text));
   };
 
-  /** The panel's state is the maps and list above, read afresh on every request. */
+  /** The entries of `map` (keyed by id as text) that `ids` name. */
+  const known = <T>(map: Map<string, T>, ids: number[]) =>
+    new Map(
+      ids.flatMap((id) => {
+        const entry = map.get(String(id));
+        return entry === undefined ? [] : [[id, entry] as const];
+      }),
+    );
+
+  // Tests read and change these maps and the services list directly: the store holds no copies.
   const store: PanelStore<FakeSmmOrder> = {
     services: () => services,
     balance: () => balance,
-    async addOrder({ service, link, quantity, comments }) {
+    addOrder({ service, link, quantity, comments }) {
       if (nextAddError !== null) {
         const error = nextAddError;
         nextAddError = null;
@@ -175,36 +184,22 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
       });
       return id;
     },
-    async orders(ids) {
-      return new Map(
-        ids.flatMap((id) => {
-          const order = orders.get(String(id));
-          return order ? [[id, order] as const] : [];
-        }),
-      );
-    },
-    async cancelOrder(_id, order) {
+    orders: (ids) => known(orders, ids),
+    cancelOrder(_id, order) {
       if (cancelRefusal !== null) return { error: cancelRefusal };
       if (cancelTakesEffect) order.status = PANEL_STATUSES.canceled;
       return null;
     },
-    async latestRefill(orderId) {
+    latestRefill(orderId) {
       return [...refills.values()].findLast((refill) => refill.order === String(orderId));
     },
-    async addRefill(orderId) {
+    addRefill(orderId) {
       if (refillRefusal !== null) return { error: refillRefusal };
       const id = nextRefillId++;
       refills.set(String(id), { id: String(id), order: String(orderId), status: PANEL_STATUSES.pending });
       return id;
     },
-    async refills(ids) {
-      return new Map(
-        ids.flatMap((id) => {
-          const refill = refills.get(String(id));
-          return refill ? [[id, refill] as const] : [];
-        }),
-      );
-    },
+    refills: (ids) => known(refills, ids),
   };
   const protocol = createPanelProtocol(options.key, store);
 
@@ -252,7 +247,10 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
       if (!refill) throw new Error(`No refill ${id} at the fake panel`);
       refill.status = status;
     },
-    /** Every `refill` is refused with this reason until called again with null. */
+    /**
+     * Every `refill` the protocol would grant (a Completed order, refill offered, none running) is
+     * refused with this reason until called again with null.
+     */
     refuseRefill(reason: string | null) {
       refillRefusal = reason;
     },
@@ -274,8 +272,8 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
       nextAddError = error;
     },
     /**
-     * Every `cancel` is refused with this reason (as panels do for services without cancel, or
-     * orders already being delivered) until called again with null.
+     * Every `cancel` the protocol would grant (a Pending or In progress order) is refused with this
+     * reason (as panels do for orders already being delivered) until called again with null.
      */
     refuseCancel(reason: string | null) {
       cancelRefusal = reason;
