@@ -13,6 +13,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { count, flag } from './panel-values.ts';
+import { MAX_STATUS_IDS } from './smm-panel-client.ts';
 import { normalizeRefillStatus, normalizeSupplierStatus } from './statuses.ts';
 
 /** A request's fields (form-encoded or JSON, flattened to strings); the reply is the JSON to send. */
@@ -105,7 +106,7 @@ export interface PanelStore<Order extends PanelOrder> {
   balance(): PanelBalance;
   /** Creates the order and returns its id. */
   addOrder(order: NewPanelOrder): Awaitable<number | PanelRefusal>;
-  /** The orders among `ids` that exist, as they stand now. */
+  /** The orders among `ids` (1 to MAX_STATUS_IDS of them) that exist, as they stand now. */
   orders(ids: number[]): Awaitable<Map<number, Order>>;
   /** Stops an order that is Pending or In progress (as `orders` last saw it). */
   cancelOrder(id: number, order: Order): Awaitable<PanelRefusal | null>;
@@ -113,12 +114,10 @@ export interface PanelStore<Order extends PanelOrder> {
   latestRefill(orderId: number): Awaitable<PanelRefill | undefined>;
   /** Starts a refill of a Completed order and returns the refill's id. */
   addRefill(orderId: number, order: Order): Awaitable<number | PanelRefusal>;
-  /** The refills among `ids` that exist, as they stand now. */
+  /** The refills among `ids` (1 to MAX_STATUS_IDS of them) that exist, as they stand now. */
   refills(ids: number[]): Awaitable<Map<number, PanelRefill>>;
 }
 
-/** Multi-id requests take at most this many ids, as real panels do. */
-export const MAX_PANEL_IDS = 100;
 const MAX_ID = 2_147_483_647;
 const CANCELABLE = new Set<string | null>([
   normalizeSupplierStatus(PANEL_STATUSES.pending),
@@ -162,26 +161,34 @@ export function panelForm(body: unknown): Record<string, string> {
 
 const refusal = (error: string): PanelRefusal => ({ error });
 
+/**
+ * Each id of a comma-separated list (in the order asked) with what `find` knows of it; null for a
+ * list a panel refuses (empty, or over MAX_STATUS_IDS). A store is never asked about no ids.
+ */
+async function listed<T>(text: string | undefined, find: (ids: number[]) => Awaitable<Map<number, T>>) {
+  const texts = idList(text);
+  if (texts.length === 0 || texts.length > MAX_STATUS_IDS) return null;
+  const ids = texts.map(panelId);
+  const valid = ids.filter((id): id is number => id !== null);
+  const found = valid.length === 0 ? new Map<number, T>() : await find(valid);
+  return texts.map((text, i) => {
+    const id = ids[i] ?? null;
+    return { text, id, found: id === null ? undefined : found.get(id) };
+  });
+}
+
+/** The one id of a single-id request with what `find` knows of it. */
+async function single<T>(text: string | undefined, find: (ids: number[]) => Awaitable<Map<number, T>>) {
+  const id = panelId(text);
+  return { id, found: id === null ? undefined : (await find([id])).get(id) };
+}
+
 /** A panel answering "SMM panel API v2" requests from `store`, for callers holding `key`. */
 export function createPanelProtocol<Order extends PanelOrder>(key: string, store: PanelStore<Order>): SimulatedPanel {
   const serviceOf = (id: string) => store.services().find((s) => String(s.service) === id);
 
-  /** Each id of an `orders` list (in the order asked) with the order it names; null for a bad list. */
-  async function ordersIn(text: string | undefined) {
-    const texts = idList(text);
-    if (texts.length === 0 || texts.length > MAX_PANEL_IDS) return null;
-    const ids = texts.map(panelId);
-    const found = await store.orders(ids.filter((id): id is number => id !== null));
-    return texts.map((text, i) => {
-      const id = ids[i] ?? null;
-      return { text, id, order: id === null ? undefined : found.get(id) };
-    });
-  }
-
-  async function oneOrder(text: string | undefined) {
-    const id = panelId(text);
-    return { id, order: id === null ? undefined : (await store.orders([id])).get(id) };
-  }
+  const findOrders = (ids: number[]) => store.orders(ids);
+  const findRefills = (ids: number[]) => store.refills(ids);
 
   const statusReply = (order: Order) => ({
     charge: order.charge,
@@ -210,14 +217,14 @@ export function createPanelProtocol<Order extends PanelOrder>(key: string, store
 
   async function status(form: SimulatedPanelForm) {
     if (form.orders !== undefined) {
-      const list = await ordersIn(form.orders);
+      const list = await listed(form.orders, findOrders);
       if (!list) return refusal(PANEL_ERRORS.request);
       return Object.fromEntries(
-        list.map(({ text, order }) => [text, order ? statusReply(order) : refusal(PANEL_ERRORS.order)]),
+        list.map(({ text, found }) => [text, found ? statusReply(found) : refusal(PANEL_ERRORS.order)]),
       );
     }
-    const { order } = await oneOrder(form.order);
-    return order ? statusReply(order) : refusal(PANEL_ERRORS.order);
+    const { found } = await single(form.order, findOrders);
+    return found ? statusReply(found) : refusal(PANEL_ERRORS.order);
   }
 
   /** Refills only Completed orders of services with refill, one running refill per order. */
@@ -237,33 +244,29 @@ export function createPanelProtocol<Order extends PanelOrder>(key: string, store
   async function refill(form: SimulatedPanelForm) {
     // One order is answered `{ refill }` / `{ error }`, several (`orders`) as a list.
     if (form.orders !== undefined) {
-      const list = await ordersIn(form.orders);
+      const list = await listed(form.orders, findOrders);
       if (!list) return refusal(PANEL_ERRORS.request);
       const replies = [];
-      for (const { text, id, order } of list) {
-        const result = await refillOne(id, order);
+      for (const { text, id, found } of list) {
+        const result = await refillOne(id, found);
         replies.push({ order: id ?? text, refill: 'error' in result ? result : result.refill });
       }
       return replies;
     }
-    const { id, order } = await oneOrder(form.order);
-    return refillOne(id, order);
+    const { id, found } = await single(form.order, findOrders);
+    return refillOne(id, found);
   }
 
   async function refillStatus(form: SimulatedPanelForm) {
     if (form.refills !== undefined) {
-      const texts = idList(form.refills);
-      if (texts.length === 0 || texts.length > MAX_PANEL_IDS) return refusal(PANEL_ERRORS.request);
-      const ids = texts.map(panelId);
-      const found = await store.refills(ids.filter((id): id is number => id !== null));
-      return texts.map((text, i) => {
-        const id = ids[i] ?? null;
-        const entry = id === null ? undefined : found.get(id);
-        return { refill: id ?? text, status: entry ? entry.status : refusal(PANEL_ERRORS.refill) };
-      });
+      const list = await listed(form.refills, findRefills);
+      if (!list) return refusal(PANEL_ERRORS.request);
+      return list.map(({ text, id, found }) => ({
+        refill: id ?? text,
+        status: found ? found.status : refusal(PANEL_ERRORS.refill),
+      }));
     }
-    const id = panelId(form.refill);
-    const found = id === null ? undefined : (await store.refills([id])).get(id);
+    const { found } = await single(form.refill, findRefills);
     return found ? { status: found.status } : refusal(PANEL_ERRORS.refill);
   }
 
@@ -276,15 +279,15 @@ export function createPanelProtocol<Order extends PanelOrder>(key: string, store
   }
 
   async function cancel(form: SimulatedPanelForm) {
-    const list = await ordersIn(form.orders ?? form.order);
+    const list = await listed(form.orders ?? form.order, findOrders);
     if (!list) return refusal(PANEL_ERRORS.request);
     const replies = [];
-    for (const { text, id, order } of list) {
-      if (id === null || !order) {
+    for (const { text, id, found } of list) {
+      if (id === null || !found) {
         replies.push({ order: id ?? text, cancel: refusal(PANEL_ERRORS.order) });
         continue;
       }
-      const refused = cancelRefusal(order) ?? (await store.cancelOrder(id, order));
+      const refused = cancelRefusal(found) ?? (await store.cancelOrder(id, found));
       replies.push({ order: id, cancel: refused ?? 1 });
     }
     return replies;

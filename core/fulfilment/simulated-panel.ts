@@ -232,7 +232,6 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
     },
 
     async orders(ids) {
-      if (ids.length === 0) return new Map();
       const rows = await db.selectFrom('simulated_panel_orders').selectAll().where('id', 'in', ids).execute();
       const fresh = await Promise.all(rows.map(refresh));
       return new Map(fresh.map((row) => [row.id, asOrder(row)]));
@@ -270,7 +269,6 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
     },
 
     async refills(ids) {
-      if (ids.length === 0) return new Map();
       const rows = await db.selectFrom('simulated_panel_refills').selectAll().where('id', 'in', ids).execute();
       return new Map(rows.map((row) => [row.id, refillStatus(row)]));
     },

@@ -85,6 +85,7 @@ export interface SmmPanelClientOptions {
   timeoutMs?: number;
 }
 
+/** The most ids one multi-id request (status, refill_status, cancel) may carry, as panels allow. */
 export const MAX_STATUS_IDS = 100;
 
 type Json = Record<string, unknown>;
