@@ -10,6 +10,7 @@
  * (see isAmbiguousAddError).
  */
 import { numberToE4, parseAmountE4 } from '../money/money.ts';
+import { count, decimalText, flag, idText } from './panel-values.ts';
 import { normalizeRefillStatus, normalizeSupplierStatus } from './statuses.ts';
 import type {
   NewSupplierOrder,
@@ -84,33 +85,13 @@ export interface SmmPanelClientOptions {
   timeoutMs?: number;
 }
 
+/** The most ids one multi-id request (status, refill_status, cancel) may carry, as panels allow. */
 export const MAX_STATUS_IDS = 100;
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** "123", 123 → "123"; anything else → null. */
-function idText(value: unknown): string | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  return null;
-}
-
-/** "157", 157, "157.0" → 157; "", null, junk → null. */
-function count(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : null;
-  if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Math.trunc(Number(value));
-  return null;
-}
-
-/** "0.2782", 0.2782 → "0.2782"; absent → null. */
-function decimalText(value: unknown): string | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  return null;
-}
 
 /** A label as text: strings as sent, numbers and booleans spelled out, absent → `fallback`. */
 function labelText(value: unknown, fallback: string): string {
@@ -119,13 +100,6 @@ function labelText(value: unknown, fallback: string): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   // An object or array where a label belongs: keep what the panel sent, readably.
   return JSON.stringify(value);
-}
-
-function flag(value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
-  if (typeof value === 'string') return /^(1|true|yes)$/i.test(value.trim());
-  return false;
 }
 
 function errorText(value: unknown): string | null {

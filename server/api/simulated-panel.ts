@@ -7,7 +7,7 @@
  * Register without fastify-plugin: the form parser below stays inside this plugin's scope.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { SimulatedPanel, SimulatedPanelForm } from '../../core/fulfilment/simulated-panel.ts';
+import { type SimulatedPanel, panelForm } from '../../core/fulfilment/simulated-panel-protocol.ts';
 
 export interface SimulatedPanelApiOptions {
   panel: SimulatedPanel;
@@ -16,18 +16,6 @@ export interface SimulatedPanelApiOptions {
 export const SIMULATED_PANEL_PATH = '/simulated-panel/api/v2';
 
 const FORM = 'application/x-www-form-urlencoded';
-
-/** JSON bodies flattened to the strings a form would carry; lists joined as panels expect. */
-function flatten(body: unknown): SimulatedPanelForm {
-  const form: SimulatedPanelForm = {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return form;
-  for (const [name, value] of Object.entries(body)) {
-    if (Array.isArray(value)) form[name] = value.map(String).join(name === 'comments' ? '\n' : ',');
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-      form[name] = String(value);
-  }
-  return form;
-}
 
 export const simulatedPanelApi: FastifyPluginAsync<SimulatedPanelApiOptions> = async (app, { panel }) => {
   if (!app.hasContentTypeParser(FORM)) {
@@ -38,7 +26,7 @@ export const simulatedPanelApi: FastifyPluginAsync<SimulatedPanelApiOptions> = a
 
   app.post(SIMULATED_PANEL_PATH, { schema: { hide: true } }, async (request, reply) => {
     // Some clients put key and action in the query string: the body wins.
-    const form = { ...flatten(request.query), ...flatten(request.body) };
+    const form = { ...panelForm(request.query), ...panelForm(request.body) };
     const answer = await panel.handle(form);
     return reply.status(200).header('cache-control', 'no-store').send(answer);
   });

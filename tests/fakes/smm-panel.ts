@@ -1,11 +1,22 @@
 /**
  * A local stand-in for a supplier panel speaking "SMM panel API v2" over real HTTP on
- * 127.0.0.1: form-encoded POSTs to /api/v2, `{ error }` with HTTP 200, numbers sent as strings
- * (or not) as the test sets them. Orders are a programmable table; modes simulate an outage
- * (503), a panel that never answers, and a 200 that is not JSON.
+ * 127.0.0.1: form-encoded (or JSON) POSTs to /api/v2, `{ error }` with HTTP 200. What it answers
+ * is the protocol the store ships in its simulated panel (core/fulfilment/simulated-panel-protocol.ts),
+ * run over orders, refills and services kept in memory, which the test reads and sets directly
+ * (numbers sent as strings, or not, as the test sets them). What only tests need is added here:
+ * modes that simulate an outage (503), a panel that never answers and a 200 that is not JSON, the
+ * log of every request, a refused next `add`, refused refills and cancels, and a cancel that does
+ * not take effect at once.
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  PANEL_STATUSES,
+  type PanelServiceEntry,
+  type PanelStore,
+  createPanelProtocol,
+  panelForm,
+} from '../../core/fulfilment/simulated-panel-protocol.ts';
 
 /** What `status` replies for an order: set any field, with strings or numbers, as a panel would. */
 export interface FakeSmmOrder {
@@ -28,17 +39,8 @@ export interface FakeSmmRefill {
   status: string;
 }
 
-export interface FakeSmmService {
-  service: string | number;
-  name: string;
-  type: string;
-  category: string;
-  rate: string | number;
-  min: string | number;
-  max: string | number;
-  refill: boolean | number | string;
-  cancel: boolean | number | string;
-}
+/** An entry of the `services` reply, as the test sets it. */
+export type FakeSmmService = PanelServiceEntry;
 
 export interface FakeSmmRequest {
   method: string;
@@ -143,116 +145,63 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     if ((req.headers['content-type'] ?? '').includes('application/json')) {
-      return text ? (JSON.parse(text) as Record<string, string>) : {};
+      return text ? panelForm(JSON.parse(text)) : {};
     }
     return Object.fromEntries(new URLSearchParams(text));
   };
 
-  const statusOf = (order: FakeSmmOrder) => ({
-    charge: order.charge,
-    start_count: order.start_count,
-    status: order.status,
-    remains: order.remains,
-    currency: order.currency,
-  });
-  const ids = (text: string | undefined) =>
-    (text ?? '')
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean);
+  /** The entries of `map` (keyed by id as text) that `ids` name. */
+  const known = <T>(map: Map<string, T>, ids: number[]) =>
+    new Map(
+      ids.flatMap((id) => {
+        const entry = map.get(String(id));
+        return entry === undefined ? [] : [[id, entry] as const];
+      }),
+    );
 
-  /** What real panels answer: refills only for Completed orders of services with `refill`. */
-  function refillOne(orderId: string): { refill: number } | { error: string } {
-    const order = orders.get(orderId);
-    if (!order) return { error: 'Incorrect order ID' };
-    if (refillRefusal !== null) return { error: refillRefusal };
-    const service = services.find((s) => String(s.service) === order.service);
-    if (service && !/^(1|true)$/i.test(String(service.refill))) return { error: 'Refill is disabled for this service' };
-    if (order.status !== 'Completed') return { error: 'Refill is not available for this order' };
-    const id = nextRefillId++;
-    refills.set(String(id), { id: String(id), order: order.id, status: 'Pending' });
-    return { refill: id };
-  }
-
-  function answer(form: Record<string, string>): unknown {
-    if (form.key !== options.key) return { error: 'Invalid API key' };
-    switch (form.action) {
-      case 'services':
-        return services;
-      case 'add': {
-        if (nextAddError !== null) {
-          const error = nextAddError;
-          nextAddError = null;
-          return { error };
-        }
-        if (!services.some((s) => String(s.service) === form.service)) return { error: 'Incorrect service ID' };
-        if (!form.link) return { error: 'Incorrect link' };
-        const quantity = Number(form.quantity);
-        if (!Number.isInteger(quantity) || quantity < 1) return { error: 'Incorrect quantity' };
-        const id = nextId++;
-        orders.set(String(id), {
-          id: String(id),
-          service: form.service,
-          link: form.link,
-          quantity,
-          comments: form.comments,
-          status: 'Pending',
-          charge: '0.2782',
-          start_count: '0',
-          remains: String(quantity),
-          currency: 'USD',
-        });
-        return { order: id };
+  // Tests read and change these maps and the services list directly: the store holds no copies.
+  const store: PanelStore<FakeSmmOrder> = {
+    services: () => services,
+    balance: () => balance,
+    addOrder({ service, link, quantity, comments }) {
+      if (nextAddError !== null) {
+        const error = nextAddError;
+        nextAddError = null;
+        return { error };
       }
-      case 'status': {
-        if (form.orders !== undefined) {
-          const reply: Record<string, unknown> = {};
-          for (const id of ids(form.orders)) {
-            const order = orders.get(id);
-            reply[id] = order ? statusOf(order) : { error: 'Incorrect order ID' };
-          }
-          return reply;
-        }
-        const order = orders.get(form.order ?? '');
-        return order ? statusOf(order) : { error: 'Incorrect order ID' };
-      }
-      case 'refill': {
-        // Panels answer a single order as `{ refill }` / `{ error }`, several (`orders`) as a list.
-        if (form.orders !== undefined) {
-          return ids(form.orders).map((id) => {
-            const result = refillOne(id);
-            return { order: Number(id), refill: 'error' in result ? { error: result.error } : result.refill };
-          });
-        }
-        return refillOne(form.order ?? '');
-      }
-      case 'refill_status': {
-        if (form.refills !== undefined) {
-          return ids(form.refills).map((id) => {
-            const refill = refills.get(id);
-            return { refill: Number(id), status: refill ? refill.status : { error: 'Refill not found' } };
-          });
-        }
-        const refill = refills.get(form.refill ?? '');
-        return refill ? { status: refill.status } : { error: 'Refill not found' };
-      }
-      case 'cancel':
-        return ids(form.orders).map((id) => {
-          const order = orders.get(id);
-          if (!order) return { order: Number(id), cancel: { error: 'Incorrect order ID' } };
-          if (cancelRefusal !== null) return { order: Number(id), cancel: { error: cancelRefusal } };
-          if (order.status !== 'Pending' && order.status !== 'In progress') {
-            return { order: Number(id), cancel: { error: 'Order cannot be canceled' } };
-          }
-          if (cancelTakesEffect) order.status = 'Canceled';
-          return { order: Number(id), cancel: 1 };
-        });
-      case 'balance':
-        return balance;
-      default:
-        return { error: 'Incorrect request' };
-    }
-  }
+      const id = nextId++;
+      orders.set(String(id), {
+        id: String(id),
+        service: String(service.service),
+        link,
+        quantity,
+        ...(comments === null ? {} : { comments }),
+        status: PANEL_STATUSES.pending,
+        charge: '0.2782',
+        start_count: '0',
+        remains: String(quantity),
+        currency: 'USD',
+      });
+      return id;
+    },
+    orders: (ids) => known(orders, ids),
+    cancelOrder(_id, order) {
+      if (cancelRefusal !== null) return { error: cancelRefusal };
+      if (cancelTakesEffect) order.status = PANEL_STATUSES.canceled;
+      return null;
+    },
+    latestRefill(orderId) {
+      return [...refills.values()].findLast((refill) => refill.order === String(orderId));
+    },
+    addRefill(orderId) {
+      if (refillRefusal !== null) return { error: refillRefusal };
+      const id = nextRefillId++;
+      refills.set(String(id), { id: String(id), order: String(orderId), status: PANEL_STATUSES.pending });
+      return id;
+    },
+    refills: (ids) => known(refills, ids),
+  };
+  const protocol = createPanelProtocol(options.key, store);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -274,7 +223,7 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
       return;
     }
     if (req.method !== 'POST' || url.pathname !== '/api/v2') return json(res, 404, { error: 'Not found' });
-    return json(res, 200, answer(form));
+    return json(res, 200, await protocol.handle(form));
   };
   // Node ignores the promise a request listener returns: without the catch, a throw in the fake
   // would be an unhandled rejection and leave the request hanging.
@@ -298,7 +247,10 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
       if (!refill) throw new Error(`No refill ${id} at the fake panel`);
       refill.status = status;
     },
-    /** Every `refill` is refused with this reason until called again with null. */
+    /**
+     * Every `refill` the protocol would grant (a Completed order, refill offered, none running) is
+     * refused with this reason until called again with null.
+     */
     refuseRefill(reason: string | null) {
       refillRefusal = reason;
     },
@@ -320,8 +272,8 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
       nextAddError = error;
     },
     /**
-     * Every `cancel` is refused with this reason (as panels do for services without cancel, or
-     * orders already being delivered) until called again with null.
+     * Every `cancel` the protocol would grant (a Pending or In progress order) is refused with this
+     * reason (as panels do for orders already being delivered) until called again with null.
      */
     refuseCancel(reason: string | null) {
       cancelRefusal = reason;

@@ -273,7 +273,7 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
     expect(await client.refillStatuses([refill, '999'])).toEqual(
       new Map([
         [refill, { status: 'In progress', rawStatus: 'In progress' }],
-        ['999', { error: 'Incorrect refill ID' }],
+        ['999', { error: 'Refill not found' }],
       ]),
     );
     at(200);

@@ -108,7 +108,7 @@ describe('SMM panel API v2 client', () => {
     const second = await client.add({
       service: '3',
       link: 'https://instagram.com/p/abc',
-      quantity: 2,
+      quantity: 10,
       comments: ['Nice!', 'Great & good'],
     });
     expect(second).toEqual({ order: '23502' });
