@@ -49,8 +49,7 @@ test.describe('first-load JavaScript budget', () => {
     for (const page of pages) expect(build.matchedRoutes(page.path).at(-1), page.path).toBe(page.routeId);
   });
 
-  // Every public page fits, with no exception (decision 037: the order page was the last one over,
-  // until session 21).
+  // Every public page fits, with no exception (decision 050: the order page was the last one over).
   for (const page of pages) {
     test(`${page.path} (${page.routeId}) loads at most ${kb(FIRST_LOAD_BUDGET_BYTES)}`, () => {
       const report = build.measure(page.path);
