@@ -14,7 +14,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type RouteObject, matchRoutes } from 'react-router';
 
-/** The budget of issue 13: every public page's first load, gzip. */
+/** The budget of decision 036: every public page's first load, gzip. */
 export const FIRST_LOAD_BUDGET_BYTES = 120 * 1024;
 
 /** Text that only the blog editor's libraries put into a chunk (decision 021). */

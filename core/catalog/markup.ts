@@ -1,5 +1,5 @@
 /**
- * Prices from a supplier's rate (issue 14, decision 044): what a tier costs the store, the price a
+ * Prices from a supplier's rate (decision 044): what a tier costs the store, the price a
  * markup gives, and the warnings the tier editor shows. Money is in ten-thousandths (core/money);
  * the arithmetic runs on BigInt, so a large rate times a large quantity never loses a digit.
  *

@@ -1,5 +1,5 @@
 /**
- * One service as the catalogue editor reads and saves it (issue 14, decision 044), and the zod
+ * One service as the catalogue editor reads and saves it (decision 044), and the zod
  * schema that checks a save on the server. The admin form imports the same schema, so its
  * messages are the server's; public pages never load this module.
  */

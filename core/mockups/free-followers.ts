@@ -1,5 +1,5 @@
 /**
- * The free-followers preview (spec "Static mock-ups", issue 12; docs/decisions/028-mock-up-pages.md):
+ * The free-followers preview (spec "Static mock-ups"; docs/decisions/028-mock-up-pages.md):
  * the package list it shows and the rules its form checks. The store gives no followers away,
  * so nothing here reaches an order; the page only validates and says so. Browser-safe.
  */

@@ -33,7 +33,7 @@ export interface UploadsCleanupResult {
 /** Every upload hash a blog post (cover or body) or the catalogue (a group's or service's image) references. */
 export async function referencedUploadHashes(db: Kysely<Database>): Promise<Set<string>> {
   const hashes = new Set<string>();
-  // The catalogue is small: its images in one read each (issue 14, decision 044).
+  // The catalogue is small: its images in one read each (decision 044).
   for (const table of ['services', 'service_groups'] as const) {
     for (const row of await db.selectFrom(table).select('image').execute()) {
       for (const match of row.image.matchAll(UPLOAD_REFERENCE)) if (match[1]) hashes.add(match[1]);

@@ -1,5 +1,5 @@
 /**
- * The owner's dashboard over HTTP (issue 14): the figures of core/admin/dashboard.ts for the last
+ * The owner's dashboard over HTTP (decision 042): the figures of core/admin/dashboard.ts for the last
  * 7, 30 or 90 days, the failed-mail count, and each supplier panel's balance (decision 045: asked
  * at most once a minute per panel). Owner only.
  */

@@ -1,5 +1,5 @@
 /**
- * The blog's JSON API (spec section 7; issue 11): public list, search and detail; admin create,
+ * The blog's JSON API (spec section 7): public list, search and detail; admin create,
  * update and delete behind the bearer guard. Thin: core/blog/blog.ts holds every rule.
  *
  * Writes take `multipart/form-data` (the admin form, with its `image` file) or the same fields as

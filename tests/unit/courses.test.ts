@@ -1,5 +1,5 @@
 /**
- * The static course catalogue (issue 12, decision 027): exactly the spec's eight slugs, every
+ * The static course catalogue (decision 027): exactly the spec's eight slugs, every
  * field present and typed, prices within the spec's rupee range, ratings 0–5 in halves, honest
  * wording, the contact form's course enquiry, and every committed image file at the pixel size
  * its slot is laid out for (read with sharp, not trusted from the file name).
