@@ -26,7 +26,7 @@ function isBarePage(pathname: string): boolean {
 }
 
 /** Whether the page is part of the admin back office (its own shell, no storefront chrome). */
-export function isAdminPage(pathname: string): boolean {
+function isAdminPage(pathname: string): boolean {
   return matchesPrefix(pathname, ADMIN_PREFIX);
 }
 

@@ -67,7 +67,7 @@ export function sanitizeRichText(html: string): string {
  *
  * Idempotent: sanitising the output again gives the same output (tests/unit/sanitize-blog.test.ts).
  */
-export interface BlogHtmlOptions {
+interface BlogHtmlOptions {
   /** The store's PUBLIC_URL: links to it count as internal, and its upload URLs become relative. */
   publicUrl?: string;
 }

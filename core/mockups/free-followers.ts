@@ -9,7 +9,7 @@ import { parseInstagramUsername } from '../verification/parse.ts';
 export const FREE_FOLLOWERS_MIN = 10;
 export const FREE_FOLLOWERS_MAX = 350_000;
 
-export interface FreeTrialPackage {
+interface FreeTrialPackage {
   qty: number;
   /** What the package would cost, in whole rupees (the spec prices this list in rupees). */
   priceInr: number;
@@ -46,7 +46,7 @@ export interface FreeFollowersValue {
 
 export type FreeFollowersField = 'username' | 'quantity';
 
-export type FreeFollowersCheck =
+type FreeFollowersCheck =
   { ok: true; value: FreeFollowersValue } | { ok: false; errors: Partial<Record<FreeFollowersField, string>> };
 
 /**

@@ -18,7 +18,7 @@ import { refundDueE4 } from '../orders/progress.ts';
 import { isNotifiedStatus } from '../orders/status.ts';
 import { publicOrderId } from '../orders/types.ts';
 
-export interface OrderMailsOptions {
+interface OrderMailsOptions {
   /** The store's public address, for the tracking link. */
   publicUrl: string;
   /** The store's clock: when a review link was made and expires. */

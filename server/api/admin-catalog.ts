@@ -35,7 +35,7 @@ export function supplierDirectory(db: Kysely<Database>): SupplierDirectory {
   };
 }
 
-export interface AdminCatalogApiOptions {
+interface AdminCatalogApiOptions {
   editor: CatalogueEditor;
   authenticate: AuthenticateToken;
 }

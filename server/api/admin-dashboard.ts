@@ -12,7 +12,7 @@ import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
 import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
-export interface AdminDashboardApiOptions {
+interface AdminDashboardApiOptions {
   dashboard: Dashboard;
   failedMail: FailedMailConsole;
   /** Every panel's balance (core/fulfilment/panels-admin.ts). */

@@ -19,7 +19,7 @@ import { type AuthenticateToken, OWNER_AND_SUPPORT, noteAudit, requireAdmin } fr
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 
-export interface AdminReviewsApiOptions {
+interface AdminReviewsApiOptions {
   reviews: Reviews;
   authenticate: AuthenticateToken;
 }

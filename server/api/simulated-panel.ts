@@ -9,7 +9,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { SimulatedPanel, SimulatedPanelForm } from '../../core/fulfilment/simulated-panel.ts';
 
-export interface SimulatedPanelApiOptions {
+interface SimulatedPanelApiOptions {
   panel: SimulatedPanel;
 }
 

@@ -17,7 +17,8 @@ import {
   findCourse,
   listCourses,
 } from '../../core/courses/catalogue.ts';
-import { COURSE_IMAGE_SIZES, courseImageAttributes, courseImageFiles } from '../../core/courses/images.ts';
+import { COURSE_IMAGE_SIZES, courseImageAttributes } from '../../core/courses/images.ts';
+import { courseImageFiles } from '../support/course-images.ts';
 import { starFills } from '../../app/components/courses/EditorRating.tsx';
 import { courseJsonLd } from '../../app/components/courses/seo.ts';
 

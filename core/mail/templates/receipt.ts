@@ -1,9 +1,9 @@
 /** The order receipt e-mail, sent once when a payment is confirmed. */
 import { type RenderedMail, renderMail } from './layout.ts';
 
-export { escapeHtml, type RenderedMail } from './layout.ts';
+export { escapeHtml } from './layout.ts';
 
-export interface ReceiptOrder {
+interface ReceiptOrder {
   orderNumber: string;
   serviceName: string;
   target: string;
@@ -29,9 +29,9 @@ function defaultSupportUrl(trackingUrl: string): string {
   }
 }
 
-export const DELIVERY_NOTE =
+const DELIVERY_NOTE =
   'Delivery is gradual so that growth looks natural: it starts within 24-72 hours of your order and continues until the full quantity is delivered.';
-export const SUPPORT_NOTE = 'Questions about your order? Our support team is available 24 hours a day, 7 days a week.';
+const SUPPORT_NOTE = 'Questions about your order? Our support team is available 24 hours a day, 7 days a week.';
 
 export function renderReceipt(order: ReceiptOrder): RenderedMail {
   const quantity = Number.isFinite(order.quantity) ? order.quantity.toLocaleString('en-US') : String(order.quantity);

@@ -1,7 +1,7 @@
 /** E-mails a customer gets as the supplier moves their order along (In Progress, Completed, Partial, Canceled). */
 import { type RenderedMail, renderMail } from './layout.ts';
 
-export interface StatusUpdate {
+interface StatusUpdate {
   orderNumber: string;
   serviceName: string;
   target: string;
