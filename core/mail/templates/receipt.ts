@@ -9,12 +9,12 @@ interface ReceiptOrder {
   target: string;
   quantity: number;
   /** Already formatted, e.g. "$2.99": the total paid. */
-  amount: string;
+  amountText: string;
   /**
    * The package price and the processing fee the total includes (decision 033), formatted; the
    * fee is null when the order has none, and then only the total is listed.
    */
-  charges?: { packagePrice: string; fee: string | null } | undefined;
+  charges?: { packagePriceText: string; feeText: string | null } | undefined;
   trackingUrl: string;
   email: string;
   /** Where "contact support" points; default `<origin of trackingUrl>/contact`. */
@@ -45,13 +45,13 @@ export function renderReceipt(order: ReceiptOrder): RenderedMail {
       ['Service', order.serviceName],
       ['Target', order.target],
       ['Quantity', quantity],
-      ...(order.charges?.fee
+      ...(order.charges?.feeText
         ? ([
-            ['Package price', order.charges.packagePrice],
-            ['Processing fee', order.charges.fee],
+            ['Package price', order.charges.packagePriceText],
+            ['Processing fee', order.charges.feeText],
           ] as [string, string][])
         : []),
-      ['Amount paid', order.amount],
+      ['Amount paid', order.amountText],
     ],
     button: { label: 'Track your order', url: order.trackingUrl },
     paragraphs: [DELIVERY_NOTE],
