@@ -59,7 +59,7 @@ export const __vitePreload = (load, deps) => {
 };
 `;
 
-/** Serves PRELOAD_HELPER in place of Vite's helper in the browser build (decision 037, "Session 21"). */
+/** Serves PRELOAD_HELPER in place of Vite's helper in the browser build (decision 050). */
 function smallPreloadHelper(): Plugin {
   return {
     name: 'boostly:small-preload-helper',

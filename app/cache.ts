@@ -14,5 +14,3 @@ export const CacheStrategy = {
   /** Anything personal or stateful: never stored anywhere. */
   none: 'private, no-store',
 } as const;
-
-export type CacheStrategyName = keyof typeof CacheStrategy;

@@ -1,7 +1,7 @@
 /**
  * Spec section 2, "Layout rules": where the top bar (flash-sale banner), the storefront header
  * and the footer show. The footer hides on the same pages as the top bar, and in the admin area
- * too. The admin area (issue 13, decision 034) is a back office with its own navigation: neither
+ * too. The admin area (decision 034) is a back office with its own navigation: neither
  * the storefront's top bar nor its header belong there, so both hide inside /admin as well.
  */
 const BARE_PREFIXES = [
@@ -26,7 +26,7 @@ function isBarePage(pathname: string): boolean {
 }
 
 /** Whether the page is part of the admin back office (its own shell, no storefront chrome). */
-export function isAdminPage(pathname: string): boolean {
+function isAdminPage(pathname: string): boolean {
   return matchesPrefix(pathname, ADMIN_PREFIX);
 }
 

@@ -9,15 +9,15 @@ export default [
   // The spec lists this misspelt route; it only redirects to the confirmation (or order lookup).
   route('order-confrim/:orderId?', 'routes/order-confrim.tsx'),
   route('client', 'routes/client.tsx'),
-  // The contact form (issue 12): stored, mailed to support, acknowledged (docs/decisions/024-contact-messages.md).
+  // The contact form: stored, mailed to support, acknowledged (docs/decisions/024-contact-messages.md).
   route('contact', 'routes/contact.tsx'),
-  // Help and legal pages (issue 12): texts filled from the store settings (docs/decisions/025-legal-texts.md).
+  // Help and legal pages: texts filled from the store settings (docs/decisions/025-legal-texts.md).
   route('faq', 'routes/faq.tsx'),
   route('privacy-policy', 'routes/legal/privacy-policy.tsx'),
   route('terms-condition', 'routes/legal/terms-condition.tsx'),
   route('disclaimer', 'routes/legal/disclaimer.tsx'),
   route('refund-policy', 'routes/legal/refund-policy.tsx'),
-  // The static course catalogue (issue 12): the list at /courses per decision 002; decision 027.
+  // The static course catalogue: the list at /courses per decision 002; decision 027.
   route('courses', 'routes/courses.tsx'),
   route('course/:slug', 'routes/course.tsx'),
   // The spec's static mock-ups, built as honest previews that take no payment (docs/decisions/028-mock-up-pages.md).
@@ -29,7 +29,7 @@ export default [
   route('review/:token', 'routes/review.tsx'),
   // An admin invitation's link: set a password, then log in (decision 041).
   route('accept-invitation', 'routes/accept-invitation.tsx'),
-  // The public blog (issue 11) in its own header and footer; /instagram-issue and /media-update
+  // The public blog (decision 020) in its own header and footer; /instagram-issue and /media-update
   // show the two seeded categories (docs/decisions/020-blog-pages-and-seo.md).
   layout('routes/blog/layout.tsx', [
     route('blog', 'routes/blog/index.tsx'),

@@ -10,7 +10,7 @@
  * Through zod's shared config object rather than `z.config()`: zod 4 keeps its global config on
  * `globalThis.__zod_globalConfig` and adopts an object already there (zod/v4/core/core.js), so
  * every page gets the setting without loading zod's 4 KB core in its first-load JavaScript
- * (budget 120 KB, issue 13). root.tsx imports this module first, so it runs before zod loads.
+ * (the 120 KB first-load budget, decision 036). root.tsx imports this module first, so it runs before zod loads.
  */
 const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
 if (typeof document !== 'undefined') zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true };

@@ -9,7 +9,7 @@
 /** How stale `known()` may get before it reads the database again. */
 const REFRESH_MS = 1000;
 
-export interface ContentVersion {
+interface ContentVersion {
   /** Records a version this instance wrote or read. */
   saw: (version: number) => void;
   /** Reads the database's version now (and records it). */

@@ -18,7 +18,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   /** postgres://… selects PostgreSQL; otherwise SQLite at `sqlitePath`. */
   url?: string | undefined;
   sqlitePath?: string | undefined;
@@ -99,7 +99,7 @@ class SqliteStoreDialect extends SqliteDialect {
 }
 
 /** Why the database refused: a cause an operator can act on, and a sentence saying it. */
-export interface DatabaseFailure {
+interface DatabaseFailure {
   cause: 'full' | 'read-only' | 'corrupt' | 'unreachable' | 'other';
   message: string;
 }

@@ -12,7 +12,7 @@ export function postgresToolEnv(databaseUrl: string): { url: string; env: NodeJS
   return { url: url.toString(), env: password ? { ...process.env, PGPASSWORD: password } : { ...process.env } };
 }
 
-export type BackupFormat = 'postgres' | 'sqlite';
+type BackupFormat = 'postgres' | 'sqlite';
 
 /** `pg_dump --format=custom` files start with "PGDMP"; SQLite files with "SQLite format 3\0". */
 export function backupFormatOf(file: string): BackupFormat | null {

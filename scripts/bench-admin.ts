@@ -15,7 +15,7 @@
  *   BENCH_RUNS=30             timed calls per combination (after BENCH_WARMUP=3 untimed ones)
  *   BENCH_DIALECTS=sqlite,postgres
  *   BENCH_TARGET_MS=50        the p95 each orders-list combination must stay under
- *   BENCH_DASHBOARD_TARGET_MS=200  the p95 each dashboard range must stay under (issue 14)
+ *   BENCH_DASHBOARD_TARGET_MS=200  the p95 each dashboard range must stay under (decision 042)
  *   BENCH_FRESH=1             drop the seeded store and seed again
  *   BENCH_JSON=path           also write the results as JSON
  *

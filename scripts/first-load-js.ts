@@ -14,13 +14,13 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type RouteObject, matchRoutes } from 'react-router';
 
-/** The budget of issue 13: every public page's first load, gzip. */
+/** The budget of decision 036: every public page's first load, gzip. */
 export const FIRST_LOAD_BUDGET_BYTES = 120 * 1024;
 
 /** Text that only the blog editor's libraries put into a chunk (decision 021). */
-export const EDITOR_MARKERS = /prosemirror|@tiptap|tiptap/i;
+const EDITOR_MARKERS = /prosemirror|@tiptap|tiptap/i;
 
-export interface ManifestRoute {
+interface ManifestRoute {
   id: string;
   parentId?: string;
   path?: string;
@@ -42,7 +42,7 @@ export interface Sizes {
   gzip: number;
 }
 
-export interface PageReport {
+interface PageReport {
   path: string;
   /** The matched route ids, outermost first. */
   routes: string[];
@@ -58,7 +58,7 @@ export interface PageReport {
  * Whether a manifest route belongs to the admin area: the layout at /admin and every route under it,
  * whatever its id (app/routes.ts gives some an id of their own, e.g. `admin-catalogue-service`).
  */
-export function isAdminRoute(route: ManifestRoute, routes: Readonly<Record<string, ManifestRoute>>): boolean {
+function isAdminRoute(route: ManifestRoute, routes: Readonly<Record<string, ManifestRoute>>): boolean {
   for (
     let current: ManifestRoute | undefined = route;
     current;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:lighthouse`: Lighthouse (mobile defaults: a mid-range phone, simulated slow 4G
  * and 4× CPU slowdown) on the store's public pages, with Debian's Chromium, the median of several
- * runs per page, against issue 13's bar:
+ * runs per page, against decision 036's bar:
  *
  *   performance ≥ 95, accessibility 100, best practices 100, CLS < 0.02
  *
@@ -28,10 +28,10 @@ import lighthouse from 'lighthouse';
 const root = path.resolve(import.meta.dirname, '..');
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-/** Issue 13's bar. */
+/** Decision 036's bar. */
 const BAR = { performance: 95, accessibility: 100, bestPractices: 100, maxCls: 0.02 } as const;
 
-/** The pages of issue 13, by the name `--pages` accepts; their paths are filled in once the store runs. */
+/** The pages measured, by the name `--pages` accepts; their paths are filled in once the store runs. */
 const PAGE_NAMES = [
   '/',
   'service',

@@ -65,7 +65,7 @@ const KEEP_ALIVE_MS = 65_000;
 /** Methods a fetch Request (and so React Router) refuses to carry. */
 const PAGE_UNSUPPORTED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
-export interface AppOptions {
+interface AppOptions {
   config: Config;
   store: Store;
   /** The React Router server build; omitted in API-only tests. */

@@ -117,7 +117,7 @@ const EnvSchema = z.object({
   LOW_BALANCE_CHECK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+type Env = z.infer<typeof EnvSchema>;
 
 export interface Config extends Env {
   dataDir: string;

@@ -17,7 +17,7 @@ import type { LoggerOptions } from 'pino';
 export const REDACTED = '[redacted]';
 
 /** Field names whose values are secrets, wherever they appear in a logged object. */
-export const SECRET_FIELDS = [
+const SECRET_FIELDS = [
   'authorization',
   'cookie',
   'set-cookie',
@@ -65,7 +65,7 @@ const SECRET_QUERY_PARAM = /(token|code|otp|signature|secret|password|key|sessio
 const SECRET_PATH = /^(\/review\/)[^/?#]+/;
 
 /** `/path?token=abc&page=2` → `/path?token=[redacted]&page=2`; `/review/<token>` → `/review/[redacted]`. */
-export function redactUrl(logged: unknown): unknown {
+function redactUrl(logged: unknown): unknown {
   if (typeof logged !== 'string') return logged;
   const url = logged.replace(SECRET_PATH, `$1${REDACTED}`);
   const query = url.indexOf('?');

@@ -45,7 +45,7 @@ export interface RenderedPage {
   cacheControl: string | null;
 }
 
-export interface PageCacheOptions {
+interface PageCacheOptions {
   maxSeconds: number;
   maxEntries?: number;
   now?: () => number;

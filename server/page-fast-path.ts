@@ -12,7 +12,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyBaseLogger } from 'fastify';
 import { type PageCache, encodedBody, pickEncoding } from './page-cache.ts';
 
-export interface PageFastPathOptions {
+interface PageFastPathOptions {
   pageCache: PageCache;
   /** The same key part the pages plugin uses (server/app.ts): a content change misses at once. */
   contentVersion: () => number;

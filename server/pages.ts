@@ -29,7 +29,7 @@ interface StoreServerBuild extends ServerBuild {
   };
 }
 
-export interface PagesOptions {
+interface PagesOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: 'production' | 'development';
   services: StoreServices;

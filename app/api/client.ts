@@ -9,7 +9,7 @@
  * token provider (`createApiClient({ bearer })`).
  */
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** One rejected field of a payload: `field` is its path joined with '.', e.g. 'email'. */
 export interface FieldError {
@@ -27,7 +27,7 @@ export interface Envelope<TData> {
 /** Shown when the network fails before any reply arrives. */
 export const NETWORK_ERROR_MESSAGE = 'Could not reach the store. Please check your connection and try again.';
 
-export const unexpectedReplyMessage = (status: number) =>
+const unexpectedReplyMessage = (status: number) =>
   `The store answered with an unexpected reply (HTTP ${status}). Please try again.`;
 
 export class ApiError extends Error {
@@ -59,20 +59,20 @@ export function messageOf(error: unknown): string {
   return String(error);
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
+type QueryValue = string | number | boolean | null | undefined;
 
-export interface RequestOptions {
+interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Added to the path as a query string; null and undefined values are left out. */
   query?: Readonly<Record<string, QueryValue>> | undefined;
 }
 
-export interface SendOptions<TBody> extends RequestOptions {
+interface SendOptions<TBody> extends RequestOptions {
   body?: TBody;
 }
 
 /** Sends `Authorization: Bearer …` with every request (the admin API, spec section 6). */
-export interface BearerAuth {
+interface BearerAuth {
   /** The token, read per request. Without one nothing is sent: the call fails as a 401 at once. */
   token: () => string | null;
   /** The message of that 401. */
@@ -83,7 +83,7 @@ export interface BearerAuth {
   onUnauthorized?: (message: string, token: string) => void;
 }
 
-export interface ApiClientOptions {
+interface ApiClientOptions {
   bearer?: BearerAuth;
   /** The browser cache mode for every request (`no-store` for personal or admin calls). */
   cache?: RequestCache;
@@ -92,7 +92,7 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
 }
 
-export interface ApiClient {
+interface ApiClient {
   get<TData>(path: string, options?: RequestOptions): Promise<TData>;
   post<TData, TBody = unknown>(path: string, body: TBody, options?: RequestOptions): Promise<TData>;
   patch<TData, TBody = unknown>(path: string, body: TBody, options?: RequestOptions): Promise<TData>;

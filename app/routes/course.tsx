@@ -13,7 +13,7 @@ import { requestContext } from '../context.ts';
 import { absoluteUrl, pageMeta } from '../seo/meta.ts';
 
 /**
- * A course's page (spec "Course pages"; issue 12): everything rendered on the server from the
+ * A course's page (spec "Course pages"): everything rendered on the server from the
  * static catalogue. Where the spec has a "Buy Course" link that goes nowhere, the page offers
  * "Ask about this course", the contact form with the course named (decision 027). An unknown
  * slug is the not-found page with HTTP 404 (the root error boundary shows it).

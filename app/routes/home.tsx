@@ -34,7 +34,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
 /**
  * The server render already shows the first category's first service, so prices are in the HTML.
  * The FAQ copy and its JSON-LD come as data too: text the page never changes stays out of the
- * JavaScript bundle (first-load budget, issue 13).
+ * JavaScript bundle (the 120 KB first-load budget, decision 036).
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { catalog, publicUrl, storeInfo, reviews } = context.get(requestContext).services;

@@ -36,7 +36,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const service = detail.services.find((s) => s.slug === detail.selected);
   const path = `/service/${detail.selected}`;
   // The FAQ copy and the JSON-LD are built here, on the server: text and code the page never
-  // changes stay out of its JavaScript (first-load budget, issue 13).
+  // changes stay out of its JavaScript (the 120 KB first-load budget, decision 036).
   // The rating comes from customers' approved reviews of this service only (decision 039).
   const rating = service ? await reviews.aggregateFor(service.slug) : null;
   const jsonLd = service

@@ -27,7 +27,7 @@ export function organizationJsonLd(publicUrl: string | undefined, supportEmail?:
   };
 }
 
-export interface FaqForJsonLd {
+interface FaqForJsonLd {
   question: string;
   /** Plain text, the same words the accordion shows. */
   answer: string;
@@ -47,7 +47,7 @@ export function faqPageJsonLd(entries: readonly FaqForJsonLd[], url: string): Js
   };
 }
 
-export interface OfferForJsonLd {
+interface OfferForJsonLd {
   /** E.g. "1000 Instagram Followers (Standard)". */
   name: string;
   /** What the buyer is charged, as a decimal text in `currency` (e.g. "12.99"). */
@@ -58,7 +58,7 @@ export interface OfferForJsonLd {
   path: string;
 }
 
-export interface ProductForJsonLd {
+interface ProductForJsonLd {
   name: string;
   description: string;
   /** The page's own path. */

@@ -1,7 +1,7 @@
 /**
  * The tags of a private page, apart from meta.ts so that a page that needs nothing else from it
  * (the order form) does not load the search-and-sharing code in the browser: React Router runs a
- * route's `meta` there too, after a navigation (decision 037, 120 KB first-load budget). meta.ts
+ * route's `meta` there too, after a navigation (decision 050, 120 KB first-load budget). meta.ts
  * re-exports both names.
  */
 import type { MetaDescriptor } from 'react-router';

@@ -102,7 +102,7 @@ export const OrdersListReplySchema = z
 export type OrdersListReply = z.infer<typeof OrdersListReplySchema>;
 
 /** The detail's order: the row plus the facts only the detail shows. */
-export const OrderFactsSchema = ConsoleRowSchema.extend({
+const OrderFactsSchema = ConsoleRowSchema.extend({
   id: z.number().int(),
   provider: z.string(),
   clientOrderId: z.string(),
@@ -122,7 +122,6 @@ export const OrderFactsSchema = ConsoleRowSchema.extend({
   statusSyncedAt: z.string().nullable(),
   refunded: z.number(),
 });
-export type OrderFacts = z.infer<typeof OrderFactsSchema>;
 
 /** One order_events entry; `detail` is the event's recorded JSON object. */
 export const TimelineEntrySchema = z.object({
@@ -133,7 +132,7 @@ export const TimelineEntrySchema = z.object({
 export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
 
 /** A receipt or status e-mail queued for the order (a mail job). */
-export const OrderEmailSchema = z.object({
+const OrderEmailSchema = z.object({
   id: z.number().int(),
   dedupeKey: z.string().nullable(),
   to: z.string().nullable(),
@@ -144,7 +143,6 @@ export const OrderEmailSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type OrderEmail = z.infer<typeof OrderEmailSchema>;
 
 /** `GET /api/order/detail/:orderId`'s data. */
 export const OrderDetailSchema = z.object({

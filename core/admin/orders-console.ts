@@ -10,7 +10,7 @@ import { createOrderActions } from './orders-actions.ts';
 import { exportOrdersCsv } from './orders-csv.ts';
 import { createOrdersSearch } from './orders-search.ts';
 
-export interface OrdersConsoleOptions {
+interface OrdersConsoleOptions {
   db: Kysely<Database>;
   now?: () => Date;
   /** Overrides of the size thresholds (tests use tiny ones to reach every code path). */

@@ -9,7 +9,7 @@ import type { ConsoleRow, OrdersFilter } from './contracts.ts';
 import { type OrdersSearch, mergeOrdered, normaliseKeyword, normaliseStatus } from './orders-search.ts';
 
 /** Rows per query when exporting. */
-export const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 1000;
 
 export const CSV_HEADER = [
   'Order ID',
@@ -74,7 +74,7 @@ export function csvLine(cells: (string | number | null | undefined)[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-export interface CsvExportOptions {
+interface CsvExportOptions {
   db: Kysely<Database>;
   search: OrdersSearch;
   /** Rows per query (tests use tiny batches). */

@@ -45,16 +45,16 @@ import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';
 import { rowsByIds } from './console-rows.ts';
 import { MAX_KEYWORD_LENGTH, type OrdersListQuery, type OrdersPage } from './contracts.ts';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 /** Keywords shorter than this match as a prefix of the order id or e-mail. */
-export const MIN_SUBSTRING_KEYWORD = 3;
+const MIN_SUBSTRING_KEYWORD = 3;
 /** Up to this many keyword matches, searches go through the trigram index and count exactly. */
-export const SMALL_RESULT = { sqlite: 5000, postgres: 2000 } as const;
+const SMALL_RESULT = { sqlite: 5000, postgres: 2000 } as const;
 /** A status with at most this many orders is checked row by row for an exact keyword count. */
-export const STATUS_SCAN_LIMIT = { sqlite: 5000, postgres: 10_000 } as const;
+const STATUS_SCAN_LIMIT = { sqlite: 5000, postgres: 10_000 } as const;
 
-export interface OrdersSearchOptions {
+interface OrdersSearchOptions {
   db: Kysely<Database>;
   /** Overrides of the size thresholds (tests use tiny ones to reach every code path). */
   limits?: { smallResult?: number; statusScanLimit?: number } | undefined;

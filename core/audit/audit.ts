@@ -57,7 +57,7 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
   return { before: changedBefore, after: changedAfter };
 }
 
-export interface AuditEntryInput extends AuditNote {
+interface AuditEntryInput extends AuditNote {
   adminId: number | null;
   adminEmail: string;
   action: string;
@@ -78,7 +78,7 @@ export interface AuditEntry {
   summary: { before?: unknown; after?: unknown } | null;
 }
 
-export interface AuditFilters {
+interface AuditFilters {
   /** Text searched in the action, the target and the admin's e-mail (case-insensitive). */
   q?: string | undefined;
   action?: string | undefined;
@@ -90,7 +90,7 @@ export interface AuditFilters {
   limit?: number | undefined;
 }
 
-export interface AuditPage {
+interface AuditPage {
   entries: AuditEntry[];
   /** Pass as `before` for the next page; null on the last page. */
   next: string | null;

@@ -12,7 +12,7 @@ export interface AuditFieldRow {
   after: string | null;
 }
 
-export type AuditSummaryView =
+type AuditSummaryView =
   /** Both sides known: each field's old and new value. */
   | { kind: 'change'; rows: AuditFieldRow[] }
   /** Nothing existed before (a post written). */

@@ -12,7 +12,7 @@ import { revokeAdminTokens } from './admin-sessions.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 import { type AdminRole, storedRole } from './roles.ts';
 
-export interface AdminSummary {
+interface AdminSummary {
   id: number;
   email: string;
   role: AdminRole;
@@ -26,7 +26,7 @@ export interface AdminSummary {
   activeTokens: number;
 }
 
-export interface AdminAccountsOptions {
+interface AdminAccountsOptions {
   db: Kysely<Database>;
   now: Clock;
 }

@@ -31,29 +31,22 @@ import { CODE_FAILURE_MESSAGES, type OneTimeCodes, throttledMessage } from './on
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { type SecondFactorMethod, type SecondFactors, createSecondFactors } from './second-factor.ts';
 
-export {
-  DEFAULT_LOCKOUT_MS,
-  DEFAULT_MAX_FAILED_LOGINS,
-  DEFAULT_SLOWDOWN_AFTER,
-  DEFAULT_SLOWDOWN_MAX_MS,
-} from './login-failures.ts';
-
 /** What the code proves; also the codes table's `purpose`. */
-export const ADMIN_LOGIN_PURPOSE = 'admin-login';
+const ADMIN_LOGIN_PURPOSE = 'admin-login';
 /** Codes issued to answer a resend that sends nothing (see `resendOtp`); never e-mailed. */
 const ADMIN_DECOY_PURPOSE = 'admin-login-decoy';
 /** As configured in the codes service (its default TTL). */
-export const ADMIN_CODE_MINUTES = 10;
+const ADMIN_CODE_MINUTES = 10;
 /** Mail retries with backoff from 5 s doubling: 6 attempts span about 2.5 minutes. */
 const CODE_MAIL_MAX_ATTEMPTS = 6;
 
-export type LoginResult =
+type LoginResult =
   | { status: 200; access_token: string; isVerified: true; expiresAt: Date; message: string }
   | { status: 409; isVerified: false; secondFactor: SecondFactorMethod; message: string }
   | { status: 400 | 401; message: string }
   | { status: 429; message: string; retryAfterMs: number };
 
-export interface AdminLoginOptions {
+interface AdminLoginOptions {
   db: Kysely<Database>;
   codes: OneTimeCodes;
   sessions: AdminSessions;

@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { type AdminRole, storedRole } from './roles.ts';
 
-export const DEFAULT_TOKEN_TTL_MS = 12 * 60 * 60_000;
+const DEFAULT_TOKEN_TTL_MS = 12 * 60 * 60_000;
 /** `last_used_at` is written at most this often per token. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 /** Expired tokens are deleted this long after they expired (at the admin's next login). */
@@ -26,7 +26,7 @@ export interface AdminSession {
   role: AdminRole;
 }
 
-export interface AdminSessionsOptions {
+interface AdminSessionsOptions {
   db: Kysely<Database>;
   now: Clock;
   tokenTtlMs?: number;

@@ -23,22 +23,11 @@ import type { TotpKeySource } from './totp-keys.ts';
 import { ADMIN_MESSAGES, AdminAuthError } from './admin-errors.ts';
 import { type AdminTeam, createAdminTeam } from './invitations.ts';
 
-export { type AdminSummary } from './admin-accounts.ts';
-
 export { ADMIN_MESSAGES, AdminAuthError } from './admin-errors.ts';
-export {
-  ADMIN_CODE_MINUTES,
-  ADMIN_LOGIN_PURPOSE,
-  DEFAULT_LOCKOUT_MS,
-  DEFAULT_MAX_FAILED_LOGINS,
-  DEFAULT_SLOWDOWN_AFTER,
-  DEFAULT_SLOWDOWN_MAX_MS,
-  type LoginResult,
-} from './admin-login.ts';
 export { type SecondFactorStatus } from './second-factor.ts';
-export { type AdminSession, DEFAULT_TOKEN_TTL_MS, hashToken } from './admin-sessions.ts';
+export { type AdminSession, hashToken } from './admin-sessions.ts';
 
-export interface AdminAuthOptions {
+interface AdminAuthOptions {
   db: Kysely<Database>;
   codes: OneTimeCodes;
   /** The store's public origin, for the link in the code e-mail. */

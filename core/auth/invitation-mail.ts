@@ -6,9 +6,9 @@
 import { type RenderedMail, renderMail } from '../mail/templates/layout.ts';
 import { ROLE_LABELS, type AdminRole } from './roles.ts';
 
-export const ACCEPT_INVITATION_PATH = '/accept-invitation';
+const ACCEPT_INVITATION_PATH = '/accept-invitation';
 
-export function invitationUrl(publicUrl: string, token: string): string {
+function invitationUrl(publicUrl: string, token: string): string {
   try {
     const url = new URL(ACCEPT_INVITATION_PATH, publicUrl);
     url.hash = `token=${token}`;

@@ -24,7 +24,7 @@ import { renderAdminInvitation } from './invitation-mail.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 import { type AdminRole, isAdminRole, storedRole } from './roles.ts';
 
-export const INVITATION_HOURS = 72;
+const INVITATION_HOURS = 72;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export const INVITATION_MESSAGES = {
@@ -44,7 +44,7 @@ export const INVITATION_MESSAGES = {
   noSuchInvitation: 'There is no such invitation.',
 } as const;
 
-export class TeamError extends Error {
+class TeamError extends Error {
   readonly expose = true;
   constructor(
     message: string,
@@ -79,7 +79,7 @@ export interface Actor {
   email: string;
 }
 
-export interface AdminTeamOptions {
+interface AdminTeamOptions {
   db: Kysely<Database>;
   now: Clock;
   publicUrl: string;

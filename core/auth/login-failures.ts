@@ -19,13 +19,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
-export const DEFAULT_MAX_FAILED_LOGINS = 5;
-export const DEFAULT_LOCKOUT_MS = 15 * 60_000;
-export const DEFAULT_SLOWDOWN_AFTER = 10;
-export const DEFAULT_SLOWDOWN_BASE_MS = 250;
-export const DEFAULT_SLOWDOWN_MAX_MS = 5_000;
+const DEFAULT_MAX_FAILED_LOGINS = 5;
+const DEFAULT_LOCKOUT_MS = 15 * 60_000;
+const DEFAULT_SLOWDOWN_AFTER = 10;
+const DEFAULT_SLOWDOWN_BASE_MS = 250;
+const DEFAULT_SLOWDOWN_MAX_MS = 5_000;
 
-export interface LoginFailuresOptions {
+interface LoginFailuresOptions {
   db: Kysely<Database>;
   maxFailures?: number;
   lockoutMs?: number;
@@ -47,7 +47,7 @@ export interface LoginFailures {
 }
 
 /** The account-wide delay after `recentFailures` failures in the window. */
-export function slowdownMs(recentFailures: number, after: number, baseMs: number, maxMs: number): number {
+function slowdownMs(recentFailures: number, after: number, baseMs: number, maxMs: number): number {
   if (recentFailures <= after) return 0;
   const doublings = Math.min(30, recentFailures - after - 1);
   return Math.min(maxMs, baseMs * 2 ** doublings);

@@ -17,20 +17,20 @@ import { loadInstallSecret } from '../settings/install-secret.ts';
 import type { Database } from '../../db/schema.ts';
 
 /** Number of digits in a code. */
-export const CODE_LENGTH = 6;
+const CODE_LENGTH = 6;
 const CODE_SPACE = 10 ** CODE_LENGTH;
 const CODE_PATTERN = /^\d{6}$/;
 /** Purposes are fixed identifiers such as 'order-history' or 'admin-login'. */
 const PURPOSE_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 /** Length of the send-count window (`maxSendsPerHour`). */
-export const SEND_WINDOW_MS = 60 * 60_000;
+const SEND_WINDOW_MS = 60 * 60_000;
 
 const PEPPER_KEY = 'otp.pepper';
 
 export type IssueResult =
   { ok: true; code: string; expiresAt: Date } | { ok: false; reason: 'throttled'; retryAfterMs: number };
 
-export type VerifyFailure = 'invalid' | 'expired' | 'locked' | 'missing';
+type VerifyFailure = 'invalid' | 'expired' | 'locked' | 'missing';
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailure };
 
 /** What a person is told for each refusal, wherever codes are used (order history, admin login). */

@@ -14,8 +14,8 @@ const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 
 /** Password policy: length only (NIST SP 800-63B), with a cap so hashing stays cheap. */
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 1024;
+const PASSWORD_MIN_LENGTH = 12;
+const PASSWORD_MAX_LENGTH = 1024;
 
 export const PASSWORD_MESSAGES = {
   tooShort: `The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,

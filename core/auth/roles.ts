@@ -34,7 +34,7 @@ export function storedRole(value: string): AdminRole {
  * The admin pages (paths under /admin) a support admin may open; everything else is the owner's.
  * Pages list what the navigation shows; the API refuses on its own whatever the page would ask.
  */
-export const SUPPORT_PAGES: readonly string[] = [
+const SUPPORT_PAGES: readonly string[] = [
   '/admin',
   '/admin/all-orders',
   '/admin/orders',

@@ -35,9 +35,9 @@ import {
 } from './totp.ts';
 
 /** How long a passed second factor waits for the login that follows it. */
-export const GRANT_MS = 5 * 60_000;
+const GRANT_MS = 5 * 60_000;
 /** How long after a right password a TOTP or recovery code may be entered. */
-export const CHALLENGE_MS = 10 * 60_000;
+const CHALLENGE_MS = 10 * 60_000;
 export type SecondFactorMethod = 'email' | 'totp';
 
 export interface SecondFactorStatus {

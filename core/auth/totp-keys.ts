@@ -65,7 +65,7 @@ export class TotpKeyError extends Error {
   }
 }
 
-export interface TotpKeyReport {
+interface TotpKeyReport {
   /** One line for the boot log (development without the key), or null. */
   warning: string | null;
   /** Secrets sealed again under the current key at this boot. */

@@ -15,10 +15,10 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from 'node:crypto';
 import { authenticator } from 'otplib';
 
-export const TOTP_STEP_SECONDS = 30;
+const TOTP_STEP_SECONDS = 30;
 /** Steps either side of the current one that are still accepted. */
-export const TOTP_WINDOW = 1;
-export const TOTP_ISSUER = 'Boostly';
+const TOTP_WINDOW = 1;
+const TOTP_ISSUER = 'Boostly';
 export const RECOVERY_CODE_COUNT = 10;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const RECOVERY_PATTERN = /^[a-z0-9]{10}$/;
@@ -31,11 +31,6 @@ export function generateTotpSecret(): string {
 /** The URL an authenticator app reads from a QR code (or typed in). */
 export function otpauthUrl(account: string, secret: string): string {
   return authenticator.keyuri(account, TOTP_ISSUER, secret);
-}
-
-/** The 6-digit code for `secret` at `at` (tests and the enrolment check use it). */
-export function totpCode(secret: string, at: Date): string {
-  return authenticator.clone({ epoch: at.getTime() }).generate(secret);
 }
 
 /**

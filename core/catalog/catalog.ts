@@ -72,7 +72,7 @@ export interface Catalog {
   wrote(version: number): void;
 }
 
-export interface CatalogOptions {
+interface CatalogOptions {
   /** The configured sale (decision 031); its prices are applied on every read while it runs. */
   sale?: SaleConfig | null;
   clock?: Clock;
@@ -226,7 +226,7 @@ function honestDiscounts(tiers: { qty: number; price_e4: number; discount_percen
   return discounts;
 }
 
-export async function readCatalogueVersion(db: Kysely<Database> | Transaction<Database>): Promise<number> {
+async function readCatalogueVersion(db: Kysely<Database> | Transaction<Database>): Promise<number> {
   const row = await db.selectFrom('catalogue_content').select('version').where('id', '=', 1).executeTakeFirst();
   return row ? Number(row.version) : 0;
 }
@@ -364,7 +364,7 @@ async function writeCatalogue(trx: Transaction<Database>, input: CatalogueInput)
 }
 
 /** The plans and tiers of one service, as the seed and the editor write them. */
-export type PlanRowsInput = (Omit<CatalogueInput['groups'][number]['services'][number]['plans'][number], 'tiers'> & {
+type PlanRowsInput = (Omit<CatalogueInput['groups'][number]['services'][number]['plans'][number], 'tiers'> & {
   tiers: (CatalogueInput['groups'][number]['services'][number]['plans'][number]['tiers'][number] & {
     /** The panel the tier is fulfilled on (decision 045); the environment panel when omitted. */
     supplierPanelId?: number;

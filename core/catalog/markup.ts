@@ -1,5 +1,5 @@
 /**
- * Prices from a supplier's rate (issue 14, decision 044): what a tier costs the store, the price a
+ * Prices from a supplier's rate (decision 044): what a tier costs the store, the price a
  * markup gives, and the warnings the tier editor shows. Money is in ten-thousandths (core/money);
  * the arithmetic runs on BigInt, so a large rate times a large quantity never loses a digit.
  *
@@ -9,7 +9,7 @@
  */
 import { type AmountE4, E4_PER_UNIT, formatAmountE4 } from '../money/money.ts';
 
-export type Markup = { kind: 'percent'; percent: number } | { kind: 'fixed'; amountE4: AmountE4 };
+type Markup = { kind: 'percent'; percent: number } | { kind: 'fixed'; amountE4: AmountE4 };
 
 /** Currencies without minor units; every other currency is priced to the hundredth. */
 const ZERO_DECIMAL = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK']);
@@ -23,7 +23,7 @@ export function currencyCode(currency: string): string {
 }
 
 /** The smallest price step of a currency, in ten-thousandths (100 = one cent). */
-export function priceStepE4(currency: string): number {
+function priceStepE4(currency: string): number {
   return ZERO_DECIMAL.has(currencyCode(currency)) ? E4_PER_UNIT : 100;
 }
 
@@ -58,7 +58,7 @@ export function priceWithMarkupE4(costE4: AmountE4, markup: Markup, currency: st
   return Number(ceilDiv(raw, step) * step);
 }
 
-export interface TierCostCheck {
+interface TierCostCheck {
   qty: number;
   priceE4: AmountE4;
   planCurrency: string;

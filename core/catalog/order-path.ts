@@ -2,13 +2,13 @@
  * The order page's address joins the service slug and the quantity with the literal marker
  * "GOI" (spec section 2): /order/instagram-followersGOI1000?type=Standard.
  */
-export const SLUG_QTY_SEPARATOR = 'GOI';
+const SLUG_QTY_SEPARATOR = 'GOI';
 
 export function orderPath(slug: string, qty: number, type: string): string {
   return `/order/${slug}${SLUG_QTY_SEPARATOR}${qty}?type=${encodeURIComponent(type)}`;
 }
 
-export interface OrderPathParams {
+interface OrderPathParams {
   slug: string;
   qty: number;
 }

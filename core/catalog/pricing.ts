@@ -3,7 +3,7 @@
  */
 import { type AmountE4, E4_PER_UNIT, formatAmountE4, numberToE4 } from '../money/money.ts';
 
-export interface PriceDisplay {
+interface PriceDisplay {
   /** The price with four decimals and the plan's currency, e.g. "$2.9900". */
   price: string;
   /** price / (1 − discount/100), two decimals, e.g. "$4.98"; null when there is no discount. */

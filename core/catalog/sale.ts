@@ -15,7 +15,7 @@ import type { SaleBanner } from './sale-banner.ts';
 export type { SaleBanner } from './sale-banner.ts';
 
 /** The spec's banner text, with the configured percentage in place of its fixed 50. */
-export const DEFAULT_SALE_WORDING = 'Flash sale: {percent}% OFF';
+const DEFAULT_SALE_WORDING = 'Flash sale: {percent}% OFF';
 
 export interface SaleConfig {
   /** Whole percent taken off the list price, 1–90. */
@@ -112,7 +112,7 @@ export function isSaleActive(sale: SaleConfig | null, now: number): sale is Sale
 }
 
 /** Whether the sale covers a service (ignores time; see isSaleActive). */
-export function saleCovers(sale: SaleConfig, serviceSlug: string): boolean {
+function saleCovers(sale: SaleConfig, serviceSlug: string): boolean {
   return sale.services === 'all' || sale.services.includes(serviceSlug);
 }
 

@@ -1,15 +1,15 @@
 /**
- * One service as the catalogue editor reads and saves it (issue 14, decision 044), and the zod
+ * One service as the catalogue editor reads and saves it (decision 044), and the zod
  * schema that checks a save on the server. The admin form imports the same schema, so its
  * messages are the server's; public pages never load this module.
  */
 import { z } from 'zod';
-import { PLAN_TYPES, type PlanType, TARGET_KINDS, type TargetKind } from './types.ts';
+import { PLAN_TYPES, TARGET_KINDS } from './types.ts';
 
 export const SERVICE_STATUSES = ['draft', 'published'] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
 
-export const SERVICE_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SERVICE_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const PRICE_PATTERN = /^\d{1,12}(?:\.\d{1,4})?$/;
 
 export const CATALOGUE_MESSAGES = {
@@ -39,7 +39,7 @@ const required = (what: string, max: number) =>
     .min(1, `${what} is required.`)
     .max(max, `${what} must be at most ${max} characters.`);
 
-export const TierSchema = z.object({
+const TierSchema = z.object({
   qty: z
     .number({ error: 'Quantity must be a whole number.' })
     .int('Quantity must be a whole number.')
@@ -65,7 +65,7 @@ export const TierSchema = z.object({
   supplierServiceId: required('Supplier service id', 100),
 });
 
-export const PlanSchema = z
+const PlanSchema = z
   .object({
     type: z.enum(PLAN_TYPES, { error: `Plan type must be one of ${PLAN_TYPES.join(', ')}.` }),
     title: required('Plan title', 100),
@@ -83,7 +83,7 @@ export const PlanSchema = z
     });
   });
 
-export const ServiceFieldsSchema = z.object({
+const ServiceFieldsSchema = z.object({
   slug: z
     .string({ error: 'Slug is required.' })
     .trim()
@@ -125,7 +125,6 @@ export const ServiceDocumentSchema = ServiceFieldsSchema.extend({
 });
 
 export type ServiceInput = z.infer<typeof ServiceInputSchema>;
-export type TierInput = z.infer<typeof TierSchema>;
 
 export const GroupInputSchema = z.object({
   title: required('Title', 100),
@@ -167,5 +166,3 @@ export interface TierWarning {
   field: string;
   message: string;
 }
-
-export type { PlanType, TargetKind };

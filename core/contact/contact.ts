@@ -20,9 +20,9 @@ import { renderAcknowledgement, renderSupportMail } from './mails.ts';
  * One acknowledgement per address per hour at most: the form can be sent with anyone's address,
  * and a flood of "we got your message" mails to a stranger is abuse even without a text in them.
  */
-export const ACKNOWLEDGEMENT_WINDOW_MS = 60 * 60 * 1000;
+const ACKNOWLEDGEMENT_WINDOW_MS = 60 * 60 * 1000;
 
-export interface ContactDeskOptions {
+interface ContactDeskOptions {
   db: Kysely<Database>;
   /** The store's public origin: links in the e-mails. */
   publicUrl: string;

@@ -13,7 +13,7 @@ import {
   MAX_CONTACT_ORDER_ID_LENGTH,
 } from './rules.ts';
 
-export { CONTACT_FORM_MESSAGES, CONTACT_SENT_MESSAGE, MAX_CONTACT_MESSAGE_LENGTH, MAX_CONTACT_ORDER_ID_LENGTH };
+export { CONTACT_FORM_MESSAGES, CONTACT_SENT_MESSAGE, MAX_CONTACT_MESSAGE_LENGTH };
 
 export const ContactPayload = z.object({
   email: requiredEmail({ required: CONTACT_FORM_MESSAGES.emailRequired, invalid: CONTACT_FORM_MESSAGES.emailInvalid }),

@@ -13,9 +13,9 @@ import { CONTACT_FORM_MESSAGES, MAX_CONTACT_MESSAGE_LENGTH, MAX_CONTACT_ORDER_ID
 export type ContactFieldName = 'email' | 'orderId' | 'message';
 
 /** What the form holds: each field's text as typed (a missing field reads as empty). */
-export type ContactFormValues = Readonly<Record<ContactFieldName | 'website', string>>;
+type ContactFormValues = Readonly<Record<ContactFieldName | 'website', string>>;
 
-export type ContactFormCheck =
+type ContactFormCheck =
   { ok: true; payload: ContactPayloadInput } | { ok: false; errors: Partial<Record<ContactFieldName, string>> };
 
 function emailError(value: string): string | undefined {

@@ -67,7 +67,6 @@ export const InboxListQuerySchema = z.object({
       .optional(),
   ),
 });
-export type InboxListQuery = z.input<typeof InboxListQuerySchema>;
 
 export const InboxMessageParamsSchema = z.object({
   id: z.coerce

@@ -9,7 +9,7 @@
  */
 import { type RenderedMail, renderMail } from '../mail/templates/layout.ts';
 
-export interface InboxReplyMailInput {
+interface InboxReplyMailInput {
   body: string;
   /** ISO date the customer wrote. */
   receivedAt: string;

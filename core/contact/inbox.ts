@@ -37,10 +37,10 @@ import { renderInboxReply } from './inbox-mails.ts';
 import { foldForSearch } from './inbox-search-text.ts';
 
 /** How much of the first line a list row shows. */
-export const PREVIEW_LENGTH = 120;
+const PREVIEW_LENGTH = 120;
 
 /** A refusal the API answers with its status and message (the app's error handler reads `expose`). */
-export class InboxError extends Error {
+class InboxError extends Error {
   readonly expose = true;
   constructor(
     message: string,
@@ -56,7 +56,7 @@ export interface InboxAdmin {
   email: string;
 }
 
-export interface ContactInboxOptions {
+interface ContactInboxOptions {
   db: Kysely<Database>;
   /** Links in the reply e-mail. */
   publicUrl: string;
@@ -65,7 +65,7 @@ export interface ContactInboxOptions {
   now?: Clock | undefined;
 }
 
-export interface InboxListOptions {
+interface InboxListOptions {
   keyword?: string | undefined;
   status?: InboxFilter | undefined;
   page?: number | undefined;
@@ -78,7 +78,7 @@ function likeLiteral(text: string): string {
 }
 
 /** The first non-blank line, shortened on a character boundary. */
-export function previewOf(message: string): string {
+function previewOf(message: string): string {
   const line = message.split(/\r\n|\r|\n/).find((candidate) => candidate.trim() !== '') ?? '';
   const chars = [...line.trim()];
   return chars.length > PREVIEW_LENGTH ? `${chars.slice(0, PREVIEW_LENGTH - 1).join('')}…` : chars.join('');

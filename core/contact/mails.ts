@@ -10,7 +10,7 @@
  */
 import { type RenderedMail, renderMail } from '../mail/templates/layout.ts';
 
-export interface LinkedOrderFacts {
+interface LinkedOrderFacts {
   /** The public order id (the provider id without `order_`). */
   orderNumber: string;
   serviceName: string;
@@ -23,7 +23,7 @@ export interface LinkedOrderFacts {
   adminUrl: string;
 }
 
-export interface SupportMailInput {
+interface SupportMailInput {
   email: string;
   /** What the sender typed in the order field, if anything. */
   orderIdGiven: string | undefined;
@@ -68,7 +68,7 @@ export function renderSupportMail(input: SupportMailInput): RenderedMail {
   });
 }
 
-export const ACKNOWLEDGEMENT_SAFETY_NOTE =
+const ACKNOWLEDGEMENT_SAFETY_NOTE =
   'If you did not write to us, someone entered this address on our contact form: you can ignore this e-mail.';
 
 export function renderAcknowledgement(input: { publicUrl: string }): RenderedMail {

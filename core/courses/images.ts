@@ -8,7 +8,7 @@
 /** The three image slots of a course (spec: mainImage, sideImage, instructorImg). */
 export type CourseImageSlot = 'main' | 'side' | 'avatar';
 
-export interface CourseImageSize {
+interface CourseImageSize {
   /** CSS pixel size the layout gives the slot (the 1x file). */
   width: number;
   height: number;
@@ -28,28 +28,11 @@ export const COURSE_IMAGE_SIZES: Readonly<Record<CourseImageSlot, CourseImageSiz
 /** Pixel densities written for every slot. */
 export const COURSE_IMAGE_DENSITIES = [1, 2] as const;
 
-export const COURSE_IMAGE_DIR = '/images/courses';
+const COURSE_IMAGE_DIR = '/images/courses';
 
 /** URL path of one file, e.g. `/images/courses/cybersecurity-main-1280.webp`. */
 export function courseImagePath(slug: string, slot: CourseImageSlot, density: 1 | 2): string {
   return `${COURSE_IMAGE_DIR}/${slug}-${slot}-${COURSE_IMAGE_SIZES[slot].width * density}.webp`;
-}
-
-export interface CourseImageFile {
-  path: string;
-  width: number;
-  height: number;
-}
-
-/** Every file a course needs, with its pixel size (for the script and the tests). */
-export function courseImageFiles(slug: string): CourseImageFile[] {
-  return (Object.keys(COURSE_IMAGE_SIZES) as CourseImageSlot[]).flatMap((slot) =>
-    COURSE_IMAGE_DENSITIES.map((density) => ({
-      path: courseImagePath(slug, slot, density),
-      width: COURSE_IMAGE_SIZES[slot].width * density,
-      height: COURSE_IMAGE_SIZES[slot].height * density,
-    })),
-  );
 }
 
 /** `src`, `srcSet`, `width` and `height` for an `<img>` in the given slot. */

@@ -49,7 +49,7 @@ export function sanitizeRichText(html: string): string {
 }
 
 /**
- * Blog post bodies (issue 11; docs/decisions/019-uploads-and-stored-html.md). Stricter than the
+ * Blog post bodies (docs/decisions/019-uploads-and-stored-html.md). Stricter than the
  * catalogue's rich text: only the marks the blog editor makes, every attribute rebuilt from a
  * checked value rather than copied, and each URL parsed and put back in one canonical form.
  *
@@ -67,7 +67,7 @@ export function sanitizeRichText(html: string): string {
  *
  * Idempotent: sanitising the output again gives the same output (tests/unit/sanitize-blog.test.ts).
  */
-export interface BlogHtmlOptions {
+interface BlogHtmlOptions {
   /** The store's PUBLIC_URL: links to it count as internal, and its upload URLs become relative. */
   publicUrl?: string;
 }

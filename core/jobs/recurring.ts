@@ -12,8 +12,7 @@ import type { Database } from '../../db/schema.ts';
 import { type JobDefinition, defineJob, enqueueJob } from './queue.ts';
 
 /** The payload of a recurring job: the slot it stands for. */
-export const RecurringPayload = z.object({ slot: z.number().int().nonnegative() });
-export type RecurringPayload = z.infer<typeof RecurringPayload>;
+const RecurringPayload = z.object({ slot: z.number().int().nonnegative() });
 
 export type RecurringJobDefinition<Kind extends string = string> = JobDefinition<Kind, typeof RecurringPayload>;
 

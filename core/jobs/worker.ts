@@ -56,7 +56,7 @@ export interface JobRegistration {
   onGiveUp?: ((job: JobRow, error: unknown) => Promise<unknown>) | undefined;
 }
 
-export interface HandleJobOptions {
+interface HandleJobOptions {
   /** See `JobRegistration.onGiveUp`. */
   onGiveUp?: ((job: JobRow, error: unknown) => Promise<unknown>) | undefined;
 }
@@ -91,7 +91,7 @@ export interface JobLogger {
   error(obj: object, msg?: string): void;
 }
 
-export interface JobWorkerOptions {
+interface JobWorkerOptions {
   db: Kysely<Database>;
   /** One per kind this worker runs (`handleJob(definition, handler)`). */
   handlers: readonly JobRegistration[];
@@ -128,13 +128,13 @@ export interface JobWorker {
   wake(): void;
 }
 
-export const consoleLogger: JobLogger = {
+const consoleLogger: JobLogger = {
   info: (obj, msg) => console.info(msg ?? '', JSON.stringify(obj)),
   warn: (obj, msg) => console.warn(msg ?? '', JSON.stringify(obj)),
   error: (obj, msg) => console.error(msg ?? '', JSON.stringify(obj)),
 };
 
-export function defaultWorkerId(): string {
+function defaultWorkerId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 

@@ -36,7 +36,7 @@ export interface FailedMailConsole {
   resend(id: number): Promise<ResendResult>;
 }
 
-export const FAILED_MAIL_LIST_LIMIT = 100;
+const FAILED_MAIL_LIST_LIMIT = 100;
 
 function describePayload(payloadJson: string): { to: string; subject: string } {
   try {

@@ -28,7 +28,7 @@ export interface Mailer {
 }
 
 /** The subset of pino's (and Fastify's) logger used here. */
-export interface MailLogger {
+interface MailLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -47,7 +47,7 @@ export const SMTP_TIMEOUTS = {
   socketTimeout: 30_000,
 } as const;
 
-export interface FileMailerOptions {
+interface FileMailerOptions {
   dir: string;
   from: string;
   logger?: MailLogger | undefined;
@@ -63,7 +63,7 @@ function safeRecipient(to: string): string {
   return safe || 'unknown';
 }
 
-export function createFileMailer(options: FileMailerOptions): Mailer {
+function createFileMailer(options: FileMailerOptions): Mailer {
   const { dir, from, logger = consoleLogger } = options;
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   let dirReady: Promise<unknown> | null = null;
@@ -92,7 +92,7 @@ export function createFileMailer(options: FileMailerOptions): Mailer {
   };
 }
 
-export interface SmtpMailerOptions {
+interface SmtpMailerOptions {
   /** smtp://user:pass@host:587 or smtps://…:465; query parameters (e.g. `?requireTLS=true`) become transport options. */
   url: string;
   from: string;
@@ -133,7 +133,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   };
 }
 
-export interface MailerConfig {
+interface MailerConfig {
   /** Unset or empty: write files into `dir`. */
   smtpUrl?: string | undefined;
   dir: string;

@@ -41,9 +41,9 @@ export const MAIL_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
  * A backstop only: with the backoff capped at 1 hour, 3 days take fewer than 100 attempts, so the
  * window, not this count, decides when a mail is given up.
  */
-export const MAIL_MAX_ATTEMPTS = 200;
+const MAIL_MAX_ATTEMPTS = 200;
 
-export const SEND_MAIL_JOB = defineJob({
+const SEND_MAIL_JOB = defineJob({
   kind: MAIL_JOB,
   payload: OutgoingMailPayload,
   maxAttempts: MAIL_MAX_ATTEMPTS,
@@ -53,7 +53,7 @@ export const SEND_MAIL_JOB = defineJob({
 /** The dedupe-key prefix of admin alerts; an alert that fails is not alerted about again. */
 export const MAIL_ALERT_KEY_PREFIX = 'mail-alert:';
 
-export interface MailAlertOptions {
+interface MailAlertOptions {
   db: Kysely<Database>;
   /** The store's public origin, for the link to the failed-mail page. */
   publicUrl: string;
@@ -65,7 +65,7 @@ export interface MailAlertOptions {
  * (the dedupe key holds the job and its attempt count, so a resend that fails alerts again);
  * alerts themselves are not alerted about.
  */
-export async function alertAdminsOfFailedMail(
+async function alertAdminsOfFailedMail(
   job: Pick<JobRow, 'id' | 'attempts' | 'payload_json' | 'dedupe_key' | 'last_error'>,
   error: unknown,
   options: MailAlertOptions,
@@ -151,7 +151,7 @@ export function createSendMailHandler(mailer: Mailer, alerts?: MailAlertOptions)
   );
 }
 
-export interface EnqueueMailOptions {
+interface EnqueueMailOptions {
   /** E.g. `receipt:<orderId>`: the same e-mail is never queued twice. */
   dedupeKey?: string | undefined;
   runAt?: Date | undefined;

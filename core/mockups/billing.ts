@@ -14,8 +14,7 @@ import { PAYMENT_METHODS, type PaymentMethodId } from './payment-methods.ts';
 import { checkPhoneNumber, phoneCountryByCode } from './phone.ts';
 import { isPostalCodeFor, postalCodeExample, postalCodeRequired } from './postal-codes.ts';
 
-export const BILL_TYPES = ['individual', 'corporate'] as const;
-export type BillType = (typeof BILL_TYPES)[number];
+const BILL_TYPES = ['individual', 'corporate'] as const;
 
 export const BILLING_LIMITS = { name: 100, company: 120, taxId: 30, address: 200, email: 254, phone: 30 } as const;
 
@@ -36,7 +35,7 @@ export const BILLING_MESSAGES = {
 } as const;
 
 /** "Enter a valid phone number for United Kingdom (+44)" and its variants. */
-export function phoneMessage(reason: 'unparseable' | 'other-country' | 'invalid', countryCode: string): string {
+function phoneMessage(reason: 'unparseable' | 'other-country' | 'invalid', countryCode: string): string {
   const country = phoneCountryByCode(countryCode);
   const where = country ? `${country.name} (+${country.callingCode})` : 'the chosen country';
   return reason === 'other-country'
@@ -44,7 +43,7 @@ export function phoneMessage(reason: 'unparseable' | 'other-country' | 'invalid'
     : `Enter a valid phone number for ${where}`;
 }
 
-export function zipMessage(countryCode: string | undefined): string {
+function zipMessage(countryCode: string | undefined): string {
   const example = postalCodeExample(countryCode);
   const name = countryByCode(countryCode)?.name;
   return example && name
@@ -71,7 +70,7 @@ function zipField(countryCode: string | undefined) {
 }
 
 /** The submitted values the form's shape depends on. */
-export interface BillingShape {
+interface BillingShape {
   corporate: boolean;
   differentBilling: boolean;
   country: string | undefined;

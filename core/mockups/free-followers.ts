@@ -1,5 +1,5 @@
 /**
- * The free-followers preview (spec "Static mock-ups", issue 12; docs/decisions/028-mock-up-pages.md):
+ * The free-followers preview (spec "Static mock-ups"; docs/decisions/028-mock-up-pages.md):
  * the package list it shows and the rules its form checks. The store gives no followers away,
  * so nothing here reaches an order; the page only validates and says so. Browser-safe.
  */
@@ -9,7 +9,7 @@ import { parseInstagramUsername } from '../verification/parse.ts';
 export const FREE_FOLLOWERS_MIN = 10;
 export const FREE_FOLLOWERS_MAX = 350_000;
 
-export interface FreeTrialPackage {
+interface FreeTrialPackage {
   qty: number;
   /** What the package would cost, in whole rupees (the spec prices this list in rupees). */
   priceInr: number;
@@ -46,7 +46,7 @@ export interface FreeFollowersValue {
 
 export type FreeFollowersField = 'username' | 'quantity';
 
-export type FreeFollowersCheck =
+type FreeFollowersCheck =
   { ok: true; value: FreeFollowersValue } | { ok: false; errors: Partial<Record<FreeFollowersField, string>> };
 
 /**

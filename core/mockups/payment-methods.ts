@@ -51,7 +51,7 @@ export const SAMPLE_ORDER = {
   currency: 'USD',
 } as const;
 
-export interface MethodTotal {
+interface MethodTotal {
   subtotalE4: AmountE4;
   /** Negative for a discount, positive for a surcharge, whole cents. */
   adjustmentE4: AmountE4;

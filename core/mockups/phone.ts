@@ -14,7 +14,7 @@ import {
 } from 'libphonenumber-js/min';
 import { COUNTRIES, countryByCode, foldForSearch } from './countries.ts';
 
-export interface PhoneCountry {
+interface PhoneCountry {
   code: CountryCode;
   name: string;
   names: readonly string[];
@@ -67,7 +67,7 @@ export function searchPhoneCountries(query: string): readonly PhoneCountry[] {
   return PHONE_COUNTRIES.filter((country) => country.names.some((name) => foldForSearch(name).includes(needle)));
 }
 
-export type PhoneCheck =
+type PhoneCheck =
   | { valid: true; international: string; e164: string }
   | { valid: false; reason: 'unparseable' | 'other-country' | 'invalid' };
 

@@ -22,16 +22,7 @@ const POSTAL_CODE_FORMATS: Readonly<Record<string, { pattern: RegExp; example: s
 };
 
 /** Countries without a postal-code system: the billing form does not ask them for one. */
-export const COUNTRIES_WITHOUT_POSTAL_CODES: ReadonlySet<string> = new Set([
-  'AE',
-  'AG',
-  'BS',
-  'FJ',
-  'HK',
-  'MO',
-  'QA',
-  'ZW',
-]);
+const COUNTRIES_WITHOUT_POSTAL_CODES: ReadonlySet<string> = new Set(['AE', 'AG', 'BS', 'FJ', 'HK', 'MO', 'QA', 'ZW']);
 
 /** Letters and digits, with single spaces or hyphens between them, 2 to 10 characters. */
 const GENERIC_POSTAL_CODE = /^(?=.{2,10}$)[A-Z\d]+(?:[ -][A-Z\d]+)*$/i;

@@ -18,7 +18,7 @@ import { refundDueE4 } from '../orders/progress.ts';
 import { isNotifiedStatus } from '../orders/status.ts';
 import { publicOrderId } from '../orders/types.ts';
 
-export interface OrderMailsOptions {
+interface OrderMailsOptions {
   /** The store's public address, for the tracking link. */
   publicUrl: string;
   /** The store's clock: when a review link was made and expires. */
@@ -48,10 +48,10 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
         serviceName: order.service_name,
         target: order.target,
         quantity: order.quantity,
-        amount: money(order.amount_e4, order.currency),
+        amountText: money(order.amount_e4, order.currency),
         charges: {
-          packagePrice: money(order.price_e4, order.currency),
-          fee: feeE4 > 0 ? money(feeE4, order.currency) : null,
+          packagePriceText: money(order.price_e4, order.currency),
+          feeText: feeE4 > 0 ? money(feeE4, order.currency) : null,
         },
         trackingUrl: trackingUrl(order.provider_order_id),
         email: order.email,
@@ -79,7 +79,7 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
         quantity: order.quantity,
         status,
         remains: event.remains,
-        refund: refundE4 > 0 ? money(refundE4, order.currency) : null,
+        refundText: refundE4 > 0 ? money(refundE4, order.currency) : null,
         refundInFull: refundE4 > 0 && refundE4 >= order.amount_e4,
         trackingUrl: trackingUrl(order.provider_order_id),
         reviewUrl: reviewToken ? new URL(reviewPath(reviewToken), options.publicUrl).toString() : null,

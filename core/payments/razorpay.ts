@@ -10,7 +10,7 @@ import {
 } from './provider.ts';
 import { isValidPaymentSignature, isValidWebhookSignature } from './signatures.ts';
 
-export interface RazorpayOptions {
+interface RazorpayOptions {
   keyId: string;
   keySecret: string;
   /** Unset or empty: webhooks are refused. */

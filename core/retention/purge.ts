@@ -9,13 +9,13 @@ import { defineRecurringJob } from '../jobs/recurring.ts';
 import { MAIL_JOB } from '../mail/send-mail-job.ts';
 import { deleteOrdersCreatedBefore } from '../orders/transitions/index.ts';
 
-export const RETENTION_DAYS = 730;
+const RETENTION_DAYS = 730;
 /** Recurring: the purge runs once per day (UTC). */
 export const RETENTION_PURGE_JOB = defineRecurringJob('retention.purge');
 export const PURGE_EVERY_MS = 86_400_000;
 const DAY_MS = 86_400_000;
 
-export interface PurgeCounts {
+interface PurgeCounts {
   orders: number;
   mails: number;
   jobs: number;
@@ -33,7 +33,7 @@ export interface PurgeCounts {
  * Finished runs of recurring jobs (status sync, reconciliation, this purge) carry no personal
  * data and nothing a customer or an admin looks at; they are kept a day for troubleshooting.
  */
-export const RECURRING_RUNS_KEPT_MS = DAY_MS;
+const RECURRING_RUNS_KEPT_MS = DAY_MS;
 
 export async function purgeExpiredData(
   db: Kysely<Database>,

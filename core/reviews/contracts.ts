@@ -53,7 +53,7 @@ export const REVIEW_FILTERS = ['all', ...REVIEW_STATES] as const;
 export type ReviewFilter = (typeof REVIEW_FILTERS)[number];
 
 export const REVIEWS_DEFAULT_PAGE_SIZE = 20;
-export const REVIEWS_MAX_PAGE_SIZE = 100;
+const REVIEWS_MAX_PAGE_SIZE = 100;
 
 export const ADMIN_REVIEW_MESSAGES = {
   notFound: 'Review not found',

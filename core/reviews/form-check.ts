@@ -18,7 +18,7 @@ export type ReviewFieldName = 'rating' | 'text' | 'name';
 /** What the form holds: each field's text as typed (an unchosen rating reads as empty). */
 export type ReviewFormValues = Readonly<Record<ReviewFieldName | 'token', string>>;
 
-export type ReviewFormCheck =
+type ReviewFormCheck =
   | { ok: true; payload: ReviewPayloadInput & { rating: number } }
   | { ok: false; errors: Partial<Record<ReviewFieldName | 'token', string>> };
 

@@ -33,13 +33,13 @@ import {
 import { REVIEW_TOKEN_PATTERN, type ReviewLinkProblem } from './rules.ts';
 
 /** How long a review link works after the order completes. */
-export const REVIEW_LINK_TTL_MS = 60 * 24 * 60 * 60 * 1000;
+const REVIEW_LINK_TTL_MS = 60 * 24 * 60 * 60 * 1000;
 /** How many approved reviews the home page's carousel shows, newest first. */
-export const CAROUSEL_REVIEW_COUNT = 12;
+const CAROUSEL_REVIEW_COUNT = 12;
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export function hashReviewToken(token: string): string {
+function hashReviewToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
@@ -72,7 +72,7 @@ export async function createReviewInvitation(
 }
 
 /** What the review page shows about the order: never the e-mail address or the target. */
-export interface ReviewedOrder {
+interface ReviewedOrder {
   orderNumber: string;
   serviceName: string;
   quantity: number;
@@ -126,7 +126,7 @@ export interface Reviews {
   knownContentVersion(): number;
 }
 
-export interface ReviewsOptions {
+interface ReviewsOptions {
   db: Kysely<Database>;
   now?: Clock;
 }

@@ -42,7 +42,7 @@ export function defaultSupportEmail(publicUrl: string): string {
   return `support@${new URL(publicUrl).hostname}`;
 }
 
-export interface RefundChain {
+interface RefundChain {
   /** How often the supplier's statuses are read (SUPPLIER_SYNC_SECONDS): when an order's end is seen. */
   supplierSyncMs: number;
   /** A job claimed by an instance that died waits this long before another takes it (JOB_LEASE_SECONDS). */

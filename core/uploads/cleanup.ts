@@ -21,7 +21,7 @@ export const UPLOAD_GRACE_MS = 24 * 3_600_000;
 /** Posts are read in pages of this many, so a large blog is never held in memory at once. */
 const PAGE_SIZE = 200;
 
-export interface UploadsCleanupResult {
+interface UploadsCleanupResult {
   /** Files deleted (an image's fallback and its variants count one each). */
   deletedFiles: number;
   /** Distinct images (content hashes) deleted. */
@@ -31,9 +31,9 @@ export interface UploadsCleanupResult {
 }
 
 /** Every upload hash a blog post (cover or body) or the catalogue (a group's or service's image) references. */
-export async function referencedUploadHashes(db: Kysely<Database>): Promise<Set<string>> {
+async function referencedUploadHashes(db: Kysely<Database>): Promise<Set<string>> {
   const hashes = new Set<string>();
-  // The catalogue is small: its images in one read each (issue 14, decision 044).
+  // The catalogue is small: its images in one read each (decision 044).
   for (const table of ['services', 'service_groups'] as const) {
     for (const row of await db.selectFrom(table).select('image').execute()) {
       for (const match of row.image.matchAll(UPLOAD_REFERENCE)) if (match[1]) hashes.add(match[1]);
@@ -64,7 +64,7 @@ export async function referencedUploadHashes(db: Kysely<Database>): Promise<Set<
  * older than the grace period, and temporary files of interrupted writes as old as that.
  * Anything else in the folder (not written by us) is left alone.
  */
-export async function collectUnreferencedUploads(
+async function collectUnreferencedUploads(
   db: Kysely<Database>,
   dataDir: string,
   now: Date,

@@ -22,16 +22,7 @@ import { UPLOADS_URL_PREFIX, variantName, variantWidths } from './names.ts';
 
 // The naming rules and `responsiveImage` live in names.ts (no dependencies); the blog's contract
 // names this module, so they are reachable from here too.
-export {
-  type ResponsiveImage,
-  UPLOADS_URL_PREFIX,
-  UPLOAD_FILE_NAME,
-  UPLOAD_REFERENCE,
-  VARIANT_WIDTHS,
-  responsiveImage,
-  uploadContentType,
-  variantWidths,
-} from './names.ts';
+export { UPLOAD_FILE_NAME, responsiveImage, uploadContentType } from './names.ts';
 
 /** What an upload becomes: the fallback's URL (relative, `/uploads/...`) and its size. */
 export interface StoredImage {
@@ -41,16 +32,16 @@ export interface StoredImage {
   contentType: string;
 }
 
-export type StoreImageResult = { ok: true; image: StoredImage } | { ok: false; message: string; status: 400 | 413 };
+type StoreImageResult = { ok: true; image: StoredImage } | { ok: false; message: string; status: 400 | 413 };
 
-export interface StoreImageOptions {
+interface StoreImageOptions {
   /** Largest accepted upload in bytes (UPLOAD_MAX_BYTES). */
   maxBytes?: number;
 }
 
 /** The spec's message for a file that is not one of the four image types. */
 export const IMAGE_TYPE_MESSAGE = 'Only jpg, png, svg, and webp files are allowed';
-export const DEFAULT_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+const DEFAULT_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
 export function imageTooLargeMessage(maxBytes: number): string {
   return `The image is too large: the limit is ${formatBytes(maxBytes)}.`;
@@ -67,9 +58,9 @@ export function uploadsDir(dataDir: string): string {
 }
 
 /** No stored image is wider or taller than this. */
-export const MAX_EDGE = 1600;
+const MAX_EDGE = 1600;
 /** Decompression bombs: sharp refuses inputs with more pixels than this before decoding them. */
-export const MAX_INPUT_PIXELS = 40_000_000;
+const MAX_INPUT_PIXELS = 40_000_000;
 /** An SVG is rendered so its longest edge is at least this (vectors scale without loss). */
 const SVG_MIN_EDGE = 960;
 /** A pathological image must not hold the request (and a CPU) for long. */
@@ -81,7 +72,7 @@ const HASH_LENGTH = 32;
 type SourceKind = 'jpeg' | 'png' | 'webp' | 'svg';
 
 /** The kind of image in these bytes, or null for anything we do not take. */
-export async function detectImageKind(bytes: Buffer): Promise<SourceKind | null> {
+async function detectImageKind(bytes: Buffer): Promise<SourceKind | null> {
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) {
     if (detected.mime === 'image/jpeg') return 'jpeg';
@@ -100,7 +91,7 @@ export async function detectImageKind(bytes: Buffer): Promise<SourceKind | null>
  * An HTML page with an `<svg>` inside is not an SVG. Whether it really is a well-formed SVG is
  * then up to librsvg, which refuses what it cannot parse.
  */
-export function looksLikeSvg(bytes: Buffer): boolean {
+function looksLikeSvg(bytes: Buffer): boolean {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -8,7 +8,7 @@
 export const UPLOADS_URL_PREFIX = '/uploads/';
 
 /** Widths of the WebP variants, each made only when narrower than the stored image. */
-export const VARIANT_WIDTHS = [480, 960, 1600] as const;
+const VARIANT_WIDTHS = [480, 960, 1600] as const;
 
 /**
  * A stored upload's file name: `<hash>.<ext>` (the fallback) or `<hash>-<width>w.webp` (a variant),
@@ -42,7 +42,7 @@ export function variantName(hash: string, width: number): string {
   return `${hash}-${width}w.webp`;
 }
 
-export interface ResponsiveImage {
+interface ResponsiveImage {
   src: string;
   srcSet?: string;
   sizes?: string;

@@ -53,7 +53,7 @@ const PLATFORM_OF: Record<TargetKind, Platform> = {
   tiktok_post_url: 'tiktok',
 };
 
-export function platformOf(kind: TargetKind): Platform {
+function platformOf(kind: TargetKind): Platform {
   return PLATFORM_OF[kind];
 }
 

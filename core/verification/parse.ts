@@ -12,24 +12,24 @@
 import type { TargetKind } from '../catalog/types.ts';
 import { MAX_TARGET_INPUT_LENGTH } from './messages.ts';
 
-export interface ParsedYouTubeVideo {
+interface ParsedYouTubeVideo {
   id: string;
   canonicalUrl: string;
 }
 
-export interface ParsedUsername {
+interface ParsedUsername {
   username: string;
   canonicalUrl: string;
 }
 
-export interface ParsedInstagramPost {
+interface ParsedInstagramPost {
   code: string;
   /** `reel` for /reel/ and /reels/ links, `post` for /p/ and /tv/. */
   type: 'post' | 'reel';
   canonicalUrl: string;
 }
 
-export interface ParsedTikTokVideo {
+interface ParsedTikTokVideo {
   canonicalUrl: string;
   /** False for a share link (vm./vt.tiktok.com/CODE, tiktok.com/t/CODE) that only TikTok can resolve. */
   resolved: boolean;
@@ -37,7 +37,7 @@ export interface ParsedTikTokVideo {
   videoId?: string;
 }
 
-export type ParsedTarget =
+type ParsedTarget =
   | ({ kind: 'youtube_video_url' } & ParsedYouTubeVideo)
   | ({ kind: 'instagram_username' } & ParsedUsername)
   | ({ kind: 'instagram_post_url' } & ParsedInstagramPost)
@@ -111,7 +111,7 @@ const YOUTUBE_SHORT_HOST = 'youtu.be';
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 const YOUTUBE_PATH_PREFIXES: ReadonlySet<string> = new Set(['shorts', 'embed', 'live']);
 
-export function youtubeCanonicalUrl(id: string): string {
+function youtubeCanonicalUrl(id: string): string {
   return `https://www.youtube.com/watch?v=${id}`;
 }
 

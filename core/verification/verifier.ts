@@ -27,14 +27,14 @@ export interface TargetVerifier {
 }
 
 /** Why an oEmbed check could not give an answer; for logs and metrics. */
-export interface UpstreamProblem {
+interface UpstreamProblem {
   platform: 'youtube' | 'tiktok';
   reason: 'status' | 'bad-body' | 'timeout' | 'network';
   status?: number;
   detail?: string;
 }
 
-export interface TargetVerifierOptions {
+interface TargetVerifierOptions {
   /** The fetch to use (globalThis.fetch in production; injectable for tests). */
   fetch: typeof globalThis.fetch;
   /** Per-request budget, including reading the body. Default 4000 ms. */
@@ -48,8 +48,8 @@ export interface TargetVerifierOptions {
   onUpstreamProblem?: (problem: UpstreamProblem) => void;
 }
 
-export const DEFAULT_OEMBED_BASE = { youtube: 'https://www.youtube.com', tiktok: 'https://www.tiktok.com' } as const;
-export const DEFAULT_VERIFY_TIMEOUT_MS = 4000;
+const DEFAULT_OEMBED_BASE = { youtube: 'https://www.youtube.com', tiktok: 'https://www.tiktok.com' } as const;
+const DEFAULT_VERIFY_TIMEOUT_MS = 4000;
 /** oEmbed answers are a few hundred bytes; anything much bigger is not what we asked for. */
 const MAX_BODY_BYTES = 64 * 1024;
 

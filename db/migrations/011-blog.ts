@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { type MigrationDb, idColumn, isPostgres } from './helpers.ts';
 
 /**
- * The blog (issue 11, decision 018): categories, posts, full-text search and a content version.
+ * The blog (decision 018): categories, posts, full-text search and a content version.
  *
  * Search text. `search_title` and `search_body` hold the post's title, and its shortDesc plus the
  * body's plain text, lowercased with accents folded ("Café" → "cafe") by core/blog when it

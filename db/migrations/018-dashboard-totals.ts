@@ -1,7 +1,7 @@
 import { type MigrationDb, isPostgres, sql } from './helpers.ts';
 
 /**
- * The owner's dashboard (issue 14) at a million orders: per-day totals kept by triggers, so a
+ * The owner's dashboard (decision 042) at a million orders: per-day totals kept by triggers, so a
  * 90-day chart reads at most a few hundred small rows instead of aggregating the orders table.
  *
  * - `orders.completed_at` / `orders.refunded_at`: when the order first became Completed and when

@@ -1,7 +1,7 @@
 import type { MigrationDb } from './helpers.ts';
 
 /**
- * The catalogue edited in the admin (issue 14, decision 044).
+ * The catalogue edited in the admin (decision 044).
  *
  * - `services.status`: 'draft' | 'published'. Drafts are absent from every public read (lists,
  *   pages, /api/services, the sitemap, JSON-LD, order creation). Existing services are published.

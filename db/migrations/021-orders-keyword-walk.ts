@@ -1,7 +1,7 @@
 import { type MigrationDb, isPostgres, sql } from './helpers.ts';
 
 /**
- * The orders list's keyword walk, covered (decision 046). A keyword with many matches ("instagram
+ * The orders list's keyword walk, covered (decision 049). A keyword with many matches ("instagram
  * followers": about three orders in ten) is searched by walking the newest-first index with
  * `instr(search_text, …)` as a filter (core/admin/orders-search.ts). On SQLite each step of that
  * walk read the order's table row for `search_text`: page 500 checked about 35,000 rows that way

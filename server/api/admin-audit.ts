@@ -26,7 +26,7 @@ export function auditChangeOf(request: FastifyRequest): AuditSink {
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** `POST /admin/orders/:id/reorder` for the route `/api/admin/orders/:id/reorder`. */
-export function routeAction(method: string, routeUrl: string): string {
+function routeAction(method: string, routeUrl: string): string {
   return `${method} ${routeUrl.replace(/^\/api(?=\/)/, '')}`;
 }
 
@@ -38,11 +38,7 @@ const ID_FIELD = /^(id|slug)$|_id$|Id$/;
  * after `/api` and `/admin`, and the body's first id field if it has one (`/order/reorder` with
  * `razorpay_order_id`).
  */
-export function routeTarget(
-  routeUrl: string,
-  params: unknown,
-  body: unknown,
-): { targetType?: string; targetId?: string } {
+function routeTarget(routeUrl: string, params: unknown, body: unknown): { targetType?: string; targetId?: string } {
   const segments = routeUrl.split('/').filter(Boolean);
   const paramIndex = segments.findIndex((segment) => segment.startsWith(':'));
   if (paramIndex > 0) {

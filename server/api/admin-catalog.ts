@@ -1,5 +1,5 @@
 /**
- * The catalogue editor over HTTP (issue 14, decision 044), owner-only. Thin: core/catalog/editor.ts
+ * The catalogue editor over HTTP (decision 044), owner-only. Thin: core/catalog/editor.ts
  * holds every rule (validation, slugs, the revision compare-and-set, warnings). Every write notes
  * the service (or group) before and after for the audit log; redactSecrets applies there.
  *
@@ -35,7 +35,7 @@ export function supplierDirectory(db: Kysely<Database>): SupplierDirectory {
   };
 }
 
-export interface AdminCatalogApiOptions {
+interface AdminCatalogApiOptions {
   editor: CatalogueEditor;
   authenticate: AuthenticateToken;
 }

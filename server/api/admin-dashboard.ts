@@ -1,5 +1,5 @@
 /**
- * The owner's dashboard over HTTP (issue 14): the figures of core/admin/dashboard.ts for the last
+ * The owner's dashboard over HTTP (decision 042): the figures of core/admin/dashboard.ts for the last
  * 7, 30 or 90 days, the failed-mail count, and each supplier panel's balance (decision 045: asked
  * at most once a minute per panel). Owner only.
  */
@@ -13,7 +13,7 @@ import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
 import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
-export interface AdminDashboardApiOptions {
+interface AdminDashboardApiOptions {
   dashboard: Dashboard;
   failedMail: FailedMailConsole;
   /** Every panel's balance (core/fulfilment/panels-admin.ts). */

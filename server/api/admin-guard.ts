@@ -25,7 +25,7 @@ declare module 'fastify' {
 
 export const NO_TOKEN_MESSAGE = 'No access token found.';
 export const BAD_TOKEN_MESSAGE = 'Your session has expired. Please log in again.';
-export const FORBIDDEN_MESSAGE = ROLE_MESSAGES.ownerOnly;
+const FORBIDDEN_MESSAGE = ROLE_MESSAGES.ownerOnly;
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -35,7 +35,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /** The guard function, with the roles it lets through (read by the route-table tests and docs). */
-export type AdminGuard = ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) & {
+type AdminGuard = ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) & {
   readonly allowedRoles: AllowedRoles;
 };
 

@@ -9,7 +9,7 @@ import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
 import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
-export interface AdminMailApiOptions {
+interface AdminMailApiOptions {
   failedMail: FailedMailConsole;
   authenticate: AuthenticateToken;
 }
@@ -33,7 +33,7 @@ const ResendParamsSchema = z.object({
 });
 
 export const RESEND_QUEUED_MESSAGE = 'The e-mail will be sent again.';
-export const RESEND_NOT_FOUND_MESSAGE = 'No such e-mail.';
+const RESEND_NOT_FOUND_MESSAGE = 'No such e-mail.';
 export const RESEND_NOT_FAILED_MESSAGE = 'This e-mail has not failed (it is queued or was sent).';
 
 export const adminMailApi: FastifyPluginAsyncZod<AdminMailApiOptions> = async (app, options) => {

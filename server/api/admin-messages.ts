@@ -22,13 +22,13 @@ import { type AuthenticateToken, OWNER_AND_SUPPORT, noteAudit, requireAdmin } fr
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 
-export interface AdminMessagesApiOptions {
+interface AdminMessagesApiOptions {
   inbox: ContactInbox;
   authenticate: AuthenticateToken;
 }
 
 /** Each reply sends an e-mail: a stolen token must not turn the inbox into a mail cannon. */
-export const REPLY_RATE_LIMIT = { max: 30, timeWindow: '1 minute' } as const;
+const REPLY_RATE_LIMIT = { max: 30, timeWindow: '1 minute' } as const;
 
 const refusals = { 400: FailureSchema, 401: FailureSchema, 404: FailureSchema };
 

@@ -22,7 +22,7 @@ import { auditChangeOf } from './admin-audit.ts';
 import { type AuthenticateToken, OWNER_AND_SUPPORT, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
-export interface AdminOrdersApiOptions {
+interface AdminOrdersApiOptions {
   console: OrdersConsole;
   authenticate: AuthenticateToken;
   /** The clock for the export's file name. */
@@ -33,8 +33,8 @@ export interface AdminOrdersApiOptions {
 const ActionAccepted = envelopeOf(OrderActionAcceptedSchema);
 const actionRefusals = { 400: FailureSchema, 401: FailureSchema, 404: FailureSchema, 409: FailureSchema };
 
-export const REORDER_MESSAGE = 'Successfully reordered !';
-export const APPLY_SERVICE_MESSAGE = 'The order will be sent to the supplier';
+const REORDER_MESSAGE = 'Successfully reordered !';
+const APPLY_SERVICE_MESSAGE = 'The order will be sent to the supplier';
 
 export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = async (app, options) => {
   const { console: orders } = options;

@@ -19,7 +19,7 @@ import { type AuthenticateToken, OWNER_AND_SUPPORT, noteAudit, requireAdmin } fr
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 
-export interface AdminReviewsApiOptions {
+interface AdminReviewsApiOptions {
   reviews: Reviews;
   authenticate: AuthenticateToken;
 }
@@ -28,7 +28,7 @@ const refusals = { 400: FailureSchema, 401: FailureSchema, 404: FailureSchema };
 
 export const adminReviewsApi: FastifyPluginAsyncZod<AdminReviewsApiOptions> = async (app, options) => {
   const { reviews } = options;
-  // Owners and support both moderate reviews (issue 14, decision 041).
+  // Owners and support both moderate reviews (decision 041).
   app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_AND_SUPPORT));
   app.setErrorHandler(specValidationErrors());
 

@@ -23,7 +23,7 @@ import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 
-export interface AdminSuppliersApiOptions {
+interface AdminSuppliersApiOptions {
   suppliers: SupplierAdmin;
   authenticate: AuthenticateToken;
 }

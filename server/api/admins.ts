@@ -25,7 +25,7 @@ import type { Database } from '../../db/schema.ts';
 import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
-export interface AdminsApiOptions {
+interface AdminsApiOptions {
   team: AdminTeam;
   db: Kysely<Database>;
   authenticate: AuthenticateToken;

@@ -32,7 +32,7 @@ import { specValidationErrors } from './spec-validation.ts';
 
 const MessageReply = z.object({ isSuccessful: z.literal(true), message: z.string() });
 
-export interface AuthApiOptions {
+interface AuthApiOptions {
   auth: AdminAuth;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The blog's JSON API (spec section 7; issue 11): public list, search and detail; admin create,
+ * The blog's JSON API (spec section 7): public list, search and detail; admin create,
  * update and delete behind the bearer guard. Thin: core/blog/blog.ts holds every rule.
  *
  * Writes take `multipart/form-data` (the admin form, with its `image` file) or the same fields as
@@ -28,14 +28,14 @@ import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 import { unsafeTextField } from './text-guard.ts';
 
-export interface BlogApiOptions {
+interface BlogApiOptions {
   blog: Blog;
   authenticate: AuthenticateToken;
   /** The upload limit (UPLOAD_MAX_BYTES), named in the 413 message. */
   maxImageBytes: number;
 }
 
-export const BLOG_API_MESSAGES = {
+const BLOG_API_MESSAGES = {
   added: 'Blog added successfully',
   updated: 'Blog updated successfully',
   deleted: 'Blog deleted successfully',
@@ -44,8 +44,8 @@ export const BLOG_API_MESSAGES = {
   noFields: 'Send the fields to change (title, slug, category, description, image).',
 } as const;
 
-export const BLOG_PAGE_SIZE_DEFAULT = 10;
-export const BLOG_PAGE_SIZE_MAX = 50;
+const BLOG_PAGE_SIZE_DEFAULT = 10;
+const BLOG_PAGE_SIZE_MAX = 50;
 
 const SummarySchema = z.object({
   id: z.number().int(),

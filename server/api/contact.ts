@@ -12,12 +12,12 @@ import { specValidationErrors } from './spec-validation.ts';
  * so it is rate-limited per client like the other calls that send mail.
  */
 
-export interface ContactApiOptions {
+interface ContactApiOptions {
   contact: ContactDesk;
 }
 
 /** A person writes a handful of messages at most; more from one client is a script. */
-export const CONTACT_RATE_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
+const CONTACT_RATE_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
 
 export const contactApi: FastifyPluginAsyncZod<ContactApiOptions> = async (app, { contact }) => {
   app.setErrorHandler(specValidationErrors());

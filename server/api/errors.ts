@@ -9,7 +9,7 @@ import { describeDatabaseFailure } from '../../db/database.ts';
 import { type FieldError, failure } from './envelope.ts';
 
 /** A validation issue's JSON pointer ('/items/0/qty') as the field name clients use ('items.0.qty'). */
-export function fieldOf(instancePath: string | undefined): string {
+function fieldOf(instancePath: string | undefined): string {
   return (instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
 }
 

@@ -18,12 +18,12 @@ import { failure } from './envelope.ts';
 
 type Method = FindMyWay.HTTPMethod;
 
-export const API_PREFIX = '/api';
+const API_PREFIX = '/api';
 
 export const FALLBACK_MESSAGES = { notFound: 'Not found', methodNotAllowed: 'Method not allowed' } as const;
 
 /** The /api routes the app serves, by method and path pattern. */
-export interface ApiRouteTable {
+interface ApiRouteTable {
   /** Every route registered on `app` from now on (and on its child plugins) is recorded. */
   watch(app: FastifyInstance): void;
   /** The methods some route serves for this URL (its query string is ignored), in a fixed order. */

@@ -13,7 +13,7 @@ import { specValidationErrors } from './spec-validation.ts';
  * as they are, each with its field.
  */
 
-export interface OrderHistoryApiOptions {
+interface OrderHistoryApiOptions {
   history: OrderHistory;
 }
 

@@ -82,7 +82,7 @@ const dropNulls = (_key: string, value: unknown) => (value === null ? undefined 
 
 const OrderIdBody = z.object({ razorpay_order_id: text(100).min(1, 'razorpay_order_id is required') });
 
-export interface OrdersApiOptions {
+interface OrdersApiOptions {
   catalog: Catalog;
   orders: OrderService;
   provider: PaymentProvider;

@@ -21,11 +21,11 @@ import type { Refills } from '../../core/fulfilment/refills.ts';
 import { type AuthenticateToken, OWNER_AND_SUPPORT, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
-export interface RefillsApiOptions {
+interface RefillsApiOptions {
   refills: Refills;
 }
 
-export interface AdminRefillsApiOptions extends RefillsApiOptions {
+interface AdminRefillsApiOptions extends RefillsApiOptions {
   authenticate: AuthenticateToken;
 }
 

@@ -12,12 +12,12 @@ import { specValidationErrors } from './spec-validation.ts';
  * support. Rate-limited per client like the store's other public writes.
  */
 
-export interface ReviewsApiOptions {
+interface ReviewsApiOptions {
   reviews: Reviews;
 }
 
 /** A customer writes one review per order; more from one client in a short time is a script. */
-export const REVIEW_RATE_LIMIT = { max: 10, timeWindow: '10 minutes' } as const;
+const REVIEW_RATE_LIMIT = { max: 10, timeWindow: '10 minutes' } as const;
 
 export const reviewsApi: FastifyPluginAsyncZod<ReviewsApiOptions> = async (app, { reviews }) => {
   app.setErrorHandler(specValidationErrors());

@@ -9,7 +9,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { type SimulatedPanel, panelForm } from '../../core/fulfilment/simulated-panel-protocol.ts';
 
-export interface SimulatedPanelApiOptions {
+interface SimulatedPanelApiOptions {
   panel: SimulatedPanel;
 }
 

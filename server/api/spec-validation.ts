@@ -11,7 +11,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type FieldError, failure } from './envelope.ts';
 
-export interface SpecValidationOptions {
+interface SpecValidationOptions {
   /** The message when the payload as a whole is refused (missing, not an object): no field says which. */
   wholePayloadMessage?: (request: FastifyRequest) => string | undefined;
   /** The reply's shape, when the route answers more than the envelope (the login's `status`). */

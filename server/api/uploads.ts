@@ -27,11 +27,11 @@ import {
 import { type AuthenticateToken, OWNER_ONLY, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
-export const IMAGE_UPLOADED_MESSAGE = 'Image uploaded';
-export const NOT_MULTIPART_MESSAGE = 'Send the image as multipart/form-data in the field "image".';
-export const NO_IMAGE_MESSAGE = 'Choose an image to upload.';
-export const UPLOAD_NOT_FOUND_MESSAGE = 'Image not found';
-export const MALFORMED_UPLOAD_MESSAGE = 'The upload could not be read: send one image as multipart/form-data.';
+const IMAGE_UPLOADED_MESSAGE = 'Image uploaded';
+const NOT_MULTIPART_MESSAGE = 'Send the image as multipart/form-data in the field "image".';
+const NO_IMAGE_MESSAGE = 'Choose an image to upload.';
+const UPLOAD_NOT_FOUND_MESSAGE = 'Image not found';
+const MALFORMED_UPLOAD_MESSAGE = 'The upload could not be read: send one image as multipart/form-data.';
 
 /** Multipart limits for the whole app (registered once in app.ts; the blog API shares them). */
 export function multipartLimits(maxFileBytes: number) {
@@ -47,7 +47,7 @@ export function multipartLimits(maxFileBytes: number) {
   };
 }
 
-export const StoredImageSchema = z.object({
+const StoredImageSchema = z.object({
   url: z.string().describe('`/uploads/<hash>.<ext>`: the fallback image; WebP variants sit next to it'),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
@@ -55,8 +55,7 @@ export const StoredImageSchema = z.object({
 });
 
 /** A multipart file field in the OpenAPI document. */
-export const multipartFile = (description: string) =>
-  z.string().meta({ type: 'string', format: 'binary', description });
+const multipartFile = (description: string) => z.string().meta({ type: 'string', format: 'binary', description });
 
 /**
  * For routes that read their multipart body themselves (`request.file()`, `request.parts()`):
@@ -64,20 +63,20 @@ export const multipartFile = (description: string) =>
  * (there is no parsed body to validate: the parts stream in the handler) while params and
  * querystring are still checked with zod. Use with `consumes: ['multipart/form-data']`.
  */
-export function multipartBodyValidator<Schema>(route: FastifyRouteSchemaDef<Schema>): FastifyValidationResult {
+function multipartBodyValidator<Schema>(route: FastifyRouteSchemaDef<Schema>): FastifyValidationResult {
   if (route.httpPart === 'body') return () => true;
   // The route's schemas are zod (the app's type provider); Fastify types them per route.
   return validatorCompiler(route as unknown as FastifyRouteSchemaDef<z.ZodType>);
 }
 
-export type ImagePart =
+type ImagePart =
   { ok: true; bytes: Buffer; fields: Record<string, string> } | { ok: false; status: 400 | 413; message: string };
 
 /**
  * Reads the one file part of a multipart request (the field must be `image`), with the size
  * limit's own message. Text fields sent before the file come back in `fields`.
  */
-export async function readImagePart(request: FastifyRequest, maxBytes: number): Promise<ImagePart> {
+async function readImagePart(request: FastifyRequest, maxBytes: number): Promise<ImagePart> {
   if (!request.isMultipart()) return { ok: false, status: 400, message: NOT_MULTIPART_MESSAGE };
   try {
     const part = await request.file();
@@ -100,7 +99,7 @@ export async function readImagePart(request: FastifyRequest, maxBytes: number): 
   }
 }
 
-export interface UploadsApiOptions {
+interface UploadsApiOptions {
   dataDir: string;
   maxBytes: number;
   authenticate: AuthenticateToken;

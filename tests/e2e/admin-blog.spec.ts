@@ -5,8 +5,7 @@ import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
- * The admin blog (spec "Admin blog list", "Admin blog add and edit forms", sections 4, 8, 9;
- * issue 11): an admin writes a post in the Tiptap editor (bold, a list, a link, an e-mail link,
+ * The admin blog (spec "Admin blog list", "Admin blog add and edit forms", sections 4, 8, 9): an admin writes a post in the Tiptap editor (bold, a list, a link, an e-mail link,
  * a pasted YouTube address, an uploaded image), publishes it, finds it on the public blog, by
  * search and in its category, edits it and deletes it; the image check, the empty messages, the
  * unsaved-changes question and axe on the list and the form.

@@ -6,7 +6,7 @@ import { uniqueSuffix } from './support/order.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
- * The owner's dashboard (issue 14): reached from the admin navigation, it shows what needs
+ * The owner's dashboard (decision 042): reached from the admin navigation, it shows what needs
  * attention (the simulated panel's balance included), the period's tiles and two charts that
  * uPlot draws after the page loads, with the same numbers in a table; the period switches
  * between 7, 30 and 90 days. Axe finds nothing serious.

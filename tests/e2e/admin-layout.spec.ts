@@ -6,7 +6,7 @@ import { uniqueSuffix } from './support/order.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
- * The admin shell (issue 13, decision 034): no storefront top bar, header or footer inside
+ * The admin shell (decision 034): no storefront top bar, header or footer inside
  * /admin; the left navigation with its counts, folded behind a menu button on phones; the orders
  * list that fits 1366 and 1920 px with Status and Action in view and never scrolls the page
  * sideways, and turns into cards on phones; a toast, in the live region at the top right, after

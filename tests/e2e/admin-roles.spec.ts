@@ -92,7 +92,7 @@ test('an owner invites a support admin, who accepts through the mailed link and 
   const entries = page.getByTestId('audit-entry');
   await expect(entries.filter({ hasText: 'admin.invitation.accept' })).toHaveCount(1);
   await expect(entries.filter({ hasText: 'admin.invite' }).first()).toContainText(E2E_ADMINS.roles);
-  // Its before/after reads as a change (decision 046): a new invitation, field by field.
+  // Its before/after reads as a change (decision 047): a new invitation, field by field.
   const invite = entries.filter({ hasText: 'admin.invite' }).first().getByTestId('audit-summary');
   await expect(invite).toContainText('Created');
   await expect(invite).toContainText('role: support');

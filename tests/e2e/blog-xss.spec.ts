@@ -4,7 +4,7 @@ import { E2E_ADMINS, TOKEN_KEY, adminToken, clientAddress } from './support/admi
 import { gotoHydrated, waitForHydration } from './support/page.ts';
 
 /**
- * Stored XSS on the blog (issue 11). Two ways in, every way out:
+ * Stored XSS on the blog (decision 019). Two ways in, every way out:
  *
  * - Through the API: every payload of the corpus is posted as a post's body (one post each, so an
  *   unclosed payload cannot hide the next), with a title that carries scripts too.

@@ -3,7 +3,7 @@ import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
- * The public blog (issue 11, spec "Public blog"): the list and its Load More, a post, a category,
+ * The public blog (spec "Public blog"): the list and its Load More, a post, a category,
  * the header's search modal, search results and the empty result. Other suites may add posts
  * while this one runs (the blog suites share the store), so counts are checked as "more than",
  * never as exact numbers.

@@ -3,7 +3,7 @@ import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
- * The course catalogue in a browser (issue 12, decision 027): Load More reveals all eight and
+ * The course catalogue in a browser (decision 027): Load More reveals all eight and
  * moves focus to the first new course (and works without JavaScript), the share control uses the
  * Web Share API when there is one and otherwise copies the link with a visible "Link copied",
  * "Ask about this course" opens the contact form with the course named, and axe finds nothing

@@ -2,7 +2,7 @@ import { type APIResponse, expect, test } from '@playwright/test';
 import { waitForHydration } from './support/page.ts';
 
 /**
- * The link crawler (issue 12, decision 029): from `/`, follow every internal `a[href]` of every
+ * The link crawler (decision 029): from `/`, follow every internal `a[href]` of every
  * page reached, after hydration (so links drawn by React count too): site header and footer,
  * bodies, the blog's header and footer, help and legal pages, courses, previews. Any link that
  * answers 404 or 5xx fails the test, all of them listed with the pages that link there. The admin

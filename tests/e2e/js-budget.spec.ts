@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ClientBuild, FIRST_LOAD_BUDGET_BYTES, kb } from '../../scripts/first-load-js.ts';
 
 /**
- * The first-load JavaScript budget (issue 13, decisions 036 and 037), checked against the production
+ * The first-load JavaScript budget (decisions 036, 037 and 050), checked against the production
  * build that `npm test` makes before the browser suites: every public page route of the
  * manifest (every route with a component outside /admin, so a new page is covered the day it is
  * added) loads at most 120 KB of gzip JavaScript on a first visit, and no public route loads the
@@ -49,8 +49,7 @@ test.describe('first-load JavaScript budget', () => {
     for (const page of pages) expect(build.matchedRoutes(page.path).at(-1), page.path).toBe(page.routeId);
   });
 
-  // Every public page fits, with no exception (decision 037: the order page was the last one over,
-  // until session 21).
+  // Every public page fits, with no exception (decision 050: the order page was the last one over).
   for (const page of pages) {
     test(`${page.path} (${page.routeId}) loads at most ${kb(FIRST_LOAD_BUDGET_BYTES)}`, () => {
       const report = build.measure(page.path);

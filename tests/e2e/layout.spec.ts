@@ -37,7 +37,7 @@ test.describe('layout rules (spec section 2)', () => {
   }
 
   // Anonymous visitors are sent on to /login in the browser, so the rule is checked on the
-  // server-rendered admin shell. The back office has its own navigation (issue 13, decision 034):
+  // server-rendered admin shell. The back office has its own navigation (decision 034):
   // none of the storefront's chrome shows there.
   for (const url of ADMIN) {
     test(`${url} hides the top bar, the storefront header and the footer`, async ({ request }) => {
@@ -118,7 +118,7 @@ test.describe('layout rules (spec section 2)', () => {
   });
 });
 
-test.describe('no layout shift on the order page (issue 9: its form is in the first HTML)', () => {
+test.describe('no layout shift on the order page (its form is in the first HTML)', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('cumulative layout shift from the first paint through hydration stays below 0.02', async ({ page }) => {

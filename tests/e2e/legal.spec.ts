@@ -11,7 +11,7 @@ const HELP_AND_LEGAL = {
   'Refund Policy': '/refund-policy',
 } as const;
 
-test.describe('FAQ and legal pages (issue 12)', () => {
+test.describe('FAQ and legal pages', () => {
   test('the FAQ accordion keeps one question open at a time, and clicking the open one closes it', async ({ page }) => {
     await gotoHydrated(page, '/faq');
     const questions = page.getByTestId('faq-accordion').getByRole('button');

@@ -3,7 +3,7 @@ import { waitForHydration } from './support/page.ts';
 
 /**
  * The order page's parts that hold no state (its header, the activity line, the trust list, the
- * secure-checkout note) load after the page's own code (decision 037, 120 KB first-load budget).
+ * secure-checkout note) load after the page's own code (decision 050, 120 KB first-load budget).
  * Held back here on purpose: the page is live without them, their server HTML stays in place while
  * their chunk is on its way (no fallback, nothing moves), and they hydrate when it arrives.
  */

@@ -7,7 +7,7 @@ import { reviewPathFromMail } from './support/reviews.ts';
 import { gotoHydrated } from './support/page.ts';
 
 /**
- * Every page fits every screen (issue 13): each page, public and admin, is opened once and then
+ * Every page fits every screen: each page, public and admin, is opened once and then
  * resized through five widths; at each width the page fails on
  *
  * (a) horizontal overflow of the document (its scroll width past its client width), and

@@ -6,7 +6,7 @@ import { paidFollowersOrder, uniqueSuffix } from './support/order.ts';
 import { reviewPathFromMail } from './support/reviews.ts';
 
 /**
- * Real reviews end to end (issue 14, decision 039): a sandbox purchase the simulated panel
+ * Real reviews end to end (decision 039): a sandbox purchase the simulated panel
  * completes → the completion e-mail's link → the review page (its checks, the stars, the
  * submit) → the link is spent → the review waits in /admin/reviews → approved → it is on the home
  * page and its service page's JSON-LD has an AggregateRating. axe on both new pages.

@@ -1,5 +1,5 @@
 /**
- * A configured sale in the browser (issue 13, decisions 031 and 038), on a store of its own:
+ * A configured sale in the browser (decisions 031 and 038), on a store of its own:
  * this spec starts the production build with SALE_* set (20 % off Instagram Followers, running
  * now) on a free port and a fresh data directory, next to the suite's shared server (which has
  * no sale). It checks what a buyer sees: the banner with a countdown that ticks, struck-through

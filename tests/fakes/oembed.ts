@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
  */
 export type FakeOembedMode = 'normal' | 'broken' | 'slow' | 'garbage' | 'rate-limited' | 'redirect';
 
-export interface FakeVideo {
+interface FakeVideo {
   title: string;
   author_name: string;
 }

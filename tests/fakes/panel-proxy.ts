@@ -8,15 +8,15 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** One API v2 call as the store sent it. */
-export interface ProxiedCall {
+interface ProxiedCall {
   action: string;
   form: URLSearchParams;
 }
 
 /** forward: as usual; withhold: never sent on, never answered; withhold-reply: sent on, never answered. */
-export type ProxyRoute = 'forward' | 'withhold' | 'withhold-reply';
+type ProxyRoute = 'forward' | 'withhold' | 'withhold-reply';
 
-export interface PanelProxyHooks {
+interface PanelProxyHooks {
   /** Decides each call's fate; every call is forwarded when absent. */
   route?: (call: ProxiedCall) => ProxyRoute;
   /** Every call that is sent on to the panel, just before it is. */

@@ -7,7 +7,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { hmacSha256Hex, paymentSignature } from '../../core/payments/signatures.ts';
 
-export interface FakeRazorpayOrder {
+interface FakeRazorpayOrder {
   id: string;
   amount: number;
   currency: string;
@@ -16,7 +16,7 @@ export interface FakeRazorpayOrder {
   status: 'created' | 'attempted' | 'paid';
 }
 
-export interface FakeRazorpayPayment {
+interface FakeRazorpayPayment {
   id: string;
   order_id: string;
   amount: number;

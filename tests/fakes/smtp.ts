@@ -36,7 +36,7 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export interface SmtpSinkOptions {
+interface SmtpSinkOptions {
   failWith?: SinkFailure;
   /** Refuses (550) the recipients it returns true for, whatever `failWith` says (the e2e sink's per-address switch). */
   rejectRecipient?: (address: string) => boolean;

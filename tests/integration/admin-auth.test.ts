@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminAuthError, createAdminAuth, hashToken } from '../../core/auth/admins.ts';
 import { createOneTimeCodes, loadCodePepper } from '../../core/auth/one-time-codes.ts';
 import { SCRYPT_N, SCRYPT_P, SCRYPT_R, needsRehash, verifyPassword } from '../../core/auth/passwords.ts';
-import { totpCode } from '../../core/auth/totp.ts';
+import { totpCode } from '../support/totp.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { seedAdmin } from '../support/admin-accounts.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';

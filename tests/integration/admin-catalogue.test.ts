@@ -1,5 +1,5 @@
 /**
- * The catalogue editor (issue 14, decision 044), per dialect, through the real app: owner-only
+ * The catalogue editor (decision 044), per dialect, through the real app: owner-only
  * routes, validation messages per field, the revision compare-and-set (409 for a stale editor),
  * drafts absent from every public read and from order creation, audit rows with before/after, the
  * content version seen by a second store instance on the same database, warnings from the

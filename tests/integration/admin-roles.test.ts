@@ -71,7 +71,7 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'PATCH /api/blog/{idOrSlug}': 'owner',
   'DELETE /api/blog/{idOrSlug}': 'owner',
   'POST /api/uploads': 'owner',
-  // The catalogue editor (issue 14, decision 044).
+  // The catalogue editor (decision 044).
   'GET /api/admin/catalogue': 'owner',
   'POST /api/admin/catalogue/groups': 'owner',
   'POST /api/admin/catalogue/groups/{slug}/move': 'owner',
@@ -95,7 +95,7 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'GET /api/admin/audit/actions': 'owner',
   // The owner's dashboard (revenue, refunds, supplier balance).
   'GET /api/admin/dashboard': 'owner',
-  // Supplier panels (issue 14, decision 045).
+  // Supplier panels (decision 045).
   'GET /api/admin/suppliers': 'owner',
   'GET /api/admin/suppliers/balances': 'owner',
   'POST /api/admin/suppliers': 'owner',

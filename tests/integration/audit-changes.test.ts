@@ -1,5 +1,5 @@
 /**
- * The audit log's before/after (decision 046), per dialect, through the real app: every order,
+ * The audit log's before/after (decision 047), per dialect, through the real app: every order,
  * blog, message and review action an admin takes records what the thing was before and what it
  * became, in the fields the action changes, as the core function saw them in its compare-and-set
  * (not the request body). Orders go through the fake SMM panel over HTTP.

@@ -1,5 +1,5 @@
 /**
- * The blog's JSON API (issue 11) on both dialects, with a real admin session: the seed, the list
+ * The blog's JSON API (decision 018) on both dialects, with a real admin session: the seed, the list
  * and its pagination maths, search (ranking, accent and case folding, FTS syntax in keywords),
  * create / update / delete with their envelopes, slug rules, shortDesc derivation, categories,
  * cover images through the real upload code, sanitising on write, and the content version.

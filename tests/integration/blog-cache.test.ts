@@ -1,5 +1,5 @@
 /**
- * Pages are cached like the store's and invalidated when a post changes (issue 11): the page
+ * Pages are cached like the store's and invalidated when a post changes (decision 018): the page
  * cache key carries the blog's content version, so a blog write by this instance shows at once
  * and one by another instance on the same database within about a second. Every render draws a
  * new CSP nonce into its HTML (a cached page repeats its bytes), which is what these tests watch.

@@ -1,5 +1,5 @@
 /**
- * The public blog pages (issue 11) rendered by the real app from the real blog on both dialects:
+ * The public blog pages (decision 020) rendered by the real app from the real blog on both dialects:
  * the list, search, pages, posts, categories, SEO tags, the feed, the sitemap and robots.txt.
  * Needs the production build (`npm run build`), like tests/integration/pages.test.ts.
  */
@@ -152,7 +152,7 @@ describe.each(dialects)('public blog pages on %s', (dialect) => {
     expect(html).not.toContain('50% OFF');
     expect(html).not.toContain('data-testid="site-footer"');
     for (const href of ['/blog', '/instagram-issue', '/media-update']) expect(html).toContain(`href="${href}"`);
-    // No Contact entry until a contact page exists (issue 12): never a link to nowhere.
+    // The blog header lists no Contact entry (app/components/blog/BlogHeader.tsx says why).
     expect(html).not.toContain('href="/contact"');
   });
 

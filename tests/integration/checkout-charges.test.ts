@@ -1,5 +1,5 @@
 /**
- * What an order charged and gave back, as the customer reads it (issue 13, decision 033), through
+ * What an order charged and gave back, as the customer reads it (decision 033), through
  * the real app and its server-rendered pages on each dialect: the spec's +1 on small prices is a
  * named "Processing fee" line taken from the order's stored amounts (order page, payment reply,
  * confirmation page, receipt e-mail, order history), and a refund shows its amount, date and

@@ -1,5 +1,5 @@
 /**
- * The course pages (issue 12, decision 027), server-rendered by the real app on both dialects:
+ * The course pages (decision 027), server-rendered by the real app on both dialects:
  * /courses with 4 cards and a working Load More link, ?all=1 with all 8, every /course/{slug}
  * with its sections, the honest rating and class-size wording, Course and BreadcrumbList JSON-LD
  * that parse, an unknown slug answering 404 with the not-found page, and /contact?course=

@@ -1,5 +1,5 @@
 /**
- * Issue 10, items 7–10: no input gives a 500 or slips past the boundary.
+ * The input boundary (decision 017): no input gives a 500 or slips past it.
  *
  * - A NUL byte or a right-to-left override (U+202E) in any text field of the public endpoints
  *   and the admin search answers 400 in the envelope, naming the field (PostgreSQL refused NUL

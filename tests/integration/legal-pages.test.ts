@@ -1,5 +1,5 @@
 /**
- * The FAQ and the four legal pages (issue 12), server-rendered by the real app on both dialects:
+ * The FAQ and the four legal pages (decision 025), server-rendered by the real app on both dialects:
  * titles and canonical URLs, the placeholders filled from the store settings, nothing left
  * unfilled, an unset phone and address never shown, and the FAQPage JSON-LD with its 17
  * questions. Needs the production build (`npm run build`), like tests/integration/pages.test.ts.

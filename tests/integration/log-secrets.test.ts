@@ -1,5 +1,5 @@
 /**
- * No secret in a log (issue 10 item 4, docs/decisions/015-mail-delivery-and-log-secrets.md): the
+ * No secret in a log (docs/decisions/015-mail-delivery-and-log-secrets.md): the
  * real app and store log through one pino logger with the server's options into a captured
  * stream, at the most verbose level, while an admin logs in (the e-mailed code included), a
  * customer opens their order history with an e-mailed code, and a buyer pays through Razorpay

@@ -49,7 +49,7 @@ const receipt = (email = 'ana@example.com', target = 'boostly.demo') => ({
     serviceName: 'Instagram Followers',
     target,
     quantity: 1000,
-    amount: '$2.99',
+    amountText: '$2.99',
     trackingUrl: 'http://localhost:3000/order/BST-10042',
     email,
   }),

@@ -1,6 +1,6 @@
 /**
  * The order page's lazily loaded parts (its header, the activity line, the trust list, the
- * secure-checkout note: app/components/order/lazy-extras.tsx, decision 037) are in the server's
+ * secure-checkout note: app/components/order/lazy-extras.tsx, decision 050) are in the server's
  * HTML in place, on the first render after a boot too: none is left out for the browser to fill in,
  * and none is streamed after the page as a hidden copy moved in by a script (a layout shift on a
  * phone, kept by caches). Needs the production build, like every server-rendered page test.

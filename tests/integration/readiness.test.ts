@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 11: readiness says whether the store can write. A full, read-only or corrupt
+ * Readiness (decision 017) says whether the store can write. A full, read-only or corrupt
  * database answers /readyz 503 with its cause (logged once, by name), a failed write reports the
  * database's own error (not "cannot rollback - no transaction is active"), and a DATA_DIR the
  * server cannot use stops the boot with one clear line, not a stack trace.

@@ -1,5 +1,5 @@
 /**
- * Real reviews (issue 14, docs/decisions/039-real-reviews.md), per dialect, through the real app
+ * Real reviews (docs/decisions/039-real-reviews.md), per dialect, through the real app
  * and store (pages from the production build): the completion e-mail carries a single-use link
  * whose token is stored only as a hash, made once per order; the review page shows the order
  * (never the e-mail); a submit spends the link once, even under a race; expired and unknown links

@@ -1,5 +1,5 @@
 /**
- * Honest claims (issue 13, decision 031), through the real app and its server-rendered pages on
+ * Honest claims (decision 031), through the real app and its server-rendered pages on
  * each dialect: a configured sale shows its banner and struck-through list prices only while it
  * runs, and checkout charges the reduced price (fee after the sale); an order keeps the price it
  * was created at; the page cache never serves a price across a sale boundary; the order page's

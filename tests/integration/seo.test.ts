@@ -1,5 +1,5 @@
 /**
- * Search engines and sharing (issue 12, decision 029), on the real app and both dialects: the
+ * Search engines and sharing (decision 029), on the real app and both dialects: the
  * sitemap lists every public page once, each answering 200 with itself as canonical URL, a unique
  * title and description, Open Graph and Twitter tags with a raster image; every JSON-LD block on
  * those pages has the properties its type requires; robots.txt keeps private paths out; every

@@ -30,7 +30,6 @@ import {
   createDatabaseKeyBox,
   createEnvironmentSealer,
   parseTotpKey,
-  totpCode,
   totpSecretContext,
 } from '../../core/auth/totp.ts';
 import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
@@ -43,6 +42,7 @@ import { root, startTestApp } from '../support/app.ts';
 import { createTestClock } from '../support/clock.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
 import { freePort } from '../support/free-port.ts';
+import { totpCode } from '../support/totp.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const PASSWORD = 'correct horse battery staple';

@@ -20,7 +20,7 @@ import type { Database } from '../../db/schema.ts';
 const SEEDED_SCRYPT = { N: 2 ** 10, r: 8, p: 1 } as const;
 
 /** A hash in the stored format (`scrypt$N$r$p$salt$hash`) with the seeded parameters. */
-export function seededPasswordHash(password: string): string {
+function seededPasswordHash(password: string): string {
   const { N, r, p } = SEEDED_SCRYPT;
   const salt = randomBytes(16);
   const key = scryptSync(password.normalize('NFKC'), salt, 32, { N, r, p });

@@ -5,7 +5,7 @@
  * codes as the second factor (no mail, no waiting for the next TOTP step).
  */
 import { expect } from 'vitest';
-import { totpCode } from '../../core/auth/totp.ts';
+import { totpCode } from './totp.ts';
 import type { TestApp } from './app.ts';
 
 export async function adminToken(

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { FakeRazorpay } from '../fakes/razorpay.ts';
 import type { TestApp } from './app.ts';
 
-export interface PaidOrderRequest {
+interface PaidOrderRequest {
   /** Unique per order within the suite: it picks the browser's 6-digit id and a client address. */
   sequence: number;
   /** The target username; the e-mail is `<name>@example.com`. */

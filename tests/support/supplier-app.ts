@@ -11,18 +11,18 @@ import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes
 import { type TestApp, startTestApp } from './app.ts';
 import { placePaidOrder } from './paid-order.ts';
 
-export const followers = catalogueSeed.groups[0].services[0];
-export const followersPlan = followers.plans[0];
+const followers = catalogueSeed.groups[0].services[0];
+const followersPlan = followers.plans[0];
 /** The tier every suite sells: its supplier service is the one the fake panel lists. */
 export const followersTier = followersPlan.tiers[2];
 
-export interface SupplierApp {
+interface SupplierApp {
   t: TestApp;
   panel: FakeSmmPanel;
   razorpay: FakeRazorpay;
 }
 
-export interface SupplierAppKeys {
+interface SupplierAppKeys {
   panelKey: string;
   razorpay: { keyId: string; keySecret: string; webhookSecret: string };
 }
@@ -56,7 +56,7 @@ export function resetPanel(panel: FakeSmmPanel): void {
   panel.cancelAtOnce(true);
 }
 
-export interface OrderHelperOptions {
+interface OrderHelperOptions {
   /** Buyers' names are `<prefix>.<n>`, their addresses in 10.<subnet>.x.y (suites must not share). */
   namePrefix: string;
   subnet: number;

@@ -3,7 +3,7 @@
  * time or, on a busy machine, fails. `waitFor` polls until the condition holds and fails with a
  * clear message when it never does.
  */
-export interface WaitForOptions {
+interface WaitForOptions {
   /** How long to keep trying, in ms (default 5 s). */
   timeout?: number;
   /** Pause between two checks, in ms (default 20). */

@@ -1,5 +1,5 @@
 /**
- * The admin console's action column follows the server's flags on the row (issue 9: the old
+ * The admin console's action column follows the server's flags on the row (a regression: the old
  * console offered "Apply service" on every flagged row, which the server then refused).
  */
 import { describe, expect, it } from 'vitest';

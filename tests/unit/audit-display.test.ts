@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { changedFields, redactSecrets } from '../../core/audit/audit.ts';
 import { auditSummaryView, auditValueText } from '../../core/audit/display.ts';
 
-/** How /admin/audit reads an entry's before/after (decision 046), and the change summaries it is given. */
+/** How /admin/audit reads an entry's before/after (decision 047), and the change summaries it is given. */
 describe('audit summaries', () => {
   it('keeps only the fields that changed, on both sides', () => {
     expect(

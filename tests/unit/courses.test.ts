@@ -1,5 +1,5 @@
 /**
- * The static course catalogue (issue 12, decision 027): exactly the spec's eight slugs, every
+ * The static course catalogue (decision 027): exactly the spec's eight slugs, every
  * field present and typed, prices within the spec's rupee range, ratings 0–5 in halves, honest
  * wording, the contact form's course enquiry, and every committed image file at the pixel size
  * its slot is laid out for (read with sharp, not trusted from the file name).
@@ -17,7 +17,8 @@ import {
   findCourse,
   listCourses,
 } from '../../core/courses/catalogue.ts';
-import { COURSE_IMAGE_SIZES, courseImageAttributes, courseImageFiles } from '../../core/courses/images.ts';
+import { COURSE_IMAGE_SIZES, courseImageAttributes } from '../../core/courses/images.ts';
+import { courseImageFiles } from '../support/course-images.ts';
 import { starFills } from '../../app/components/courses/EditorRating.tsx';
 import { courseJsonLd } from '../../app/components/courses/seo.ts';
 

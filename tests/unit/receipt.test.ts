@@ -6,7 +6,7 @@ const order = {
   serviceName: 'Instagram Followers',
   target: 'boostly.demo',
   quantity: 1000,
-  amount: '$2.99',
+  amountText: '$2.99',
   trackingUrl: 'http://localhost:3000/order/BST-10042?email=ana%40example.com&x=1',
   email: 'ana@example.com',
 };
@@ -46,7 +46,7 @@ describe('renderReceipt', () => {
       serviceName: 'Followers & "Likes"',
       target: '<script>alert("x")</script>',
       quantity: 50,
-      amount: "<b>$1</b>'",
+      amountText: "<b>$1</b>'",
       trackingUrl: 'https://boostly.example/order/1?a="><script>alert(2)</script>',
       email: '"><svg onload=alert(3)>@example.com',
     };

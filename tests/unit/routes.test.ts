@@ -50,7 +50,7 @@ describe('layout rules (spec section 2)', () => {
     expect(showsFooter(pathname)).toBe(false);
   });
 
-  it('hides the storefront top bar, header and footer in the admin area (issue 13)', () => {
+  it('hides the storefront top bar, header and footer in the admin area (decision 034)', () => {
     for (const pathname of ['/admin', '/admin/all-orders', '/admin/blog/add']) {
       expect(showsTopBar(pathname)).toBe(false);
       expect(showsFooter(pathname)).toBe(false);

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { StoreInfo } from '../../../core/settings/store-info.ts';
 import type { HelpPage } from './pages.ts';
 
-export interface LegalSection {
+interface LegalSection {
   heading: string;
   body: ReactNode;
 }

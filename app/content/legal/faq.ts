@@ -11,7 +11,7 @@ import {
   type StoreInfo,
 } from '../../../core/settings/store-info.ts';
 
-export interface FaqEntry {
+interface FaqEntry {
   question: string;
   answer: string;
 }

@@ -4,7 +4,7 @@
  * this small module, not the page texts.
  */
 
-export interface NavLink {
+interface NavLink {
   to: string;
   label: string;
 }

@@ -1,5 +1,5 @@
 /**
- * The help and legal pages (issue 12): one list for their routes' titles, the footer and header
+ * The help and legal pages (decision 025): one list for their routes' titles, the footer and header
  * links and the sitemap, so a page is named the same everywhere it appears.
  */
 import { DISCLAIMER_LINK, FAQ_LINK, PRIVACY_LINK, REFUND_LINK, TERMS_LINK } from './links.ts';

@@ -6,7 +6,7 @@ import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../..
 import { useToasts } from '../../admin/toasts.tsx';
 
 /**
- * One service in the catalogue editor (issue 14, decision 044), owner-only: the edit form at
+ * One service in the catalogue editor (decision 044), owner-only: the edit form at
  * /admin/catalogue/services/:slug, and the same form empty at /admin/catalogue/groups/:group/new.
  * The form saves with the revision it opened; a stale one is refused (409) with a reload link.
  */

@@ -6,7 +6,7 @@
  */
 import { type RenderedMail, renderMail } from './layout.ts';
 
-export interface AdminCodeMail {
+interface AdminCodeMail {
   /** The 6-digit code, as issued. */
   code: string;
   /** How long the code is valid. */

@@ -10,7 +10,7 @@ export interface RenderedMail {
   text: string;
 }
 
-export interface MailContent {
+interface MailContent {
   subject: string;
   /** The hidden preview line mail clients show next to the subject. */
   preheader: string;
@@ -42,7 +42,7 @@ export function escapeHtml(value: unknown): string {
 }
 
 /** Only absolute http(s) links are allowed in e-mails; anything else becomes "#". */
-export function safeUrl(url: string): string {
+function safeUrl(url: string): string {
   try {
     const parsed = new URL(url);
     return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.toString() : '#';
@@ -52,7 +52,7 @@ export function safeUrl(url: string): string {
 }
 
 /** Subject lines are single-line header values: no CR/LF, no runs of whitespace. */
-export function oneLine(value: string): string {
+function oneLine(value: string): string {
   return value.replace(/\s+/g, ' ').trim();
 }
 

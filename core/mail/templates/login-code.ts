@@ -8,7 +8,7 @@
  */
 import { type RenderedMail, renderMail } from './layout.ts';
 
-export interface OrderHistoryCodeMail {
+interface OrderHistoryCodeMail {
   /** The 6-digit code, as issued. */
   code: string;
   /** How long the code is valid. */
@@ -17,7 +17,7 @@ export interface OrderHistoryCodeMail {
   publicUrl: string;
 }
 
-export const CODE_SAFETY_NOTE =
+const CODE_SAFETY_NOTE =
   'If you did not ask for this code, you can ignore this e-mail: nobody can see your orders without it. Never share this code; Boostly staff will never ask you for it.';
 
 function clientPageUrl(publicUrl: string): string {

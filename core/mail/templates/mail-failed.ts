@@ -6,7 +6,7 @@
  */
 import { type RenderedMail, renderMail } from './layout.ts';
 
-export interface MailFailedAlert {
+interface MailFailedAlert {
   /** The recipient of the mail that failed. */
   to: string;
   subject: string;

@@ -1,20 +1,20 @@
 /** The order receipt e-mail, sent once when a payment is confirmed. */
 import { type RenderedMail, renderMail } from './layout.ts';
 
-export { escapeHtml, type RenderedMail } from './layout.ts';
+export { escapeHtml } from './layout.ts';
 
-export interface ReceiptOrder {
+interface ReceiptOrder {
   orderNumber: string;
   serviceName: string;
   target: string;
   quantity: number;
   /** Already formatted, e.g. "$2.99": the total paid. */
-  amount: string;
+  amountText: string;
   /**
    * The package price and the processing fee the total includes (decision 033), formatted; the
    * fee is null when the order has none, and then only the total is listed.
    */
-  charges?: { packagePrice: string; fee: string | null } | undefined;
+  charges?: { packagePriceText: string; feeText: string | null } | undefined;
   trackingUrl: string;
   email: string;
   /** Where "contact support" points; default `<origin of trackingUrl>/contact`. */
@@ -29,9 +29,9 @@ function defaultSupportUrl(trackingUrl: string): string {
   }
 }
 
-export const DELIVERY_NOTE =
+const DELIVERY_NOTE =
   'Delivery is gradual so that growth looks natural: it starts within 24-72 hours of your order and continues until the full quantity is delivered.';
-export const SUPPORT_NOTE = 'Questions about your order? Our support team is available 24 hours a day, 7 days a week.';
+const SUPPORT_NOTE = 'Questions about your order? Our support team is available 24 hours a day, 7 days a week.';
 
 export function renderReceipt(order: ReceiptOrder): RenderedMail {
   const quantity = Number.isFinite(order.quantity) ? order.quantity.toLocaleString('en-US') : String(order.quantity);
@@ -45,13 +45,13 @@ export function renderReceipt(order: ReceiptOrder): RenderedMail {
       ['Service', order.serviceName],
       ['Target', order.target],
       ['Quantity', quantity],
-      ...(order.charges?.fee
+      ...(order.charges?.feeText
         ? ([
-            ['Package price', order.charges.packagePrice],
-            ['Processing fee', order.charges.fee],
+            ['Package price', order.charges.packagePriceText],
+            ['Processing fee', order.charges.feeText],
           ] as [string, string][])
         : []),
-      ['Amount paid', order.amount],
+      ['Amount paid', order.amountText],
     ],
     button: { label: 'Track your order', url: order.trackingUrl },
     paragraphs: [DELIVERY_NOTE],

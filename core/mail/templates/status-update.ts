@@ -1,7 +1,7 @@
 /** E-mails a customer gets as the supplier moves their order along (In Progress, Completed, Partial, Canceled). */
 import { type RenderedMail, renderMail } from './layout.ts';
 
-export interface StatusUpdate {
+interface StatusUpdate {
   orderNumber: string;
   serviceName: string;
   target: string;
@@ -10,7 +10,7 @@ export interface StatusUpdate {
   /** What was not delivered (Partial, Canceled). */
   remains: number | null;
   /** Formatted refund, e.g. "$1.20", when one is being made. */
-  refund: string | null;
+  refundText: string | null;
   /** The refund is the whole payment (nothing was delivered), not the undelivered share. */
   refundInFull?: boolean | undefined;
   trackingUrl: string;
@@ -29,9 +29,9 @@ const deliveredOf = (u: StatusUpdate) =>
  * was delivered and refunded (decision 033): "in full" only when the refund is the whole payment.
  */
 function refundSentence(u: StatusUpdate): string {
-  if (!u.refund) return '';
-  if (u.refundInFull) return ` We are refunding your payment in full (${u.refund}).`;
-  return ` We are refunding ${u.refund} for the ${count(u.quantity - deliveredOf(u))} we could not deliver.`;
+  if (!u.refundText) return '';
+  if (u.refundInFull) return ` We are refunding your payment in full (${u.refundText}).`;
+  return ` We are refunding ${u.refundText} for the ${count(u.quantity - deliveredOf(u))} we could not deliver.`;
 }
 
 const COPY: Record<StatusUpdate['status'], { subject: string; heading: string; intro: (u: StatusUpdate) => string }> = {
@@ -76,7 +76,7 @@ export function renderStatusUpdate(update: StatusUpdate): RenderedMail {
   ];
   if (update.status === 'Partial' || update.status === 'Canceled')
     facts.push(['Delivered', `${count(deliveredOf(update))} of ${count(update.quantity)}`]);
-  if (update.refund) facts.push([update.refundInFull ? 'Refund (in full)' : 'Refund', update.refund]);
+  if (update.refundText) facts.push([update.refundInFull ? 'Refund (in full)' : 'Refund', update.refundText]);
   return renderMail({
     subject: `Your Boostly order ${update.orderNumber} ${copy.subject}`,
     preheader: copy.intro(update),
@@ -84,7 +84,7 @@ export function renderStatusUpdate(update: StatusUpdate): RenderedMail {
     intro: copy.intro(update),
     facts,
     button: { label: 'Track your order', url: update.trackingUrl },
-    paragraphs: update.refund ? ['Refunds reach your card within 5-7 working days, depending on your bank.'] : [],
+    paragraphs: update.refundText ? ['Refunds reach your card within 5-7 working days, depending on your bank.'] : [],
     ...(update.reviewUrl
       ? {
           support: {

@@ -5,7 +5,7 @@
  */
 import { catalogueSeed } from '../../../core/catalog/seed/catalogue-seed.ts';
 
-export type SeedGroup = (typeof catalogueSeed.groups)[number];
+type SeedGroup = (typeof catalogueSeed.groups)[number];
 export type SeedService = SeedGroup['services'][number];
 export type SeedPlan = SeedService['plans'][number];
 export type SeedTier = SeedPlan['tiers'][number];
@@ -31,7 +31,7 @@ export function plan(serviceSlug: string, type: string): SeedPlan {
 }
 
 /** "2.99" → 29900; "1.4999" → 14999. */
-export function toE4(decimal: string): number {
+function toE4(decimal: string): number {
   const match = /^(\d+)(?:\.(\d{1,4}))?$/.exec(decimal);
   if (!match) throw new Error(`Unexpected seed price "${decimal}"`);
   return Number(match[1]) * 10_000 + Number((match[2] ?? '').padEnd(4, '0'));
@@ -51,7 +51,7 @@ export function homePrice(tier: SeedTier): string {
   return `$${formatCents(divRoundHalfUp(toE4(tier.price), 100))}`;
 }
 
-export interface DetailExpectation {
+interface DetailExpectation {
   price: string;
   original: string | null;
   youSave: string | null;
