@@ -69,9 +69,9 @@ export function createdOrderReply(
     serviceName: order.service_name,
     razorpay_order_id: order.provider_order_id,
     email: order.email,
-    amount: amountCents,
-    packagePrice: amountCents - e4ToCents(feeE4),
-    ...(listPriceE4 !== null ? { listPrice: e4ToCents(listPriceE4) } : {}),
+    amountCents,
+    packagePriceCents: amountCents - e4ToCents(feeE4),
+    ...(listPriceE4 !== null ? { listPriceCents: e4ToCents(listPriceE4) } : {}),
     checkout: provider.checkoutFor({
       providerOrderId: order.provider_order_id,
       amountCents,

@@ -88,7 +88,7 @@ export const CreateOrderPayload = z.object({
 export type CreateOrderPayload = z.input<typeof CreateOrderPayload>;
 
 const CheckoutInstructionsSchema = z.discriminatedUnion('provider', [
-  z.object({ provider: z.literal('sandbox'), order_id: z.string(), amount: z.number(), currency: z.string() }),
+  z.object({ provider: z.literal('sandbox'), order_id: z.string(), amountCents: z.number(), currency: z.string() }),
   z.object({
     provider: z.literal('razorpay'),
     key: z.string(),
@@ -106,12 +106,11 @@ export const CreatedOrderSchema = z.object({
   serviceName: z.string(),
   razorpay_order_id: z.string(),
   email: z.string(),
-  /** In cents. */
-  amount: z.number(),
-  /** The package price in cents, as the order stored it; `amount` − `packagePrice` is the processing fee. */
-  packagePrice: z.number(),
-  /** In cents: the package's price before a sale, when a sale reduced `packagePrice` (decision 038). */
-  listPrice: z.number().optional(),
+  amountCents: z.number(),
+  /** The package price as the order stored it; `amountCents` − `packagePriceCents` is the processing fee. */
+  packagePriceCents: z.number(),
+  /** The package's price before a sale, when a sale reduced `packagePriceCents` (decision 038). */
+  listPriceCents: z.number().optional(),
   checkout: CheckoutInstructionsSchema,
 });
 /** What the order page gets back to take the payment. */

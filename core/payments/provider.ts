@@ -13,7 +13,7 @@ export interface ProviderPayment {
 
 /** What the browser needs to open the payment window. */
 export type CheckoutInstructions =
-  | { provider: 'sandbox'; order_id: string; amount: number; currency: string }
+  | { provider: 'sandbox'; order_id: string; amountCents: number; currency: string }
   | {
       provider: 'razorpay';
       key: string;

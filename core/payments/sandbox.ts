@@ -74,7 +74,7 @@ export function createSandboxProvider(db: Kysely<Database>, secret: string): San
       return {
         provider: 'sandbox',
         order_id: order.providerOrderId,
-        amount: order.amountCents,
+        amountCents: order.amountCents,
         currency: order.currency,
       };
     },

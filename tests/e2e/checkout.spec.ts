@@ -488,7 +488,7 @@ test.describe('Razorpay checkout window (browser side)', () => {
           provider: 'razorpay',
           key: 'rzp_test_standin',
           order_id: checkout.order_id,
-          amount: checkout.amount,
+          amount: checkout.amountCents,
           currency: checkout.currency,
           name: 'Boostly',
           description: body.data.serviceName,

@@ -126,8 +126,8 @@ describe.each(dialects)('checkout charges and refunds on %s', (dialect) => {
     const email = freshEmail('fee');
     const { created, publicId } = await paidOrder(cheap, email);
     // The payment window's reply carries the package price beside the total, in cents.
-    expect(created.amount).toBe(Math.round((price + 1) * 100));
-    expect(created.packagePrice).toBe(Math.round(price * 100));
+    expect(created.amountCents).toBe(Math.round((price + 1) * 100));
+    expect(created.packagePriceCents).toBe(Math.round(price * 100));
 
     const stored = await orderRow(created.razorpay_order_id);
     expect(stored.amount_e4 - stored.price_e4).toBe(10_000);

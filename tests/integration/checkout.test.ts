@@ -184,17 +184,17 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         currency: 'USD',
         serviceName: followers.name,
         email: 'buyer@example.com',
-        amount: Math.round(Number(tier.price) * 100),
+        amountCents: Math.round(Number(tier.price) * 100),
       });
       expect(data.razorpay_order_id).toMatch(/^order_/);
       expect(data.checkout).toMatchObject({
         provider: 'razorpay',
         key: keys.keyId,
         order_id: data.razorpay_order_id,
-        amount: data.amount,
+        amount: data.amountCents,
         currency: 'USD',
       });
-      expect(razorpay.orders.get(data.razorpay_order_id)?.amount).toBe(data.amount);
+      expect(razorpay.orders.get(data.razorpay_order_id)?.amount).toBe(data.amountCents);
       expect(razorpay.requests.every((r) => r.authorized)).toBe(true);
       const row = await orderRow(data.razorpay_order_id);
       expect(row).toMatchObject({
@@ -222,7 +222,7 @@ describe.each(dialects)('checkout on %s', (dialect) => {
         name,
       });
       expect(response.statusCode).toBe(200);
-      expect(response.json().data.amount).toBe(Math.round((Number(cheap.tier.price) + 1) * 100));
+      expect(response.json().data.amountCents).toBe(Math.round((Number(cheap.tier.price) + 1) * 100));
     });
 
     it('rejects a client amount that disagrees with the catalogue', async () => {

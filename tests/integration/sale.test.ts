@@ -93,9 +93,9 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
     expect(home).toContain(money(cents(firstTier.price)));
     const created = await createOrder(followers.slug, standard.type, firstTier.qty);
     expect(created.statusCode, created.body).toBe(200);
-    expect(created.json().data.amount).toBe(cents(firstTier.price));
+    expect(created.json().data.amountCents).toBe(cents(firstTier.price));
     // No sale: no list price on the order or in the payment window's data.
-    expect(created.json().data.listPrice).toBeUndefined();
+    expect(created.json().data.listPriceCents).toBeUndefined();
     expect((await storedOrder(created.json().data.razorpay_order_id)).list_price_e4).toBeNull();
   });
 
@@ -152,10 +152,10 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const data = created.json().data;
-    expect(data.amount).toBe(saleCents(firstTier.price));
-    expect(data.packagePrice).toBe(saleCents(firstTier.price));
+    expect(data.amountCents).toBe(saleCents(firstTier.price));
+    expect(data.packagePriceCents).toBe(saleCents(firstTier.price));
     // The payment window shows the list price struck through: the order remembers it (decision 038).
-    expect(data.listPrice).toBe(cents(firstTier.price));
+    expect(data.listPriceCents).toBe(cents(firstTier.price));
     expect(await storedOrder(data.razorpay_order_id)).toMatchObject({
       price_e4: saleCents(firstTier.price) * 100,
       list_price_e4: cents(firstTier.price) * 100,
@@ -192,8 +192,8 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
     const created = await createOrder(s.slug, p.type, tier.qty, { name });
     expect(created.statusCode, created.body).toBe(200);
     const data = created.json().data;
-    expect(data.packagePrice).toBe(saleCents(tier.price));
-    expect(data.amount).toBe(saleCents(tier.price) + 100);
+    expect(data.packagePriceCents).toBe(saleCents(tier.price));
+    expect(data.amountCents).toBe(saleCents(tier.price) + 100);
   });
 
   it('a price the page showed before the sale ended is refused, not charged differently', async () => {
@@ -213,7 +213,7 @@ describe.each(dialects)('a configured sale on %s', (dialect) => {
       expect(html, url).not.toContain('data-testid="list-price"');
     }
     const created = await createOrder(followers.slug, standard.type, firstTier.qty);
-    expect(created.json().data.amount).toBe(cents(firstTier.price));
+    expect(created.json().data.amountCents).toBe(cents(firstTier.price));
   });
 
   it('the order page counts orders really paid in the last 24 hours', async () => {
@@ -350,7 +350,7 @@ describe.each(dialects)("a sale in Razorpay's payment window on %s", (dialect) =
     });
     expect(created.statusCode, created.body).toBe(200);
     const data = created.json().data;
-    expect(data.listPrice).toBe(cents(firstTier.price));
+    expect(data.listPriceCents).toBe(cents(firstTier.price));
     expect(data.checkout).toMatchObject({
       provider: 'razorpay',
       amount: saleCents(firstTier.price),

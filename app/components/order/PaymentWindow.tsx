@@ -115,9 +115,9 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
   if (checkout.provider === 'sandbox') {
     return (
       <SandboxCheckout
-        amountCents={checkout.amount}
-        packageCents={order.packagePrice}
-        listCents={order.listPrice}
+        amountCents={checkout.amountCents}
+        packageCents={order.packagePriceCents}
+        listCents={order.listPriceCents}
         currency={checkout.currency}
         email={order.email}
         serviceName={order.serviceName}
