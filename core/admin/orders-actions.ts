@@ -82,5 +82,3 @@ export function createOrderActions(options: OrderActionsOptions) {
       request('apply-service', providerOrderId, actionOptions.adminId ?? null, actionOptions.audit),
   };
 }
-
-export type OrderActions = ReturnType<typeof createOrderActions>;

@@ -28,11 +28,6 @@ export class UnknownPanelError extends Error {
   }
 }
 
-/** One panel for every id: a store (or a test) with a single supplier. */
-export function singlePanel(panel: SupplierPanel): SupplierPanels {
-  return { get: () => Promise.resolve(panel) };
-}
-
 export interface PanelRegistryOptions {
   db: Kysely<Database>;
   /** Panel 1: SMM_PANEL_URL's client or the simulated panel's. */

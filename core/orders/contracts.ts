@@ -121,12 +121,7 @@ export type CreatedOrder = z.infer<typeof CreatedOrderSchema>;
 
 // `POST /api/order/payment-failed`'s reasons live without zod in ./payment-failures.ts, for the
 // order page's payment window (decision 037).
-export {
-  PAYMENT_FAILURE_MESSAGES,
-  PAYMENT_FAILURE_REASONS,
-  type PaymentFailureReason,
-  paymentFailureReasonOf,
-} from './payment-failures.ts';
+export { PAYMENT_FAILURE_MESSAGES, PAYMENT_FAILURE_REASONS } from './payment-failures.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The confirmation page

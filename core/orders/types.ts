@@ -2,7 +2,7 @@
 
 // The status unions and their rules live in status.ts; re-exported for the modules that
 // only need the names.
-export { ORDER_STATUSES, type OrderStatus, PAYMENT_STATUSES, type PaymentStatus, PAYABLE_STATUSES } from './status.ts';
+export { type OrderStatus, PAYMENT_STATUSES } from './status.ts';
 
 export const ORDER_CURRENCY = 'USD';
 

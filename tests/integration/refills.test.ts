@@ -11,7 +11,7 @@ import { REFILL_MESSAGES } from '../../core/orders/refill-contracts.ts';
 import { REFILL_SYNC_JOB } from '../../core/fulfilment/jobs.ts';
 import { offerRecurringJobs } from '../../core/jobs/recurring.ts';
 import { createRefills, refillEligibility } from '../../core/fulfilment/refills.ts';
-import { singlePanel } from '../../core/fulfilment/panels.ts';
+import { singlePanel } from '../support/single-panel.ts';
 import { createSmmPanelClient } from '../../core/fulfilment/smm-panel-client.ts';
 import { refundDueE4 } from '../../core/orders/progress.ts';
 import type { FakeRazorpay } from '../fakes/razorpay.ts';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runReorder } from '../../core/fulfilment/admin-actions.ts';
-import { singlePanel } from '../../core/fulfilment/panels.ts';
+import { singlePanel } from '../support/single-panel.ts';
 import { APPLY_SERVICE_JOB, REORDER_JOB } from '../../core/fulfilment/jobs.ts';
 import { createSmmPanelClient } from '../../core/fulfilment/smm-panel-client.ts';
 import { claimJobs } from '../../core/jobs/queue.ts';
