@@ -9,7 +9,8 @@
  * longest that chain can take before its last try, and the configuration refuses a window
  * shorter than it, so the pages never promise what the code does not do.
  */
-import { BACKOFF_CAP_MS, DEFAULT_MAX_ATTEMPTS, backoffMs } from '../jobs/queue.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../jobs/job-definition.ts';
+import { BACKOFF_CAP_MS, backoffMs } from '../jobs/retry.ts';
 
 /** Spec section 9: "Refund within 48 hours if undelivered". */
 export const DEFAULT_REFUND_WINDOW_HOURS = 48;
