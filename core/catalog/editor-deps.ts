@@ -6,7 +6,8 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type Catalog, bumpCatalogueVersion } from './catalog.ts';
+import type { Catalog } from './catalog.ts';
+import { bumpCatalogueVersion } from './catalog-version.ts';
 import type { EditorFailure, SupplierDirectory } from './editor-types.ts';
 import type { FieldError } from './service-document.ts';
 

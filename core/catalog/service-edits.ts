@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
 import { parseAmountE4 } from '../money/money.ts';
 import { isUploadPath } from '../uploads/names.ts';
-import { insertPlans } from './catalog.ts';
+import { insertPlans } from './catalog-writes.ts';
 import {
   type CatalogueEditorDeps,
   type EditorDb,
