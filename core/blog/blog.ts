@@ -4,7 +4,7 @@
  *
  * The rules live in the use-case modules, each a set of plain functions over the blog's deps
  * (./deps.ts): the reads in ./reads.ts, the admin's writes in ./writes.ts, the first posts in
- * ./seed.ts, the content version in ./version.ts. `createBlog` only builds the deps once and binds
+ * ./seed.ts. `createBlog` only builds the deps once and binds
  * those functions to them, for the server and the route loaders.
  *
  * A category is named, and picked or created (case- and accent-insensitively); every write bumps
@@ -13,6 +13,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type Clock, systemClock } from '../clock.ts';
+import { createContentVersion, readContentVersion } from '../content-version.ts';
 import type { BlogCategory, BlogPage, BlogPost, BlogPostSummary } from './contracts.ts';
 import type { BlogDeps, StoreBlogImage } from './deps.ts';
 import type { BlogAuditOptions, BlogPostInput, BlogPostPatch, BlogWriteResult } from './post-input.ts';
@@ -26,7 +27,6 @@ import {
   relatedPosts,
 } from './reads.ts';
 import { type BlogSeed, seedBlogOnce } from './seed.ts';
-import { createBlogContentVersion } from './version.ts';
 import { createPost, deletePost, updatePost } from './writes.ts';
 
 export type { StoreBlogImage } from './deps.ts';
@@ -89,7 +89,7 @@ export function createBlogDeps(options: BlogOptions): BlogDeps {
     clock: options.clock ?? systemClock,
     publicUrl: options.publicUrl,
     images: options.images,
-    contentVersion: createBlogContentVersion(options.db),
+    contentVersion: createContentVersion(() => readContentVersion(options.db, 'blog_content')),
   };
 }
 

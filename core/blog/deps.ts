@@ -23,7 +23,7 @@ export interface BlogDeps {
   publicUrl?: string | undefined;
   /** Needed only by writes that upload a cover image. */
   images?: StoreBlogImage | undefined;
-  /** This instance's view of `blog_content.version` (./version.ts). */
+  /** This instance's view of `blog_content.version`, which every write bumps. */
   contentVersion: ContentVersion;
 }
 

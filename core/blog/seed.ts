@@ -1,7 +1,7 @@
 /** The blog's first posts and categories, written once per database (db/seed/blog-posts.ts holds them). */
+import { bumpContentVersion, readContentVersion } from '../content-version.ts';
 import type { BlogImage } from './contracts.ts';
 import type { BlogDeps } from './deps.ts';
-import { bumpBlogVersion, readBlogVersion } from './version.ts';
 import { categoryIdFor, insertPostRow } from './write-rows.ts';
 
 export interface BlogSeed {
@@ -36,9 +36,9 @@ export async function seedBlogOnce(deps: BlogDeps, seed: BlogSeed): Promise<bool
       const inserted = await insertPostRow(deps, trx, post, post.image, createdAt);
       if (!inserted.ok) throw new Error(`blog seed: the slug ${post.slug} is taken`);
     }
-    return bumpBlogVersion(trx);
+    return bumpContentVersion(trx, 'blog_content');
   });
-  deps.contentVersion.saw(result ?? (await readBlogVersion(deps.db)));
+  deps.contentVersion.saw(result ?? (await readContentVersion(deps.db, 'blog_content')));
   deps.contentVersion.markRead();
   return result !== null;
 }

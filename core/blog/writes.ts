@@ -1,6 +1,6 @@
 /**
  * The admin's writes to the blog: create, update and delete a post. Each runs in one transaction
- * that also bumps the blog's content version (./version.ts) when it changed something.
+ * that also bumps the blog's content version (`blog_content.version`) when it changed something.
  *
  * - The description is sanitised on every write; readers sanitise again.
  * - The slug comes from the title, unique with -2, -3…, and is stable once the post exists: a
@@ -11,6 +11,7 @@ import { type Transaction, sql } from 'kysely';
 import { isPostgres } from '../../db/migrations/helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import { changedFields } from '../audit/audit.ts';
+import { bumpContentVersion } from '../content-version.ts';
 import type { BlogImage } from './contracts.ts';
 import { type BlogDeps, nowText, sanitizePostBody } from './deps.ts';
 import {
@@ -26,7 +27,6 @@ import {
 import { findPost } from './reads.ts';
 import { postKey } from './rows.ts';
 import { deriveShortDesc, slugify } from './text.ts';
-import { bumpBlogVersion } from './version.ts';
 import { categoryIdFor, imageColumns, insertPostRow, searchColumns, takenSlugs } from './write-rows.ts';
 
 const NO_IMAGE: BlogImage = { url: '', width: null, height: null };
@@ -45,9 +45,10 @@ async function inBlogWrite<T extends { ok: boolean }>(
   const { result, version } = await deps.db.transaction().execute(async (trx) => {
     // Blog writes are rare: on PostgreSQL they take turns, so two posts with one title never
     // race for the same free slug (SQLite runs one write transaction at a time anyway).
-    if (isPostgres<Database>(trx)) await sql`select pg_advisory_xact_lock(hashtext('boostly:blog-writes'))`.execute(trx);
+    if (isPostgres<Database>(trx))
+      await sql`select pg_advisory_xact_lock(hashtext('boostly:blog-writes'))`.execute(trx);
     const result = await work(trx);
-    return { result, version: result.ok ? await bumpBlogVersion(trx) : null };
+    return { result, version: result.ok ? await bumpContentVersion(trx, 'blog_content') : null };
   });
   if (version !== null) deps.contentVersion.saw(version);
   return result;
@@ -203,7 +204,7 @@ export async function deletePost(
       .returning(['title', 'slug', 'short_desc', 'image_url'])
       .executeTakeFirst();
     if (!gone) return null;
-    return { gone, version: await bumpBlogVersion(trx) };
+    return { gone, version: await bumpContentVersion(trx, 'blog_content') };
   });
   if (deleted === null) return false;
   deps.contentVersion.saw(deleted.version);

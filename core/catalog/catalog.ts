@@ -5,7 +5,7 @@
  * every public read, and so from order creation.
  *
  * Every write (the seed, `replaceCatalogue`, the admin editor in ./editor.ts) bumps the content
- * version in `catalogue_content` in its own transaction (./catalog-version.ts). Each instance follows that version
+ * version in `catalogue_content` in its own transaction. Each instance follows that version
  * (core/content-version.ts): the page cache keys change at once on the writing instance and
  * within about a second on the others, and a snapshot older than the known version is reloaded.
  */
@@ -13,8 +13,7 @@ import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/migrations/helpers.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { createContentVersion } from '../content-version.ts';
-import { bumpCatalogueVersion, readCatalogueVersion } from './catalog-version.ts';
+import { bumpContentVersion, createContentVersion, readContentVersion } from '../content-version.ts';
 import { assertValidCatalogue, writeCatalogue } from './catalog-writes.ts';
 import { type SaleConfig, salePercentFor, salePhase } from './sale.ts';
 import { type Snapshot, type SupplierTarget, loadSnapshot, withSalePrices } from './snapshot.ts';
@@ -56,7 +55,7 @@ export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}
   let snapshot: Promise<Snapshot> | null = null;
   /** The version of the snapshot in `snapshot` once it has loaded; -1 while loading. */
   let snapshotVersion = -1;
-  const contentVersion = createContentVersion(() => readCatalogueVersion(db));
+  const contentVersion = createContentVersion(() => readContentVersion(db, 'catalogue_content'));
   const sale = options.sale ?? null;
   const clock = options.clock ?? (() => new Date());
   // The sale-priced services of one snapshot in one sale phase, kept so reads are not re-mapped.
@@ -128,7 +127,7 @@ export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}
       wrote(
         await db.transaction().execute(async (trx) => {
           await writeCatalogue(trx, input);
-          return bumpCatalogueVersion(trx);
+          return bumpContentVersion(trx, 'catalogue_content');
         }),
       );
     },
@@ -142,7 +141,7 @@ export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}
         }
         if (await trx.selectFrom('service_groups').select('id').limit(1).executeTakeFirst()) return null;
         await writeCatalogue(trx, input);
-        return bumpCatalogueVersion(trx);
+        return bumpContentVersion(trx, 'catalogue_content');
       });
       if (seeded !== null) wrote(seeded);
       return seeded !== null;

@@ -6,8 +6,8 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { bumpContentVersion } from '../content-version.ts';
 import type { Catalog } from './catalog.ts';
-import { bumpCatalogueVersion } from './catalog-version.ts';
 import type { EditorFailure, SupplierDirectory } from './editor-types.ts';
 import type { FieldError } from './service-document.ts';
 
@@ -28,7 +28,7 @@ export async function inCatalogueWrite<T extends { ok: boolean }>(
 ): Promise<T> {
   const { result, version } = await deps.db.transaction().execute(async (trx) => {
     const result = await work(trx);
-    return { result, version: result.ok ? await bumpCatalogueVersion(trx) : null };
+    return { result, version: result.ok ? await bumpContentVersion(trx, 'catalogue_content') : null };
   });
   if (version !== null) deps.catalog.wrote(version);
   return result;

@@ -24,6 +24,7 @@ import { tierWarnings } from './markup.ts';
 import {
   CATALOGUE_MESSAGES,
   type FieldError,
+  type ServiceDocument,
   type ServiceInput,
   ServiceInputSchema,
   type TierWarning,
@@ -106,16 +107,42 @@ function serviceColumns(input: ServiceInput) {
   };
 }
 
+/**
+ * Parses the input, runs `work` with it in a catalogue write, and adds the tiers' warnings to a
+ * save that committed.
+ */
+async function writeService(
+  deps: CatalogueEditorDeps,
+  raw: unknown,
+  work: (trx: Transaction<Database>, input: ServiceInput) => Promise<ServiceSaveResult>,
+): Promise<ServiceSaveResult> {
+  const parsed = parseServiceInput(raw);
+  if (!parsed.ok) return parsed;
+  const input = parsed.value;
+  const result = await inCatalogueWrite(deps, (trx) => work(trx, input));
+  return result.ok ? { ...result, warnings: await warningsFor(deps, input) } : result;
+}
+
+/** Writes the service's plans and answers with the service as it now is. */
+async function savedService(
+  trx: Transaction<Database>,
+  serviceId: number,
+  input: ServiceInput,
+  before: ServiceDocument | null,
+): Promise<ServiceSaveResult> {
+  await replacePlans(trx, serviceId, input);
+  const document = await loadServiceDocument(trx, input.slug);
+  if (!document) throw new Error('core/catalog: the saved service is gone');
+  return { ok: true, document, before, warnings: [] };
+}
+
 /** A new service, last in its group. */
 export async function createService(
   deps: CatalogueEditorDeps,
   groupSlug: string,
   raw: unknown,
 ): Promise<ServiceSaveResult> {
-  const parsed = parseServiceInput(raw);
-  if (!parsed.ok) return parsed;
-  const input = parsed.value;
-  const result = await inCatalogueWrite(deps, async (trx): Promise<ServiceSaveResult> => {
+  return writeService(deps, raw, async (trx, input) => {
     const group = await trx.selectFrom('service_groups').select('id').where('slug', '=', groupSlug).executeTakeFirst();
     if (!group) return { ok: false, status: 404, message: CATALOGUE_MESSAGES.groupNotFound };
     const errors = await checkAgainstStore(trx, input, null);
@@ -135,12 +162,8 @@ export async function createService(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await replacePlans(trx, id, input);
-    const document = await loadServiceDocument(trx, input.slug);
-    if (!document) throw new Error('core/catalog: the created service is gone');
-    return { ok: true, document, before: null, warnings: [] };
+    return savedService(trx, id, input, null);
   });
-  return result.ok ? { ...result, warnings: await warningsFor(deps, input) } : result;
 }
 
 /** Saves only when the service is still at `revision` (the one the editor opened). */
@@ -150,10 +173,7 @@ export async function saveService(
   revision: number,
   raw: unknown,
 ): Promise<ServiceSaveResult> {
-  const parsed = parseServiceInput(raw);
-  if (!parsed.ok) return parsed;
-  const input = parsed.value;
-  const result = await inCatalogueWrite(deps, async (trx): Promise<ServiceSaveResult> => {
+  return writeService(deps, raw, async (trx, input) => {
     const before = await loadServiceDocument(trx, slug);
     const row = await trx
       .selectFrom('services')
@@ -181,10 +201,6 @@ export async function saveService(
       .where('revision', '=', revision)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return { ok: false, status: 409, message: CATALOGUE_MESSAGES.stale };
-    await replacePlans(trx, row.id, input);
-    const document = await loadServiceDocument(trx, input.slug);
-    if (!document) throw new Error('core/catalog: the saved service is gone');
-    return { ok: true, document, before, warnings: [] };
+    return savedService(trx, row.id, input, before);
   });
-  return result.ok ? { ...result, warnings: await warningsFor(deps, input) } : result;
 }

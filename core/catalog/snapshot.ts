@@ -4,8 +4,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { readContentVersion } from '../content-version.ts';
 import { e4ToNumber, numberToE4 } from '../money/money.ts';
-import { readCatalogueVersion } from './catalog-version.ts';
 import { bulkDiscountPercent } from './pricing.ts';
 import { salePriceE4 } from './sale.ts';
 import type { GroupDetailView, PlanType, ServiceGroupView, ServiceView, TargetKind } from './types.ts';
@@ -68,7 +68,7 @@ function honestDiscounts(tiers: { qty: number; price_e4: number; discount_percen
 
 export async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
   // The version first: rows read after it are at least that new (a later write bumps it again).
-  const version = await readCatalogueVersion(db);
+  const version = await readContentVersion(db, 'catalogue_content');
   const [groups, services, plans, tiers] = await Promise.all([
     db.selectFrom('service_groups').selectAll().orderBy('position').execute(),
     db
