@@ -5,11 +5,16 @@
  * background at most once a second, so a change made on another instance reaches this one's page
  * keys within about a second, and a request never waits for the read.
  */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** The one-row tables (id 1) that hold a content version. */
+export type ContentVersionTable = 'blog_content' | 'catalogue_content' | 'reviews_content';
 
 /** How stale `known()` may get before it reads the database again. */
 const REFRESH_MS = 1000;
 
-interface ContentVersion {
+export interface ContentVersion {
   /** Records a version this instance wrote or read. */
   saw: (version: number) => void;
   /** Reads the database's version now (and records it). */
@@ -52,4 +57,21 @@ export function createContentVersion(readFromDatabase: () => Promise<number>): C
       lastRead = Date.now();
     },
   };
+}
+
+/** The content version stored in `table`; 0 before the row exists. */
+export async function readContentVersion(db: Kysely<Database>, table: ContentVersionTable): Promise<number> {
+  const row = await db.selectFrom(table).select('version').where('id', '=', 1).executeTakeFirst();
+  return row ? Number(row.version) : 0;
+}
+
+/** Bumps the content version in `table` inside the writing transaction; returns the new one. */
+export async function bumpContentVersion(trx: Transaction<Database>, table: ContentVersionTable): Promise<number> {
+  const row = await trx
+    .updateTable(table)
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', 1)
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return Number(row.version);
 }

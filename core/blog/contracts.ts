@@ -1,5 +1,5 @@
-// Shared blog types (issue 11). Plain types only: the public pages (B3), the admin pages (B4) and
-// the JSON API all speak these shapes, and none of them may depend on the database layer.
+// Shared blog types. Plain types only: the public pages, the admin pages and the JSON API all
+// speak these shapes, and the pages reach the browser, so none of them may depend on the database layer.
 
 export interface BlogCategory {
   id: number;

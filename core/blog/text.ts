@@ -27,8 +27,6 @@ export function fold(text: string): string {
 }
 
 export const SLUG_MAX_LENGTH = 80;
-/** What a stored slug looks like (and what an explicit slug must become after normalising). */
-export const BLOG_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * A URL slug from any text: lowercase ASCII letters and digits joined by single hyphens, accents

@@ -12,65 +12,33 @@
  *   (`status = 'running'`, `locked_by`, `attempts`): a worker whose lease was taken over can no
  *   longer change the job.
  *
- * - Every kind is a `JobDefinition` (`defineJob`): its name, next to a zod schema of its payload.
- *   `enqueueJob` takes a definition and a payload of its type (checked at compile time and against
- *   the schema when enqueued); the worker parses the stored payload with the same schema before
- *   the handler sees it (core/jobs/worker.ts `handleJob`).
+ * - Every kind is a `JobDefinition` (`defineJob`, ./job-definition.ts): its name, next to a zod
+ *   schema of its payload. A failed attempt is retried after the backoff of ./retry.ts.
  *
  * Delivery is at-least-once: a handler may run again if its worker dies after the side effect
  * but before `completeJob`. Handlers must therefore be idempotent or tolerate a rare repeat.
  * Timestamps are ISO-8601 UTC text (`toISOString()`), which sorts correctly as text.
  */
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
-import type { z } from 'zod';
-import type { Database, JobsTable } from '../../db/schema.ts';
-import { JOB_STATUSES, type JobStatus } from '../../db/column-values.ts';
 import { isPostgres } from '../../db/dialect.ts';
-import { DEFAULT_MAX_ATTEMPTS, backoffMs } from './backoff.ts';
+import type { Database, JobsTable } from '../../db/schema.ts';
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  type JobDefinition,
+  type JobPayloadInput,
+  describePayloadIssues,
+} from './job-definition.ts';
+import { JOB_STATUSES, type JobStatus } from '../../db/column-values.ts';
+import { backoffMs, describeError } from './retry.ts';
 
 export { JOB_STATUSES, type JobStatus };
+// Producers define a kind and enqueue it together: both come from here.
+export { type JobDefinition, type JobPayload, type JobPayloadInput, defineJob } from './job-definition.ts';
 
 export type JobRow = Selectable<JobsTable>;
 /** The fields of a claimed job that identify the claim (what compare-and-set checks). */
 export type JobClaim = Pick<JobRow, 'id' | 'attempts' | 'max_attempts'>;
 export type Db = Kysely<Database> | Transaction<Database>;
-
-const MAX_ERROR_LENGTH = 2_000;
-
-/**
- * One kind of job: its name and the zod schema of its payload. Define it next to the code that
- * enqueues it (`defineJob({ kind: 'order.fulfil', payload: z.object({ orderId: z.number().int() }) })`).
- */
-export interface JobDefinition<Kind extends string = string, Schema extends z.ZodType = z.ZodType> {
-  readonly kind: Kind;
-  readonly payload: Schema;
-  /** Attempts before the job fails for good; default DEFAULT_MAX_ATTEMPTS. */
-  readonly maxAttempts?: number | undefined;
-  /**
-   * Keep retrying a retryable failure until this long after the job was created (then give up),
-   * instead of counting attempts: for work that must survive a long outage (mail: 3 days). Pair it
-   * with a `maxAttempts` large enough that the backoff reaches the window first; it stays the
-   * backstop for a job that kills its worker every time.
-   */
-  readonly retryForMs?: number | undefined;
-}
-
-/** What `enqueueJob` accepts for a definition (the schema's input type). */
-export type JobPayloadInput<D extends JobDefinition> = z.input<D['payload']>;
-/** What the handler receives for a definition (the schema's output type). */
-export type JobPayload<D extends JobDefinition> = z.output<D['payload']>;
-
-export function defineJob<const Kind extends string, Schema extends z.ZodType>(definition: {
-  kind: Kind;
-  payload: Schema;
-  maxAttempts?: number | undefined;
-  retryForMs?: number | undefined;
-}): JobDefinition<Kind, Schema> {
-  if (!definition.kind) throw new Error('defineJob: kind is required');
-  if (definition.retryForMs !== undefined && !(definition.retryForMs > 0))
-    throw new Error('defineJob: retryForMs must be positive');
-  return Object.freeze({ ...definition });
-}
 
 export interface EnqueueOptions {
   /** A second job with the same key is silently dropped (e.g. `receipt:<orderId>`). */
@@ -84,21 +52,6 @@ export interface EnqueueOptions {
 }
 
 export type EnqueueResult = { enqueued: true; id: number } | { enqueued: false };
-
-/**
- * The payload schema's complaints in one line. A message written as a predicate ('must be a
- * string') follows its field as a sentence (`subject must be a string`); zod's own messages
- * follow a colon (`orderId: Invalid input: expected number, received string`).
- */
-export function describePayloadIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      if (issue.path.length === 0) return issue.message;
-      const field = issue.path.map(String).join('.');
-      return /^[a-z]/.test(issue.message) ? `${field} ${issue.message}` : `${field}: ${issue.message}`;
-    })
-    .join(', ');
-}
 
 /**
  * Inserts a `pending` job of a defined kind. Pass the caller's transaction so the job commits (or
@@ -361,33 +314,4 @@ export async function failJob(
     .where(claimedBy(job, workerId))
     .executeTakeFirst();
   return { updated: Number(result.numUpdatedRows) === 1, status: retry ? 'pending' : 'failed', runAt };
-}
-
-/** Number of jobs per status; the four known statuses are always present. */
-export async function jobCounts(db: Db): Promise<Record<JobStatus, number> & Record<string, number>> {
-  const rows = await db
-    .selectFrom('jobs')
-    .select((eb) => ['status', eb.fn.countAll().as('count')])
-    .groupBy('status')
-    .execute();
-  const counts: Record<string, number> = { pending: 0, running: 0, done: 0, failed: 0 };
-  for (const row of rows) counts[row.status] = Number(row.count);
-  return counts as Record<JobStatus, number> & Record<string, number>;
-}
-
-/** One line for `last_error`: name, code and SMTP response code when present, message. */
-export function describeError(error: unknown): string {
-  let text: string;
-  if (error instanceof Error) {
-    const details = error as Error & { code?: unknown; responseCode?: unknown };
-    const tags = [details.code, details.responseCode].filter((v) => typeof v === 'string' || typeof v === 'number');
-    text = `${error.name}${tags.length ? ` [${tags.join(' ')}]` : ''}: ${error.message}`;
-  } else {
-    try {
-      text = typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
-    } catch {
-      text = String(error);
-    }
-  }
-  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
 }

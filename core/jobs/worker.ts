@@ -19,18 +19,10 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
-import {
-  type JobDefinition,
-  type JobRow,
-  claimJobs,
-  completeJob,
-  describeError,
-  describePayloadIssues,
-  failJob,
-  releaseJob,
-  renewLease,
-} from './queue.ts';
+import { type JobDefinition, describePayloadIssues } from './job-definition.ts';
+import { type JobRow, claimJobs, completeJob, failJob, releaseJob, renewLease } from './queue.ts';
 import { type RecurringJob, createRecurringSchedule, offerRecurringJobs } from './recurring.ts';
+import { describeError } from './retry.ts';
 
 /** Thrown by a handler when retrying cannot help (bad payload, address rejected, …). */
 export class PermanentJobError extends Error {

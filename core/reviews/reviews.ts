@@ -14,7 +14,7 @@
  * - Moderation is a compare-and-set on `state`; every change bumps `reviews_content.version`,
  *   which the page caches of every instance key on (as the blog's version, decision 005).
  */
-import { createContentVersion } from '../content-version.ts';
+import { bumpContentVersion, createContentVersion, readContentVersion } from '../content-version.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { isPostgres } from '../../db/dialect.ts';
@@ -136,11 +136,7 @@ export function createReviews(options: ReviewsOptions): Reviews {
   const clock = options.now ?? systemClock;
   const lockRows = isPostgres(db);
 
-  const readVersion = async (from: Db = db) => {
-    const row = await from.selectFrom('reviews_content').select('version').where('id', '=', 1).executeTakeFirst();
-    return row?.version ?? 0;
-  };
-  const contentVersion = createContentVersion(() => readVersion());
+  const contentVersion = createContentVersion(() => readContentVersion(db, 'reviews_content'));
   const sawVersion = contentVersion.saw;
 
   /** Why a link that could not be spent cannot be used. */
@@ -294,13 +290,8 @@ export function createReviews(options: ReviewsOptions): Reviews {
             ? { found: true as const, id, state: row.state, changed: false, version: null, from: row.state }
             : null;
         }
-        const bumped = await trx
-          .updateTable('reviews_content')
-          .set((eb) => ({ version: eb('version', '+', 1) }))
-          .where('id', '=', 1)
-          .returning('version')
-          .executeTakeFirstOrThrow();
-        return { found: true as const, id, state: to, changed: true, version: bumped.version, from: before.state };
+        const version = await bumpContentVersion(trx, 'reviews_content');
+        return { found: true as const, id, state: to, changed: true, version, from: before.state };
       });
       if (!result) return { found: false };
       if (result.version !== null) sawVersion(result.version);

@@ -9,7 +9,8 @@
  * longest that chain can take before its last try, and the configuration refuses a window
  * shorter than it, so the pages never promise what the code does not do.
  */
-import { BACKOFF_CAP_MS, DEFAULT_MAX_ATTEMPTS, backoffMs } from '../jobs/backoff.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../jobs/job-definition.ts';
+import { BACKOFF_CAP_MS, backoffMs } from '../jobs/retry.ts';
 
 /** Spec section 9: "Refund within 48 hours if undelivered". */
 export const DEFAULT_REFUND_WINDOW_HOURS = 48;
@@ -42,7 +43,7 @@ export function defaultSupportEmail(publicUrl: string): string {
   return `support@${new URL(publicUrl).hostname}`;
 }
 
-interface RefundChain {
+export interface RefundChain {
   /** How often the supplier's statuses are read (SUPPLIER_SYNC_SECONDS): when an order's end is seen. */
   supplierSyncMs: number;
   /** A job claimed by an instance that died waits this long before another takes it (JOB_LEASE_SECONDS). */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogueError, createCatalog } from '../../core/catalog/catalog.ts';
+import { createCatalog } from '../../core/catalog/catalog.ts';
+import { CatalogueError } from '../../core/catalog/catalog-writes.ts';
 import type { CatalogueInput } from '../../core/catalog/types.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';

@@ -7,7 +7,6 @@ import {
   defineJob,
   enqueueJob,
   failJob,
-  jobCounts,
   type JobRow,
   releaseJob,
   renewLease,
@@ -16,7 +15,7 @@ import { type JobLogger, PermanentJobError, createJobWorker, handleJob } from '.
 import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
-import { insertRawJob } from '../support/jobs.ts';
+import { insertRawJob, jobCounts } from '../support/jobs.ts';
 
 const silentLogger: JobLogger = { info() {}, warn() {}, error() {} };
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import PostalMime from 'postal-mime';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../../core/auth/admins.ts';
-import { claimJobs, jobCounts } from '../../core/jobs/queue.ts';
+import { claimJobs } from '../../core/jobs/queue.ts';
 import { type JobLogger, type JobWorker, createJobWorker } from '../../core/jobs/worker.ts';
 import { createFailedMailConsole } from '../../core/mail/failed-mail.ts';
 import {
@@ -31,7 +31,7 @@ import { type TestApp, startTestApp } from '../support/app.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestClock, createTestClock } from '../support/clock.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
-import { insertRawJob } from '../support/jobs.ts';
+import { insertRawJob, jobCounts } from '../support/jobs.ts';
 
 const FROM = 'Boostly <orders@boostly.test>';
 

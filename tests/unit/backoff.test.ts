@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_CAP_MS, backoffMs } from '../../core/jobs/backoff.ts';
+import { BACKOFF_CAP_MS, backoffMs } from '../../core/jobs/retry.ts';
 
 const HOUR = 60 * 60 * 1000;
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { REFUND_JOB } from '../../core/fulfilment/jobs.ts';
-import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, DEFAULT_MAX_ATTEMPTS } from '../../core/jobs/backoff.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../../core/jobs/job-definition.ts';
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS } from '../../core/jobs/retry.ts';
 import {
   DEFAULT_REFUND_WINDOW_HOURS,
   defaultSupportEmail,
