@@ -46,8 +46,10 @@ export type FormCheckAction<Field extends string> =
   | { type: 'shown'; field: Field; problems: FieldErrors<Field> }
   /** The form was sent: every field shows its problem; earlier refusals and hidden messages go. */
   | { type: 'sent'; fields: readonly Field[]; problems: FieldErrors<Field> }
-  /** The server refused these fields. */
+  /** The server refused these fields (added to any refusal already shown). */
   | { type: 'refused'; refusals: FieldErrors<Field> }
+  /** These fields' messages go, whatever their source (a plan moved: messages named by its old place). */
+  | { type: 'cleared'; matches: (field: Field) => boolean }
   /** A fresh start (a new step of the same form, a form emptied after a success). */
   | { type: 'reset' };
 
@@ -92,7 +94,14 @@ export function formCheckReducer<Field extends string>(
         shown = withField(shown, field);
         if (hidden.has(field)) hidden = new Set([...hidden].filter((other) => other !== field));
       }
-      return { ...state, shown, hidden, refusals: action.refusals };
+      return { ...state, shown, hidden, refusals: { ...state.refusals, ...action.refusals } };
+    }
+    case 'cleared': {
+      const keep = (field: Field) => !action.matches(field);
+      const refusals = Object.fromEntries(
+        Object.entries(state.refusals).filter(([field]) => keep(field as Field)),
+      ) as FieldErrors<Field>;
+      return { ...state, shown: new Set([...state.shown].filter(keep)), refusals };
     }
     case 'reset':
       return initialFormCheckState();
@@ -147,6 +156,8 @@ export interface FormCheckHandle<Field extends string, Value> {
   validate: (form: HTMLFormElement, field: Field) => void;
   /** The server's refusals, under their fields. */
   refuse: (errors: FieldErrors<Field>) => void;
+  /** Hides the messages of the fields `matches` picks, until they are checked or refused again. */
+  clear: (matches: (field: Field) => boolean) => void;
   /**
    * An API reply's refused fields: those of this form go under their fields (and the first takes
    * the focus when `form` is given); the others are returned for the form's banner.
@@ -221,6 +232,7 @@ export function useFormCheck<Field extends string, Value>({
       dispatch({ type: 'shown', field, problems: problemsOf(check(read(form))) });
     },
     refuse,
+    clear: (matches) => dispatch({ type: 'cleared', matches }),
     refuseFields: (refused, form) => {
       const { onFields, elsewhere } = splitRefusals(fields, refused);
       if (Object.keys(onFields).length > 0) {
