@@ -44,20 +44,20 @@ describe('serviceDraftReducer', () => {
   });
 
   it('adds each plan type once, moves plans both ways, and keeps at least one plan', () => {
-    let draft = serviceDraftReducer(service(), { type: 'planAdded', planType: 'Premium' });
-    expect(serviceDraftReducer(draft, { type: 'planAdded', planType: 'Premium' })).toBe(draft);
-    draft = serviceDraftReducer(draft, { type: 'planAdded', planType: 'Active' });
-    expect(draft.plans.map((plan) => plan.type)).toEqual(['Standard', 'Premium', 'Active']);
+    let draft = serviceDraftReducer(service(), { type: 'planAdded', planType: 'Popular' });
+    expect(serviceDraftReducer(draft, { type: 'planAdded', planType: 'Popular' })).toBe(draft);
+    draft = serviceDraftReducer(draft, { type: 'planAdded', planType: 'Exclusive' });
+    expect(draft.plans.map((plan) => plan.type)).toEqual(['Standard', 'Popular', 'Exclusive']);
     draft = serviceDraftReducer(draft, { type: 'planMoved', plan: 2, direction: 'up' });
-    expect(draft.plans.map((plan) => plan.type)).toEqual(['Standard', 'Active', 'Premium']);
+    expect(draft.plans.map((plan) => plan.type)).toEqual(['Standard', 'Exclusive', 'Popular']);
     draft = serviceDraftReducer(draft, { type: 'planMoved', plan: 0, direction: 'down' });
-    expect(draft.plans.map((plan) => plan.type)).toEqual(['Active', 'Standard', 'Premium']);
+    expect(draft.plans.map((plan) => plan.type)).toEqual(['Exclusive', 'Standard', 'Popular']);
     // Past either end: nothing moves.
     expect(serviceDraftReducer(draft, { type: 'planMoved', plan: 0, direction: 'up' })).toBe(draft);
     expect(serviceDraftReducer(draft, { type: 'planMoved', plan: 2, direction: 'down' })).toBe(draft);
     draft = serviceDraftReducer(draft, { type: 'planRemoved', plan: 1 });
     draft = serviceDraftReducer(draft, { type: 'planRemoved', plan: 1 });
-    expect(draft.plans.map((plan) => plan.type)).toEqual(['Active']);
+    expect(draft.plans.map((plan) => plan.type)).toEqual(['Exclusive']);
     expect(serviceDraftReducer(draft, { type: 'planRemoved', plan: 0 })).toBe(draft);
   });
 
