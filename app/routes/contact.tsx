@@ -16,13 +16,14 @@ import { requestContext } from '../context.ts';
 import { type RefusedField, useFormCheck } from '../components/use-form-check.ts';
 
 /**
- * The contact page (spec "Contact page", issue 12): the store's support address and, when
+ * The contact page (spec "Contact page"): the store's support address and, when
  * configured, its office address (store settings, through the loader, so the first HTML has
- * them), the contact form, and four quick answers. On submit, this route's `clientAction` checks
- * the form with the API's rules (core/contact/form-check.ts: the same messages as the API's zod
- * schema, without downloading zod, decision 036); typing in a field clears that field's error;
- * the message goes to `POST /api/contact`, and the reply is a green banner (the fields clear) or
- * a red one. Decision 024 covers what is stored and mailed.
+ * them), the contact form, and four quick answers. The form is in the store's form style
+ * (`useFormCheck`, decision 052): on submit it is checked with the API's rules
+ * (core/contact/form-check.ts: the same messages as the API's zod schema, without downloading zod,
+ * decision 036); typing in a field clears that field's error; this route's `clientAction` sends
+ * it to `POST /api/contact`, and the reply is a green banner (the fields clear), the server's
+ * refusals under their fields, or a red banner. Decision 024 covers what is stored and mailed.
  */
 
 const CONTACT_PAGE: HelpPage = {

@@ -20,8 +20,8 @@ import { privatePageMeta } from '../seo/meta.ts';
  * The review page (decision 039): the completion e-mail links here with a single-use token. The
  * loader (server-rendered) says which order the link is about (service, quantity, date; never the
  * e-mail address) or why it cannot be used. The form (1–5 stars as a radio group, the text, a
- * first name or nickname) is checked in the browser with the API's rules without zod
- * (core/reviews/form-check.ts, decision 036) and sent to `POST /api/reviews`, which spends the
+ * first name or nickname) is in the store's form style (`useFormCheck`, decision 052), checked in
+ * the browser with the API's rules without zod (core/reviews/form-check.ts, decision 036) and sent to `POST /api/reviews`, which spends the
  * token once. Private: noindex, never cached, and the token never appears in a log.
  */
 

@@ -8,7 +8,7 @@ import { gotoHydrated } from './support/page.ts';
 import { draftServiceInput } from '../support/catalogue-input.ts';
 
 /**
- * The catalogue editor (issue 14, decision 044), end to end: an owner edits a tier's price and
+ * The catalogue editor (decision 044), end to end: an owner edits a tier's price and
  * publishes a draft service, and the store's pages show both at once; the title editor keeps a
  * seeded title as it is and makes a word bold; a new group stays hidden from the store, moves and
  * is deleted; a support admin has no catalogue link and is refused the page. Both editor pages

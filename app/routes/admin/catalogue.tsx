@@ -22,7 +22,7 @@ import { schemaCheck } from '../../components/schema-check.ts';
 import { useFormCheck } from '../../components/use-form-check.ts';
 
 /**
- * The catalogue (issue 14, decision 044), owner-only: the groups in their order with every
+ * The catalogue (decision 044), owner-only: the groups in their order with every
  * service (drafts too), each with its status, plans and price range; a group's title and image;
  * moving groups, and services within their group; adding a group, and deleting one that has no
  * service; "New service" per group. Loaded in the browser with the admin's token, like every
