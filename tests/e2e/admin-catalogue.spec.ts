@@ -152,7 +152,8 @@ test("the service form checks with the API's schema and puts the server's field 
   await storeToken(page, await ownStore.adminToken(E2E_ADMINS.catalogue, 'owner'));
   await gotoHydrated(page, '/admin/catalogue/services/tiktok-views');
   const tier = page.getByTestId('tier-Standard-0');
-  const price = tier.getByLabel('Price', { exact: true });
+  // By name: the label wraps the message too, so the accessible name changes while one is shown.
+  const price = tier.locator('input[name="plans.0.tiers.0.price"]');
   await expect(page.getByTestId('service-form')).toBeVisible();
 
   // The browser's check: the schema's message, under the field, and nothing sent.
@@ -181,7 +182,7 @@ test("the service form checks with the API's schema and puts the server's field 
   await price.fill('0.93');
   await expect(tier.getByText('Price must be more than 0.')).toHaveCount(0);
   await page.getByRole('button', { name: 'Save service' }).click();
-  const text = tier.getByLabel('Text', { exact: true });
+  const text = tier.locator('input[name="plans.0.tiers.0.text"]');
   await expect(tier.getByText('Tier text is taken by another tier.')).toBeVisible();
   await expect(text).toHaveAttribute('aria-invalid', 'true');
   const describedBy = await text.getAttribute('aria-describedby');
