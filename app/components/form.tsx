@@ -30,7 +30,7 @@ export function ErrorBanner({ message, testId }: { message: string; testId: stri
   );
 }
 
-/** The conform field a control is bound to: its name, its remount key and its first value. */
+/** The field a control is bound to: its name, its remount key (a new key starts it afresh) and its first value. */
 export interface BoundField {
   name: string;
   key: string | undefined;
@@ -98,7 +98,7 @@ function FieldFrame({
 }
 
 /**
- * A labelled one-line input bound to a conform field: `aria-invalid` and the red border while it
+ * A labelled one-line input bound to a form field: `aria-invalid` and the red border while it
  * has an error, the error under it (linked by `aria-describedby`), and any input attributes
  * (type, autoComplete, ref, handlers) passed through. `adornment` sits over the input's right end
  * (the password's show button).

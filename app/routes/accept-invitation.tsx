@@ -4,6 +4,7 @@ import type { Route } from './+types/accept-invitation';
 import { ApiError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
 import { ButtonSpinner, ErrorBanner, inputClass, primaryButton } from '../components/form.tsx';
+import { useFormCheck } from '../components/use-form-check.ts';
 import { useHydrated } from '../hydrated.ts';
 import { privatePageMeta } from '../seo/meta.ts';
 
@@ -35,6 +36,14 @@ const ROLE_WORDS: Record<Invitation['role'], string> = {
   owner: 'owner (everything in the admin area)',
   support: 'support (orders, messages and reviews)',
 };
+
+const PASSWORD_FIELDS = ['password', 'confirm'] as const;
+
+function checkPasswords(values: Record<(typeof PASSWORD_FIELDS)[number], string>) {
+  return values.password === values.confirm
+    ? { ok: true as const, value: values.password }
+    : { ok: false as const, errors: { confirm: 'The two passwords are not the same.' } };
+}
 
 function tokenFromHash(hash: string): string | null {
   const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(hash);
@@ -72,13 +81,17 @@ export default function AcceptInvitationPage() {
     return () => controller.abort();
   }, [token]);
 
+  /** The store's form style (decision 052): the repeat is checked here, the password rules by the server. */
+  const check = useFormCheck({ fields: PASSWORD_FIELDS, check: checkPasswords, validateOn: 'submit' });
+  const passwordError = check.errorOf('password');
+  const confirmError = check.errorOf('confirm');
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (shown.state !== 'ready') return;
-    if (password !== confirm) {
-      setError('The two passwords are not the same.');
-      return;
-    }
+    const form = event.currentTarget;
+    setError(null);
+    if (check.submit(form) === null) return;
     setSaving(true);
     setError(null);
     try {
@@ -90,7 +103,12 @@ export default function AcceptInvitationPage() {
       // 410: used or expired meanwhile; the page says so instead of the form.
       if (failure instanceof ApiError && failure.status === 410)
         setLoad({ state: 'refused', message: failure.message });
-      else setError(messageOf(failure));
+      else {
+        // The server's password rules answer under the password; anything else is the banner's.
+        const elsewhere = failure instanceof ApiError ? check.refuseFields(failure.fieldErrors, form) : [];
+        const onField = failure instanceof ApiError && elsewhere.length < failure.fieldErrors.length;
+        setError(onField ? null : messageOf(failure));
+      }
     } finally {
       setSaving(false);
     }
@@ -114,7 +132,12 @@ export default function AcceptInvitationPage() {
           </p>
         </div>
       ) : (
-        <form className="mt-6 flex flex-col gap-5" onSubmit={(event) => void submit(event)} noValidate>
+        <form
+          className="mt-6 flex flex-col gap-5"
+          onSubmit={(event) => void submit(event)}
+          onInput={check.onInput}
+          noValidate
+        >
           <p className="text-gray-700" data-testid="invitation-for">
             You are invited as <strong className="text-gray-900">{ROLE_WORDS[shown.invitation.role]}</strong> with{' '}
             <strong className="break-all text-gray-900">{shown.invitation.email}</strong>. Choose a password; your first
@@ -133,9 +156,15 @@ export default function AcceptInvitationPage() {
               required
               value={password}
               onChange={(event) => setPassword(event.target.value)}
-              aria-describedby={hintId}
-              className={inputClass(false)}
+              aria-invalid={!!passwordError}
+              aria-describedby={passwordError ? `${passwordId}-error ${hintId}` : hintId}
+              className={inputClass(!!passwordError)}
             />
+            {passwordError ? (
+              <p id={`${passwordId}-error`} data-testid="password-error" className="text-sm font-medium text-red-800">
+                {passwordError}
+              </p>
+            ) : null}
             <p id={hintId} className="text-sm text-gray-700">
               At least 12 characters. A few unrelated words make a strong password.
             </p>
@@ -152,8 +181,15 @@ export default function AcceptInvitationPage() {
               required
               value={confirm}
               onChange={(event) => setConfirm(event.target.value)}
-              className={inputClass(false)}
+              aria-invalid={!!confirmError}
+              aria-describedby={confirmError ? `${confirmId}-error` : undefined}
+              className={inputClass(!!confirmError)}
             />
+            {confirmError ? (
+              <p id={`${confirmId}-error`} data-testid="confirm-error" className="text-sm font-medium text-red-800">
+                {confirmError}
+              </p>
+            ) : null}
           </div>
           <button type="submit" className={primaryButton} disabled={saving}>
             {saving ? <ButtonSpinner /> : null}

@@ -6,22 +6,24 @@ import { MAX_CONTACT_MESSAGE_LENGTH, MAX_CONTACT_ORDER_ID_LENGTH } from '../../c
 import { courseEnquiryMessage } from '../components/courses/catalogue.server.ts';
 import { REFILL_GUARANTEE_DAYS, type StoreInfo } from '../../core/settings/store-info.ts';
 import type { Route } from './+types/contact';
-import { ApiError, type FieldError, api, messageOf } from '../api/client.ts';
+import { ApiError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
 import { Accordion, type AccordionItem } from '../components/Accordion.tsx';
 import { ButtonSpinner, ErrorBanner, TextAreaField, TextField, primaryButton } from '../components/form.tsx';
 import type { HelpPage } from '../content/legal/pages.ts';
 import { helpPageMeta } from '../content/legal/seo.ts';
 import { requestContext } from '../context.ts';
+import { type RefusedField, useFormCheck } from '../components/use-form-check.ts';
 
 /**
- * The contact page (spec "Contact page", issue 12): the store's support address and, when
+ * The contact page (spec "Contact page"): the store's support address and, when
  * configured, its office address (store settings, through the loader, so the first HTML has
- * them), the contact form, and four quick answers. On submit, this route's `clientAction` checks
- * the form with the API's rules (core/contact/form-check.ts: the same messages as the API's zod
- * schema, without downloading zod, decision 036); typing in a field clears that field's error;
- * the message goes to `POST /api/contact`, and the reply is a green banner (the fields clear) or
- * a red one. Decision 024 covers what is stored and mailed.
+ * them), the contact form, and four quick answers. The form is in the store's form style
+ * (`useFormCheck`, decision 052): on submit it is checked with the API's rules
+ * (core/contact/form-check.ts: the same messages as the API's zod schema, without downloading zod,
+ * decision 036); typing in a field clears that field's error; this route's `clientAction` sends
+ * it to `POST /api/contact`, and the reply is a green banner (the fields clear), the server's
+ * refusals under their fields, or a red banner. Decision 024 covers what is stored and mailed.
  */
 
 const CONTACT_PAGE: HelpPage = {
@@ -79,22 +81,13 @@ function quickAnswers(info: Pick<StoreInfo, 'refundWindowHours'>): AccordionItem
   ];
 }
 
-type FieldErrors = Partial<Record<ContactFieldName, string>>;
+/** What a submit came to: the server's refusal (under its fields, or the red banner's message), or the green banner's notice. */
+type ActionData = { refused: RefusedField[]; formError?: string; sent?: { notice: string } };
 
-/** What a submit came to: the field errors and the red banner's message, or the green banner's notice. */
-type ActionData = { errors: FieldErrors; formError?: string; sent?: { notice: string } };
-
-/** The server's refusal: under its fields, or (no field) as the red banner. */
+/** The server's refusal: its fields (the form puts them under the matching fields), or the red banner. */
 function refusal(error: unknown): ActionData {
-  const fieldErrors: readonly FieldError[] = error instanceof ApiError ? error.fieldErrors : [];
-  const named = fieldErrors.filter((fieldError) => fieldError.field !== '');
-  if (named.length === 0) return { errors: {}, formError: messageOf(error) };
-  const errors: FieldErrors = {};
-  for (const { field, message } of named) {
-    if (field === 'email' || field === 'orderId' || field === 'message') errors[field] ??= message;
-  }
-  // A refusal about a field this form does not show still needs saying.
-  return Object.keys(errors).length > 0 ? { errors } : { errors: {}, formError: named[0]?.message ?? messageOf(error) };
+  const refused = error instanceof ApiError ? error.fieldErrors.filter((fieldError) => fieldError.field !== '') : [];
+  return refused.length > 0 ? { refused } : { refused: [], formError: messageOf(error) };
 }
 
 export async function clientAction({ request }: Route.ClientActionArgs): Promise<ActionData> {
@@ -109,13 +102,14 @@ export async function clientAction({ request }: Route.ClientActionArgs): Promise
     message: text('message'),
     website: text('website'),
   });
-  if (!check.ok) return { errors: check.errors };
+  // The page sends only a form that passed this check; this keeps a scripted submit to the same rules.
+  if (!check.ok) return { refused: Object.entries(check.errors).map(([field, message = '']) => ({ field, message })) };
   try {
     const reply = await api.send<{ message: string }, ContactPayloadInput>('POST', '/api/contact', {
       body: check.payload,
       signal: request.signal,
     });
-    return { errors: {}, sent: { notice: reply.message } };
+    return { refused: [], sent: { notice: reply.message } };
   } catch (error) {
     return refusal(error);
   }
@@ -126,7 +120,13 @@ function orderIdFromQuery(value: string | null): string {
   return value && /^[A-Za-z0-9_]+$/.test(value) && value.length <= MAX_CONTACT_ORDER_ID_LENGTH ? value : '';
 }
 
-const NO_ERRORS: ActionData = { errors: {} };
+const CONTACT_FIELDS = ['email', 'orderId', 'message'] as const satisfies readonly ContactFieldName[];
+
+/** The contact check in the form style's shape (the payload is the checked value). */
+const checkContact = (values: Record<ContactFieldName, string>, website: string) => {
+  const check = checkContactForm({ ...values, website });
+  return check.ok ? { ok: true as const, value: check.payload } : check;
+};
 
 export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const { storeInfo } = loaderData;
@@ -141,9 +141,14 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
   const [attempt, setAttempt] = useState(0);
   const [handled, setHandled] = useState<ActionData | undefined>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
-  const [shown, setShown] = useState<ActionData>(NO_ERRORS);
-  /** Fields typed in since the last submit: their errors are cleared (spec section 4). */
-  const [edited, setEdited] = useState<ReadonlySet<ContactFieldName>>(new Set());
+  const [banner, setBanner] = useState<string | undefined>(undefined);
+  /** Checked on submit; typing in a field clears that field's error (spec section 4). */
+  const check = useFormCheck({
+    fields: CONTACT_FIELDS,
+    check: (values) => checkContact(values, ''),
+    validateOn: 'submit',
+    whileTyping: 'clear',
+  });
 
   // A reply is acted on once, while rendering, so no frame shows the old state.
   const reply = fetcher.data;
@@ -151,27 +156,25 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
     setHandled(reply);
     if (reply.sent) {
       setNotice(reply.sent.notice);
-      setShown(NO_ERRORS);
+      setBanner(undefined);
+      check.reset();
       setAttempt((count) => count + 1);
     } else {
-      setShown(reply);
+      // A refusal about a field this form does not show still needs saying.
+      const elsewhere = check.refuseFields(reply.refused);
+      setBanner(reply.formError ?? (elsewhere.length === reply.refused.length ? elsewhere[0]?.message : undefined));
     }
   }
 
-  // After a refused submit, the first field in error takes the focus, as the browser's own validation would.
+  // After a refusal from the server, the first field in error takes the focus, as after a refused send.
   useEffect(() => {
-    if (Object.keys(shown.errors).length === 0) return;
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [shown]);
+    if (handled && !handled.sent && handled.refused.length > 0)
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [handled]);
 
-  const markEdited = (name: ContactFieldName) => {
-    if (!edited.has(name)) setEdited(new Set([...edited, name]));
-  };
-  const errorOf = (name: ContactFieldName) => (edited.has(name) ? undefined : shown.errors[name]);
-  const emailError = errorOf('email');
-  const orderIdError = errorOf('orderId');
-  const messageError = errorOf('message');
-  const banner = shown.formError;
+  const emailError = check.errorOf('email');
+  const orderIdError = check.errorOf('orderId');
+  const messageError = check.errorOf('message');
   const field = (name: ContactFieldName, initialValue: string) => ({ name, key: `${name}-${attempt}`, initialValue });
 
   const emailId = `${ids}-email`;
@@ -242,10 +245,12 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
             ref={formRef}
             method="post"
             noValidate
-            onSubmit={() => {
-              setEdited(new Set());
+            onSubmit={(event) => {
               setNotice(null);
+              setBanner(undefined);
+              if (check.submit(event.currentTarget) === null) event.preventDefault();
             }}
+            onInput={check.onInput}
             className="mt-4 space-y-4"
           >
             <TextField
@@ -255,7 +260,6 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
               error={emailError}
               errorId={`${emailId}-error`}
               errorTestId="email-error"
-              onInput={() => markEdited('email')}
               type="email"
               inputMode="email"
               autoComplete="email"
@@ -272,7 +276,6 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
               error={orderIdError}
               errorId={`${orderIdId}-error`}
               errorTestId="order-id-error"
-              onInput={() => markEdited('orderId')}
               type="text"
               autoComplete="off"
               maxLength={MAX_CONTACT_ORDER_ID_LENGTH}
@@ -285,7 +288,6 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
               error={messageError}
               errorId={`${messageId}-error`}
               errorTestId="message-error"
-              onInput={() => markEdited('message')}
               rows={5}
               maxLength={MAX_CONTACT_MESSAGE_LENGTH}
               placeholder="How can we help?"

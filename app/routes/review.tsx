@@ -9,18 +9,19 @@ import {
   type ReviewLinkProblem,
 } from '../../core/reviews/rules.ts';
 import type { Route } from './+types/review';
-import { ApiError, type FieldError, api, messageOf } from '../api/client.ts';
+import { ApiError, api, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
 import { ButtonSpinner, ErrorBanner, TextAreaField, TextField, primaryButton } from '../components/form.tsx';
 import { requestContext } from '../context.ts';
+import { type RefusedField, useFormCheck } from '../components/use-form-check.ts';
 import { privatePageMeta } from '../seo/meta.ts';
 
 /**
  * The review page (decision 039): the completion e-mail links here with a single-use token. The
  * loader (server-rendered) says which order the link is about (service, quantity, date; never the
  * e-mail address) or why it cannot be used. The form (1–5 stars as a radio group, the text, a
- * first name or nickname) is checked in the browser with the API's rules without zod
- * (core/reviews/form-check.ts, decision 036) and sent to `POST /api/reviews`, which spends the
+ * first name or nickname) is in the store's form style (`useFormCheck`, decision 052), checked in
+ * the browser with the API's rules without zod (core/reviews/form-check.ts, decision 036) and sent to `POST /api/reviews`, which spends the
  * token once. Private: noindex, never cached, and the token never appears in a log.
  */
 
@@ -45,13 +46,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
-type FieldErrors = Partial<Record<ReviewFieldName, string>>;
-
-/** What a submit came to: field errors and a banner, the link's problem, or sent. */
+/** What a submit came to: the refused fields (under their fields) or a banner, the link's problem, or sent. */
 type ActionData =
-  | { kind: 'refused'; errors: FieldErrors; formError?: string }
+  | { kind: 'refused'; refused: RefusedField[]; formError?: string }
   | { kind: 'link'; problem: ReviewLinkProblem }
   | { kind: 'sent'; notice: string };
+
+const REVIEW_FIELDS = ['rating', 'text', 'name'] as const satisfies readonly ReviewFieldName[];
+const isReviewField = (field: string) => (REVIEW_FIELDS as readonly string[]).includes(field);
 
 const PROBLEM_BY_MESSAGE = new Map(
   (Object.entries(REVIEW_LINK_MESSAGES) as [ReviewLinkProblem, string][]).map(([problem, message]) => [
@@ -64,14 +66,10 @@ function refusal(error: unknown): ActionData {
   // 410: the link cannot be used (any more): the page says why, as the loader would have.
   if (error instanceof ApiError && error.status === 410)
     return { kind: 'link', problem: PROBLEM_BY_MESSAGE.get(error.message) ?? 'unknown' };
-  const fieldErrors: readonly FieldError[] = error instanceof ApiError ? error.fieldErrors : [];
-  const errors: FieldErrors = {};
-  for (const { field, message } of fieldErrors) {
-    if (field === 'rating' || field === 'text' || field === 'name') errors[field] ??= message;
-  }
-  return Object.keys(errors).length > 0
-    ? { kind: 'refused', errors }
-    : { kind: 'refused', errors: {}, formError: messageOf(error) };
+  const refused = error instanceof ApiError ? error.fieldErrors.filter(({ field }) => isReviewField(field)) : [];
+  return refused.length > 0
+    ? { kind: 'refused', refused }
+    : { kind: 'refused', refused: [], formError: messageOf(error) };
 }
 
 export async function clientAction({ request, params }: Route.ClientActionArgs): Promise<ActionData> {
@@ -87,8 +85,10 @@ export async function clientAction({ request, params }: Route.ClientActionArgs):
     name: text('name'),
   });
   if (!check.ok) {
+    // The page sends only a form that passed this check; this keeps a scripted submit to the same rules.
     const { token, ...errors } = check.errors;
-    return token ? { kind: 'link', problem: 'unknown' } : { kind: 'refused', errors };
+    if (token) return { kind: 'link', problem: 'unknown' };
+    return { kind: 'refused', refused: Object.entries(errors).map(([field, message = '']) => ({ field, message })) };
   }
   try {
     const reply = await api.send<{ message: string }, ReviewPayloadInput>('POST', '/api/reviews', {
@@ -180,21 +180,37 @@ function StarRating({
   );
 }
 
-export default function ReviewPage({ loaderData }: Route.ComponentProps) {
+export default function ReviewPage({ loaderData, params }: Route.ComponentProps) {
   const ids = useId();
   const fetcher = useFetcher<ActionData>();
   const submitting = fetcher.state !== 'idle';
   const formRef = useRef<HTMLFormElement>(null);
   const [rating, setRating] = useState(0);
-  const [edited, setEdited] = useState<ReadonlySet<ReviewFieldName>>(new Set());
+  /** Checked on submit; typing in a field (or choosing a rating) clears that field's error. */
+  const check = useFormCheck({
+    fields: REVIEW_FIELDS,
+    check: (values) => {
+      const result = checkReviewForm({ ...values, token: params.token });
+      if (result.ok) return { ok: true as const, value: result.payload };
+      const { token: _token, ...errors } = result.errors;
+      return { ok: false as const, errors };
+    },
+    validateOn: 'submit',
+    whileTyping: 'clear',
+  });
   const reply = fetcher.data;
+  const [handled, setHandled] = useState<ActionData | undefined>(undefined);
+  if (reply && reply !== handled) {
+    setHandled(reply);
+    if (reply.kind === 'refused') check.refuseFields(reply.refused);
+  }
 
-  // After a refused submit, the first field in error takes the focus.
+  // After a refusal from the server, the first field in error takes the focus.
   useEffect(() => {
-    if (reply?.kind !== 'refused' || Object.keys(reply.errors).length === 0) return;
+    if (handled?.kind !== 'refused' || handled.refused.length === 0) return;
     // A rating in error: its first radio (a radio group has no aria-invalid of its own).
     formRef.current?.querySelector<HTMLElement>('fieldset[data-invalid="true"] input, [aria-invalid="true"]')?.focus();
-  }, [reply]);
+  }, [handled]);
 
   // A sent review first: React Router reloads this page's data after the submit, and the link
   // is spent by then ("used"), which must not replace the thank-you.
@@ -222,11 +238,8 @@ export default function ReviewPage({ loaderData }: Route.ComponentProps) {
     body = <LinkProblem problem={reply.problem} />;
   } else {
     const { order } = loaderData;
-    const shown = reply?.kind === 'refused' ? reply : { errors: {} as FieldErrors, formError: undefined };
-    const errorOf = (name: ReviewFieldName) => (edited.has(name) ? undefined : shown.errors[name]);
-    const markEdited = (name: ReviewFieldName) => {
-      if (!edited.has(name)) setEdited(new Set([...edited, name]));
-    };
+    const formError = reply?.kind === 'refused' ? reply.formError : undefined;
+    const errorOf = check.errorOf;
     const field = (name: ReviewFieldName) => ({ name, key: name, initialValue: '' });
     body = (
       <>
@@ -258,19 +271,14 @@ export default function ReviewPage({ loaderData }: Route.ComponentProps) {
           ref={formRef}
           method="post"
           noValidate
-          onSubmit={() => setEdited(new Set())}
+          onSubmit={(event) => {
+            if (check.submit(event.currentTarget) === null) event.preventDefault();
+          }}
+          onInput={check.onInput}
           aria-labelledby={`${ids}-title`}
           className="mt-6 space-y-5"
         >
-          <StarRating
-            value={rating}
-            onChange={(value) => {
-              setRating(value);
-              markEdited('rating');
-            }}
-            error={errorOf('rating')}
-            errorId={`${ids}-rating-error`}
-          />
+          <StarRating value={rating} onChange={setRating} error={errorOf('rating')} errorId={`${ids}-rating-error`} />
           <TextAreaField
             id={`${ids}-text`}
             label="Your review"
@@ -278,7 +286,6 @@ export default function ReviewPage({ loaderData }: Route.ComponentProps) {
             error={errorOf('text')}
             errorId={`${ids}-text-error`}
             errorTestId="text-error"
-            onInput={() => markEdited('text')}
             rows={5}
             maxLength={REVIEW_TEXT_MAX_LENGTH}
             placeholder="How was the delivery? Did it do what you hoped?"
@@ -290,13 +297,12 @@ export default function ReviewPage({ loaderData }: Route.ComponentProps) {
             error={errorOf('name')}
             errorId={`${ids}-name-error`}
             errorTestId="name-error"
-            onInput={() => markEdited('name')}
             type="text"
             autoComplete="given-name"
             maxLength={REVIEW_NAME_MAX_LENGTH}
             hint={<p className="mt-1.5 text-sm text-gray-600">Shown with your review. Your e-mail address never is.</p>}
           />
-          {shown.formError ? <ErrorBanner message={shown.formError} testId="review-error" /> : null}
+          {formError ? <ErrorBanner message={formError} testId="review-error" /> : null}
           <button type="submit" disabled={submitting} className={primaryButton}>
             {submitting ? <ButtonSpinner /> : null}
             {submitting ? 'Sending…' : 'Send review'}

@@ -93,6 +93,21 @@ export function billingShapeOf(values: Readonly<Record<string, unknown>>): Billi
   };
 }
 
+/** The billing form's boxes: ticked reads as true. */
+const BILLING_CHECKBOXES: ReadonlySet<string> = new Set(['acceptTerms', 'acceptPrivacy', 'differentBilling']);
+
+/**
+ * The billing form's fields as its schema reads them: an empty field is absent (so a missing one
+ * gets its "required" message) and a ticked box ("on") is true.
+ */
+export function billingInputOf(values: Readonly<Record<string, string>>): Record<string, string | boolean> {
+  const input: Record<string, string | boolean> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== '') input[name] = BILLING_CHECKBOXES.has(name) ? value === 'on' : value;
+  }
+  return input;
+}
+
 /** The billing form's schema for what was chosen (see the file comment). */
 export function billingFormSchema(shape: BillingShape) {
   const phoneCountry = shape.phoneCountry;

@@ -145,6 +145,51 @@ test('an owner adds a group, hidden from the store without a published service, 
   await expect(group).toHaveCount(0);
 });
 
+test("the service form checks with the API's schema and puts the server's field errors under their fields", async ({
+  page,
+  ownStore,
+}) => {
+  await storeToken(page, await ownStore.adminToken(E2E_ADMINS.catalogue, 'owner'));
+  await gotoHydrated(page, '/admin/catalogue/services/tiktok-views');
+  const tier = page.getByTestId('tier-Standard-0');
+  // By name: the label wraps the message too, so the accessible name changes while one is shown.
+  const price = tier.locator('input[name="plans.0.tiers.0.price"]');
+  await expect(page.getByTestId('service-form')).toBeVisible();
+
+  // The browser's check: the schema's message, under the field, and nothing sent.
+  let saves = 0;
+  await page.route('**/api/admin/catalogue/services/tiktok-views', async (route) => {
+    if (route.request().method() !== 'PATCH') return route.continue();
+    saves += 1;
+    return route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        isSuccessful: false,
+        message: 'plans.0.tiers.0.text: Tier text is taken by another tier.',
+        errors: [{ field: 'plans.0.tiers.0.text', message: 'Tier text is taken by another tier.' }],
+      }),
+    });
+  });
+  await price.fill('0');
+  await page.getByRole('button', { name: 'Save service' }).click();
+  await expect(tier.getByText('Price must be more than 0.')).toBeVisible();
+  await expect(price).toHaveAttribute('aria-invalid', 'true');
+  await expect(price).toBeFocused();
+  expect(saves).toBe(0);
+
+  // The server's refusal: under the field it names, with the same attributes.
+  await price.fill('0.93');
+  await expect(tier.getByText('Price must be more than 0.')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Save service' }).click();
+  const text = tier.locator('input[name="plans.0.tiers.0.text"]');
+  await expect(tier.getByText('Tier text is taken by another tier.')).toBeVisible();
+  await expect(text).toHaveAttribute('aria-invalid', 'true');
+  const describedBy = await text.getAttribute('aria-describedby');
+  expect(await tier.getByText('Tier text is taken by another tier.').getAttribute('id')).toBe(describedBy);
+  expect(saves).toBe(1);
+});
+
 test('a support admin has no catalogue link and is refused the page', async ({ page, ownStore }) => {
   await storeToken(page, await ownStore.adminToken(E2E_ADMINS.catalogueSupport, 'support'));
   await gotoHydrated(page, '/admin/all-orders');

@@ -122,6 +122,35 @@ test.describe('contact page', () => {
     );
   });
 
+  test("puts the server's field errors under their fields, linked for assistive technology", async ({ page }) => {
+    await gotoHydrated(page, '/contact');
+    await page.route('**/api/contact', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          isSuccessful: false,
+          message: 'message: Message contains characters that are not allowed',
+          errors: [{ field: 'message', message: 'Message contains characters that are not allowed' }],
+        }),
+      }),
+    );
+    await emailField(page).fill('someone@example.com');
+    await messageField(page).fill('Hello');
+    await sendButton(page).click();
+    await expect(page.getByTestId('message-error')).toHaveText('Message contains characters that are not allowed');
+    await expect(messageField(page)).toHaveAttribute('aria-invalid', 'true');
+    const describedBy = await messageField(page).getAttribute('aria-describedby');
+    expect(await page.getByTestId('message-error').getAttribute('id')).toBe(describedBy);
+    await expect(messageField(page)).toBeFocused();
+    await expect(page.getByTestId('email-error')).toHaveCount(0);
+    // Not a banner: the message is the field's.
+    await expect(page.getByTestId('contact-error')).toHaveCount(0);
+    // Typing in the field clears its error.
+    await messageField(page).pressSequentially('!');
+    await expect(page.getByTestId('message-error')).toHaveCount(0);
+  });
+
   test('prefills the order ID from ?order= (the confirmation page link)', async ({ page }) => {
     await gotoHydrated(page, '/contact?order=Abc123XYZ');
     await expect(orderIdField(page)).toHaveValue('Abc123XYZ');

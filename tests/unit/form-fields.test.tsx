@@ -12,7 +12,7 @@ function tagOf(html: string, tag: string): string {
 }
 
 describe('TextField', () => {
-  it('labels a valid input, binds it to its conform field and passes input attributes through', () => {
+  it('labels a valid input, binds it to its field and passes input attributes through', () => {
     const html = renderToStaticMarkup(
       <TextField id="f-email" label="Email" field={field} error={undefined} errorId="f-email-error" type="email" />,
     );

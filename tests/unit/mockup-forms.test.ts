@@ -1,11 +1,10 @@
 /**
  * The mock-up forms' rules (docs/decisions/028-mock-up-pages.md), parsed the way the pages parse
- * them: the billing form's FormData through conform's zod coercion (empty fields are missing, a
- * ticked box is "on"); the free-followers form's two texts through its plain check.
+ * them: the billing form's fields through `billingInputOf` (empty fields are missing, a ticked box
+ * "on" is true) into its schema; the free-followers form's two texts through its plain check.
  */
-import { parseWithZod } from '@conform-to/zod/v4';
 import { describe, expect, it } from 'vitest';
-import { BILLING_MESSAGES, billingFormSchema, billingShapeOf } from '../../core/mockups/billing.ts';
+import { BILLING_MESSAGES, billingFormSchema, billingInputOf, billingShapeOf } from '../../core/mockups/billing.ts';
 import { COUNTRIES } from '../../core/mockups/countries.ts';
 import { FREE_FOLLOWERS_MESSAGES, FREE_TRIAL_PACKAGES, checkFreeFollowers } from '../../core/mockups/free-followers.ts';
 import {
@@ -17,23 +16,20 @@ import {
 } from '../../core/mockups/payment-methods.ts';
 import { PHONE_COUNTRIES, checkPhoneNumber, searchPhoneCountries } from '../../core/mockups/phone.ts';
 
-function formData(values: Record<string, string>): FormData {
-  const data = new FormData();
-  for (const [key, value] of Object.entries(values)) data.append(key, value);
-  return data;
-}
-
-/** The free-followers check (plain code, decision 036), its errors listed per field as conform lists them. */
+/** The free-followers check (plain code, decision 036), its errors listed per field as the billing check lists them. */
 function freeFollowers(values: { username: string; quantity: string }) {
   const check = checkFreeFollowers(values);
   if (check.ok) return { value: check.value };
   return { errors: Object.fromEntries(Object.entries(check.errors).map(([field, message]) => [field, [message]])) };
 }
 
+/** The billing check as the page runs it: each field's messages, or the parsed value. */
 function billing(values: Record<string, string>) {
-  const data = formData(values);
-  const submission = parseWithZod(data, { schema: billingFormSchema(billingShapeOf(Object.fromEntries(data))) });
-  return submission.status === 'success' ? { value: submission.value } : { errors: submission.error };
+  const result = billingFormSchema(billingShapeOf(values)).safeParse(billingInputOf(values));
+  if (result.success) return { value: result.data };
+  const errors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) (errors[issue.path.map(String).join('.')] ??= []).push(issue.message);
+  return { errors };
 }
 
 const VALID_BILLING = {

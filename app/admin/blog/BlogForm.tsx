@@ -4,16 +4,28 @@
  * title changes), cover image with preview, category (pick or type a new one), and the body in
  * the Tiptap editor, which is loaded lazily: its code is fetched only when this form is shown.
  *
- * Messages clear on any edit; leaving with unsaved changes asks first (in-app navigation through
+ * The form's state is a pure reducer (./blog-form-state.ts) and its messages are the store's form
+ * style (app/components/use-form-check.ts, decision 052): the banner clears on any edit, a field's
+ * message on an edit of that field; the server's refusals show under their fields. Leaving with unsaved changes asks first (in-app navigation through
  * React Router's blocker, closing or reloading the tab through `beforeunload`).
  */
-import { type FormEvent, Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, Suspense, lazy, useEffect, useId, useReducer, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 import type { BlogCategory, BlogPost } from '../../../core/blog/contracts.ts';
+import type { FormCheck } from '../../../core/form-check.ts';
 import { ApiError, isAbort, messageOf } from '../../api/client.ts';
+import { useFormCheck } from '../../components/use-form-check.ts';
 import { ButtonSpinner } from '../orders.tsx';
 import { isUnauthorized } from '../token.ts';
 import { createBlogPost, listBlogCategories, updateBlogPost } from './api.ts';
+import {
+  type BlogFields,
+  blogFormReducer,
+  initialBlogFormState,
+  isDirty,
+  slugOf,
+  slugToSend,
+} from './blog-form-state.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { IMAGE_ACCEPT, INVALID_IMAGE_MESSAGE, isAllowedImageFile, slugFromTitle } from './editor-helpers.ts';
 
@@ -27,27 +39,11 @@ export const BLOG_FORM_MESSAGES = {
   fetchFailed: 'An error occurred while fetching data.',
 } as const;
 
-interface Fields {
-  title: string;
-  slug: string;
-  category: string;
-  description: string;
-}
-
-const EMPTY: Fields = { title: '', slug: '', category: '', description: '' };
-
-type Banner = { kind: 'success' | 'error'; message: string } | null;
-
 export interface BlogFormProps {
   /** The stored post when editing; absent when adding. */
   post?: BlogPost | undefined;
   /** After an update that changed the post's address: the page moves to it. */
   onSlugChanged?: ((slug: string) => void) | undefined;
-}
-
-function fieldsOf(post: BlogPost | undefined): Fields {
-  if (!post) return EMPTY;
-  return { title: post.title, slug: post.slug, category: post.category, description: post.description };
 }
 
 const labelClass = 'mb-1 block text-sm font-semibold text-gray-900';
@@ -68,39 +64,33 @@ function EditorLoading() {
   );
 }
 
+const BLOG_FORM_FIELDS = ['title', 'image'] as const;
+type BlogFormField = (typeof BLOG_FORM_FIELDS)[number];
+
+/** The form's own check: a title (the server's rule; its other checks answer per field). */
+function checkBlogForm(values: Record<BlogFormField, string>): FormCheck<BlogFormField, { title: string }> {
+  const title = values.title.trim();
+  return title ? { ok: true, value: { title } } : { ok: false, errors: { title: BLOG_FORM_MESSAGES.titleRequired } };
+}
+
 export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
   const ids = useId();
   const editing = post !== undefined;
-  /** What the server has: the form is "dirty" when it differs. */
-  const [saved, setSaved] = useState<Fields>(() => fieldsOf(post));
-  const [fields, setFields] = useState<Fields>(() => fieldsOf(post));
-  /** Adding: the slug follows the title until the admin types in the slug box. */
-  const [slugTouched, setSlugTouched] = useState(editing);
-  /** The post's address on the server (changes after an update that renamed it). */
-  const [currentSlug, setCurrentSlug] = useState(post?.slug ?? '');
-  const [storedImage, setStoredImage] = useState(post?.image ?? '');
-  const [image, setImage] = useState<File | null>(null);
-  const [imagePreview, setImagePreview] = useState<string | null>(null);
-  const [removeImage, setRemoveImage] = useState(false);
-  const [titleError, setTitleError] = useState<string | null>(null);
-  const [imageError, setImageError] = useState<string | null>(null);
-  const [banner, setBanner] = useState<Banner>(null);
-  const [saving, setSaving] = useState(false);
-  /** Remounts the editor with the saved body (after "add", the empty one). */
-  const [editorKey, setEditorKey] = useState(0);
+  const [state, dispatch] = useReducer(blogFormReducer, post, initialBlogFormState);
+  const { fields, saving, banner, image, imagePreview, removeImage, storedImage } = state;
+  /** Messages clear on an edit of their field (spec section 4) and come back with the next save. */
+  const check = useFormCheck({
+    fields: BLOG_FORM_FIELDS,
+    check: checkBlogForm,
+    validateOn: 'submit',
+    whileTyping: 'clear',
+  });
   const [categories, setCategories] = useState<BlogCategory[]>([]);
-  const titleInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const bannerRef = useRef<HTMLDivElement>(null);
 
-  const slug = slugTouched ? fields.slug : slugFromTitle(fields.title);
-  const dirty =
-    fields.title !== saved.title ||
-    (slugTouched && fields.slug !== saved.slug) ||
-    fields.category !== saved.category ||
-    fields.description !== saved.description ||
-    image !== null ||
-    removeImage;
+  const slug = slugOf(state);
+  const dirty = isDirty(state);
   /** Set by a save that moves to the post's new address: that navigation must not ask. */
   const leavingAfterSave = useRef(false);
 
@@ -134,138 +124,101 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
       dirty && !saving && !leavingAfterSave.current && currentLocation.pathname !== nextLocation.pathname,
   );
 
-  const edit = (change: Partial<Fields>) => {
+  const edit = (change: Partial<BlogFields>) => {
     leavingAfterSave.current = false;
-    setFields((current) => ({ ...current, ...change }));
-    setBanner(null);
+    dispatch({ type: 'edited', change });
+  };
+  const emptyFileInput = () => {
+    if (fileInput.current) fileInput.current.value = '';
   };
 
   const chooseImage = (file: File | null) => {
     leavingAfterSave.current = false;
-    setBanner(null);
-    setImageError(null);
+    check.clear((field) => field === 'image');
     if (file && !isAllowedImageFile(file)) {
       // Spec section 5: an invalid file clears the selection and the preview.
-      if (fileInput.current) fileInput.current.value = '';
-      setImage(null);
-      setImagePreview(null);
-      setImageError(INVALID_IMAGE_MESSAGE);
+      emptyFileInput();
+      dispatch({ type: 'imageRefused' });
+      check.refuse({ image: INVALID_IMAGE_MESSAGE });
       return;
     }
-    setImage(file);
-    setImagePreview(null);
+    dispatch({ type: 'imageChosen', file });
     if (!file) return;
-    setRemoveImage(false);
     // A data: URL, not a blob: one: the store's Content-Security-Policy allows `img-src 'self' data:`.
     const reader = new FileReader();
     reader.onload = () => {
-      // Only if this file is still the chosen one when it has been read.
-      if (typeof reader.result === 'string' && fileInput.current?.files?.[0] === file) setImagePreview(reader.result);
+      if (typeof reader.result === 'string') dispatch({ type: 'previewRead', file, url: reader.result });
     };
     reader.readAsDataURL(file);
   };
 
   const clearImage = () => {
     leavingAfterSave.current = false;
-    if (fileInput.current) fileInput.current.value = '';
-    setImage(null);
-    setImagePreview(null);
-    setImageError(null);
-    setBanner(null);
-    if (storedImage) setRemoveImage(true);
-  };
-
-  const resetAfterAdd = () => {
-    setFields(EMPTY);
-    setSaved(EMPTY);
-    setSlugTouched(false);
-    if (fileInput.current) fileInput.current.value = '';
-    setImage(null);
-    setImagePreview(null);
-    setRemoveImage(false);
-    setEditorKey((key) => key + 1);
+    emptyFileInput();
+    check.clear((field) => field === 'image');
+    dispatch({ type: 'imageCleared' });
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (saving) return;
-    setBanner(null);
-    const title = fields.title.trim();
-    if (!title) {
-      setTitleError(BLOG_FORM_MESSAGES.titleRequired);
-      titleInput.current?.focus();
-      return;
-    }
-    const cleanSlug = slugFromTitle(slug);
-    const sendSlug = editing
-      ? cleanSlug && cleanSlug !== currentSlug
-        ? cleanSlug
-        : undefined
-      : slugTouched
-        ? cleanSlug || undefined
-        : undefined;
+    const checked = check.submit(event.currentTarget);
+    if (!checked) return;
     const payload = {
-      title,
-      slug: sendSlug,
+      title: checked.title,
+      slug: slugToSend(state, editing),
       category: fields.category.trim(),
       description: fields.description,
       image,
       removeImage,
     };
-    setSaving(true);
+    dispatch({ type: 'saving' });
     try {
       if (!editing) {
         const reply = await createBlogPost(payload);
-        resetAfterAdd();
-        setBanner({ kind: 'success', message: reply.message || BLOG_FORM_MESSAGES.added });
+        emptyFileInput();
+        dispatch({ type: 'added', message: reply.message || BLOG_FORM_MESSAGES.added });
       } else {
-        const reply = await updateBlogPost(currentSlug, payload);
+        const reply = await updateBlogPost(state.currentSlug, payload);
         const updated = reply.data;
-        const next: Fields = {
-          title: updated.title,
-          slug: updated.slug,
-          category: updated.category,
-          description: fields.description,
-        };
-        setFields(next);
-        setSaved(next);
-        setStoredImage(updated.image);
-        if (fileInput.current) fileInput.current.value = '';
-        setImage(null);
-        setImagePreview(null);
-        setRemoveImage(false);
-        setBanner({ kind: 'success', message: reply.message });
-        if (updated.slug !== currentSlug) {
-          setCurrentSlug(updated.slug);
+        emptyFileInput();
+        dispatch({ type: 'updated', post: updated, message: reply.message });
+        if (updated.slug !== state.currentSlug) {
           // Not dirty any more: the blocker must not stop the move to the new address.
           leavingAfterSave.current = true;
           onSlugChanged?.(updated.slug);
         }
       }
     } catch (error) {
-      if (isUnauthorized(error)) return;
+      if (isUnauthorized(error)) {
+        // The admin is sent to log in again: nothing to say here.
+        dispatch({ type: 'interrupted' });
+        return;
+      }
       const message =
         error instanceof ApiError && error.reply !== null
           ? error.message
           : editing
             ? BLOG_FORM_MESSAGES.updateFailed
             : messageOf(error);
+      let imageRefused = false;
       if (error instanceof ApiError) {
+        // The server's refusals under their fields; a title refusal without a field is still the title's.
         const titleProblem =
           error.fieldError('title') ?? (message === BLOG_FORM_MESSAGES.titleRequired ? message : undefined);
-        if (titleProblem) setTitleError(titleProblem);
+        if (titleProblem) check.refuse({ title: titleProblem });
         if (message === INVALID_IMAGE_MESSAGE || error.fieldError('image')) {
-          if (fileInput.current) fileInput.current.value = '';
-          setImage(null);
-          setImagePreview(null);
-          setImageError(error.fieldError('image') ?? message);
+          emptyFileInput();
+          imageRefused = true;
+          check.refuse({ image: error.fieldError('image') ?? message });
         }
       }
-      setBanner({ kind: 'error', message: message || BLOG_FORM_MESSAGES.updateFailed });
-    } finally {
-      setSaving(false);
+      dispatch({ type: 'failed', message: message || BLOG_FORM_MESSAGES.updateFailed, imageRefused });
     }
   };
+
+  const titleError = check.errorOf('title');
+  const imageError = check.errorOf('image');
 
   // Announce the outcome where the admin's eyes are: the banner at the top of the form.
   useEffect(() => {
@@ -276,7 +229,13 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
 
   return (
     <>
-      <form onSubmit={(event) => void submit(event)} noValidate aria-busy={saving} className="max-w-4xl space-y-6">
+      <form
+        onSubmit={(event) => void submit(event)}
+        onInput={check.onInput}
+        noValidate
+        aria-busy={saving}
+        className="max-w-4xl space-y-6"
+      >
         <div ref={bannerRef}>
           {banner ? (
             <p
@@ -299,7 +258,6 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
             Title <span className="text-red-800">*</span>
           </label>
           <input
-            ref={titleInput}
             id={`${ids}-title`}
             name="title"
             type="text"
@@ -307,10 +265,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
             aria-required="true"
             maxLength={200}
             value={fields.title}
-            onChange={(event) => {
-              edit({ title: event.target.value });
-              setTitleError(null);
-            }}
+            onChange={(event) => edit({ title: event.target.value })}
             aria-invalid={titleError ? true : undefined}
             aria-describedby={titleError ? `${ids}-title-error` : undefined}
             className={fieldClass}
@@ -339,11 +294,11 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
               spellCheck={false}
               value={slug}
               onChange={(event) => {
-                setSlugTouched(true);
-                edit({ slug: event.target.value.toLowerCase().replace(/\s+/g, '-') });
+                leavingAfterSave.current = false;
+                dispatch({ type: 'slugTyped', slug: event.target.value.toLowerCase().replace(/\s+/g, '-') });
               }}
               onBlur={() => {
-                if (slugTouched) edit({ slug: slugFromTitle(fields.slug) });
+                if (state.slugTouched) edit({ slug: slugFromTitle(fields.slug) });
               }}
               aria-describedby={`${ids}-slug-hint`}
               className={`${fieldClass} rounded-l-none`}
@@ -352,7 +307,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
           <p id={`${ids}-slug-hint`} className={hintClass}>
             {editing
               ? 'The address of this published post. It stays the same when you change the title, so links to the post keep working; change it here only if you must.'
-              : slugTouched
+              : state.slugTouched
                 ? 'The address of the post. Lowercase letters, numbers and hyphens.'
                 : 'The address of the post, made from the title until you change it.'}
           </p>
@@ -436,8 +391,8 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
           </span>
           <Suspense fallback={<EditorLoading />}>
             <BlogEditor
-              key={editorKey}
-              initialHtml={saved.description}
+              key={state.editorKey}
+              initialHtml={state.saved.description}
               labelledBy={`${ids}-description`}
               onChange={(description) => edit({ description })}
             />

@@ -1,11 +1,10 @@
-import { useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   BILLING_LIMITS,
   type BillingFormValue,
   billingFormSchema,
+  billingInputOf,
   billingShapeOf,
 } from '../../../core/mockups/billing.ts';
 import { COUNTRIES, countryByCode } from '../../../core/mockups/countries.ts';
@@ -17,19 +16,44 @@ import {
 } from '../../../core/mockups/payment-methods.ts';
 import { postalCodeRequired } from '../../../core/mockups/postal-codes.ts';
 import { inputClass, primaryButton } from '../form.tsx';
+import { schemaCheck } from '../schema-check.ts';
+import { useFormCheck } from '../use-form-check.ts';
 import { PhoneField } from './PhoneField.tsx';
 import { ErrorSummary, FieldError, FieldLabel, describedBy } from './fields.tsx';
 
 type FieldName = keyof BillingFormValue;
 
-function validate(formData: FormData) {
-  return parseWithZod(formData, { schema: billingFormSchema(billingShapeOf(Object.fromEntries(formData))) });
-}
+/** The form's fields in its order (the first at fault takes the focus). */
+const BILLING_FIELDS = [
+  'method',
+  'billType',
+  'companyName',
+  'taxId',
+  'country',
+  'fullName',
+  'address',
+  'email',
+  'zip',
+  'phoneCountry',
+  'phone',
+  'differentBilling',
+  'billingName',
+  'billingAddress',
+  'billingCountry',
+  'billingZip',
+  'acceptTerms',
+  'acceptPrivacy',
+] as const satisfies readonly FieldName[];
+
+/** The schema for what was chosen (a corporate bill, a second address, the countries), on the fields as typed. */
+const checkBilling = (values: Record<FieldName, string>) =>
+  schemaCheck(billingFormSchema(billingShapeOf(values)), billingInputOf(values));
 
 /**
  * Step 2 of the /payment preview: the billing form (spec "Static mock-ups"). It validates on
  * submit and again as the visitor corrects a field; errors are announced and focus goes to the
- * first invalid field (conform). A valid submit goes to the sample confirmation: nothing typed
+ * first invalid field (the store's form style, app/components/use-form-check.ts, decision 052, with
+ * the schema itself: this step is loaded lazily, outside the page's first-load budget). A valid submit goes to the sample confirmation: nothing typed
  * here leaves the browser, and nothing is charged (docs/decisions/028-mock-up-pages.md).
  */
 export function BillingForm({ method }: { method: PaymentMethod }) {
@@ -41,21 +65,14 @@ export function BillingForm({ method }: { method: PaymentMethod }) {
   const [billingCountry, setBillingCountry] = useState('');
   const [attempted, setAttempted] = useState(false);
 
-  const [form, fields] = useForm({
-    id: `${ids}-billing`,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => validate(formData),
-    onSubmit: (event, { submission }) => {
-      event.preventDefault();
-      if (submission?.status === 'success') {
-        void navigate(`/payment/sample-confirmation?method=${encodeURIComponent(method.id)}`);
-      }
-    },
-  });
+  const check = useFormCheck({ fields: BILLING_FIELDS, check: checkBilling, validateOn: 'submit' });
+  /** Each field's control id and its error's id. */
+  const fields = Object.fromEntries(
+    BILLING_FIELDS.map((name) => [name, { id: `${ids}-${name}`, name, errorId: `${ids}-${name}-error` }]),
+  ) as Record<(typeof BILLING_FIELDS)[number], { id: string; name: string; errorId: string }>;
 
-  const errorOf = (name: FieldName): string | undefined => fields[name].errors?.[0];
-  const errorCount = Object.entries(form.allErrors).filter(([name]) => name !== '').length;
+  const errorOf = (name: (typeof BILLING_FIELDS)[number]): string | undefined => check.errorOf(name);
+  const errorCount = BILLING_FIELDS.filter((name) => errorOf(name) !== undefined).length;
   const totals = methodTotal(SAMPLE_ORDER.subtotalE4, method);
 
   /** A one-line text input with its label, hint and error. */
@@ -156,13 +173,17 @@ export function BillingForm({ method }: { method: PaymentMethod }) {
 
   return (
     <form
-      id={form.id}
+      id={`${ids}-billing`}
       method="post"
       noValidate
       onSubmit={(event) => {
+        event.preventDefault();
         setAttempted(true);
-        form.onSubmit(event);
+        if (check.submit(event.currentTarget) !== null) {
+          void navigate(`/payment/sample-confirmation?method=${encodeURIComponent(method.id)}`);
+        }
       }}
+      onInput={check.onInput}
       data-testid="billing-form"
       className="space-y-6"
     >

@@ -9,7 +9,8 @@ import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
 import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
-import { messageOf } from '../../api/client.ts';
+import { ApiError, messageOf } from '../../api/client.ts';
+import { useFormCheck } from '../../components/use-form-check.ts';
 
 /**
  * The owner's team (decision 041): every admin with role, last login and second factor; the open
@@ -55,6 +56,8 @@ function useReload() {
   return () => void navigate(`${location.pathname}${location.search}`, { replace: true });
 }
 
+const INVITE_FIELDS = ['email', 'role'] as const;
+
 function InviteForm() {
   const toasts = useToasts();
   const reload = useReload();
@@ -64,9 +67,22 @@ function InviteForm() {
   const [role, setRole] = useState<AdminRole>('support');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /**
+   * The store's form style (decision 052). The invitation's rules (an address the store can mail,
+   * not already an admin) are the server's alone: its refusals land under the field they name.
+   */
+  const check = useFormCheck({
+    fields: INVITE_FIELDS,
+    check: () => ({ ok: true, value: { email, role } }),
+    validateOn: 'submit',
+    whileTyping: 'clear',
+  });
+  const emailError = check.errorOf('email');
 
   async function invite(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = event.currentTarget;
+    check.submit(form);
     setSending(true);
     setError(null);
     try {
@@ -77,7 +93,10 @@ function InviteForm() {
       setEmail('');
       reload();
     } catch (failure) {
-      if (!isUnauthorized(failure)) setError(messageOf(failure));
+      if (isUnauthorized(failure)) return;
+      const elsewhere = failure instanceof ApiError ? check.refuseFields(failure.fieldErrors, form) : [];
+      const onField = failure instanceof ApiError && elsewhere.length < failure.fieldErrors.length;
+      setError(onField ? null : messageOf(failure));
     } finally {
       setSending(false);
     }
@@ -86,6 +105,7 @@ function InviteForm() {
   return (
     <form
       onSubmit={(event) => void invite(event)}
+      onInput={check.onInput}
       noValidate
       data-testid="invite-form"
       aria-labelledby="invite-title"
@@ -119,8 +139,15 @@ function InviteForm() {
             required
             value={email}
             onChange={(event) => setEmail(event.target.value)}
+            aria-invalid={emailError ? true : undefined}
+            aria-describedby={emailError ? `${emailId}-error` : undefined}
             className={`${adminFieldClass} w-full`}
           />
+          {emailError ? (
+            <p id={`${emailId}-error`} data-testid="invite-email-error" className="text-sm font-medium text-red-800">
+              {emailError}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-col gap-1">
           <label htmlFor={roleId} className="text-sm font-semibold text-gray-900">

@@ -16,7 +16,10 @@ import { formatAdminPrice } from '../../admin/orders.tsx';
 import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
-import { ApiError, type FieldError, messageOf } from '../../api/client.ts';
+import { GroupInputSchema, NewGroupInputSchema } from '../../../core/catalog/service-document.ts';
+import { ApiError, messageOf } from '../../api/client.ts';
+import { schemaCheck } from '../../components/schema-check.ts';
+import { useFormCheck } from '../../components/use-form-check.ts';
 
 /**
  * The catalogue (decision 044), owner-only: the groups in their order with every
@@ -120,6 +123,9 @@ function GroupImageField({
   );
 }
 
+const NEW_GROUP_FIELDS = ['title', 'slug', 'image'] as const;
+const GROUP_FIELDS = ['title', 'image'] as const;
+
 function NewGroupForm() {
   const toasts = useToasts();
   const reload = useReload();
@@ -129,14 +135,21 @@ function NewGroupForm() {
   const [image, setImage] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<readonly FieldError[]>([]);
-  const fieldError = (field: string) => fieldErrors.find((e) => e.field === field)?.message;
+  /** The API's schema checks the group first; the server's refusals land on the same fields. */
+  const check = useFormCheck({
+    fields: NEW_GROUP_FIELDS,
+    check: () => schemaCheck(NewGroupInputSchema, { slug, title, image }),
+    validateOn: 'submit',
+    whileTyping: 'clear',
+  });
+  const fieldError = check.errorOf;
 
-  async function add(event: React.FormEvent) {
+  async function add(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setBusy(true);
+    const form = event.currentTarget;
     setError(null);
-    setFieldErrors([]);
+    if (check.submit(form) === null) return;
+    setBusy(true);
     try {
       const reply = await createGroup({ slug, title, image });
       toasts.show(reply.message, 'success');
@@ -147,10 +160,8 @@ function NewGroupForm() {
       reload();
     } catch (failure) {
       if (isUnauthorized(failure)) return;
-      if (failure instanceof ApiError) {
-        setFieldErrors(failure.fieldErrors);
-        setError(failure.message);
-      } else setError(messageOf(failure));
+      if (failure instanceof ApiError) check.refuseFields(failure.fieldErrors, form);
+      setError(messageOf(failure));
     } finally {
       setBusy(false);
     }
@@ -172,13 +183,19 @@ function NewGroupForm() {
         A new group stays hidden from the store until one of its services is published. A group can be deleted only
         while it has no service (drafts count).
       </p>
-      <form onSubmit={(event) => void add(event)} noValidate className="mt-3 flex flex-wrap items-start gap-3">
+      <form
+        onSubmit={(event) => void add(event)}
+        onInput={check.onInput}
+        noValidate
+        className="mt-3 flex flex-wrap items-start gap-3"
+      >
         <div className="flex min-w-0 flex-col text-sm">
           <label htmlFor="new-group-title" className="font-semibold text-gray-900">
             Title
           </label>
           <input
             id="new-group-title"
+            name="title"
             value={title}
             onChange={(e) => {
               setTitle(e.target.value);
@@ -200,6 +217,7 @@ function NewGroupForm() {
           </label>
           <input
             id="new-group-slug"
+            name="slug"
             value={slug}
             onChange={(e) => {
               setSlug(e.target.value);
@@ -273,17 +291,28 @@ function GroupEditor({ group }: { group: AdminGroupRow }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = `group-${group.slug}`;
+  const check = useFormCheck({
+    fields: GROUP_FIELDS,
+    check: () => schemaCheck(GroupInputSchema, { title, image }),
+    validateOn: 'submit',
+    whileTyping: 'clear',
+  });
+  const titleError = check.errorOf('title');
 
-  async function save(event: React.FormEvent) {
+  async function save(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setBusy(true);
+    const form = event.currentTarget;
     setError(null);
+    if (check.submit(form) === null) return;
+    setBusy(true);
     try {
       const reply = await saveGroup(group.slug, { title, image });
       toasts.show(reply.message, 'success');
       reload();
     } catch (failure) {
-      if (!isUnauthorized(failure)) setError(failure instanceof ApiError ? failure.message : messageOf(failure));
+      if (isUnauthorized(failure)) return;
+      if (failure instanceof ApiError) check.refuseFields(failure.fieldErrors, form);
+      setError(messageOf(failure));
     } finally {
       setBusy(false);
     }
@@ -292,6 +321,8 @@ function GroupEditor({ group }: { group: AdminGroupRow }) {
   return (
     <form
       onSubmit={(event) => void save(event)}
+      onInput={check.onInput}
+      noValidate
       className="mt-3 flex flex-wrap items-end gap-3"
       aria-label={`Group ${group.title}`}
     >
@@ -299,14 +330,23 @@ function GroupEditor({ group }: { group: AdminGroupRow }) {
         Group title
         <input
           id={`${id}-title`}
+          name="title"
           value={title}
           onChange={(e) => setTitle(e.target.value)}
+          aria-invalid={titleError ? true : undefined}
+          aria-describedby={titleError ? `${id}-title-error` : undefined}
           className={`${adminFieldClass} mt-1 w-56 max-w-full`}
         />
+        {titleError ? (
+          <span id={`${id}-title-error`} className="mt-1 text-sm font-medium text-red-800">
+            {titleError}
+          </span>
+        ) : null}
       </label>
       <GroupImageField
         image={image}
         buttonLabel="Upload group image"
+        error={check.errorOf('image')}
         onImage={setImage}
         onBusy={setBusy}
         onError={setError}

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { Route } from './+types/security';
+import type { FormCheck } from '../../../core/form-check.ts';
 import type {
   SecondFactorStatusReply,
   TotpCodePayload,
@@ -12,6 +13,7 @@ import { AdminPageHeader } from '../../admin/list-parts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
 import { ButtonSpinner, ErrorBanner, inputClass, primaryButton } from '../../components/form.tsx';
+import { useFormCheck } from '../../components/use-form-check.ts';
 
 /**
  * Security (decision 016): every login asks for a second factor, the e-mailed code by default.
@@ -63,6 +65,13 @@ export function HydrateFallback() {
   );
 }
 
+const CODE_FIELDS = ['code'] as const;
+
+function checkCode(values: Record<'code', string>): FormCheck<'code', string> {
+  const code = values.code.trim();
+  return code ? { ok: true, value: code } : { ok: false, errors: { code: 'Code is required' } };
+}
+
 /** A code field and its submit button, for confirming and for turning off. */
 function CodeForm({
   label,
@@ -78,27 +87,30 @@ function CodeForm({
   const id = useId();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  /** The server's refusal of the code (wrong or used), shown where the form's own check shows. */
+  const [refusal, setRefusal] = useState<string | null>(null);
+  /** The store's form style (decision 052); typing clears the message. */
+  const check = useFormCheck({ fields: CODE_FIELDS, check: checkCode, validateOn: 'submit', whileTyping: 'clear' });
+  const error = check.errorOf('code') ?? refusal;
 
   return (
     <form
       data-testid={testId}
       noValidate
       className="mt-4 max-w-sm space-y-4"
+      onInput={check.onInput}
       onSubmit={(event) => {
         event.preventDefault();
         if (busy) return;
-        if (!code.trim()) {
-          setError('Code is required');
-          return;
-        }
+        setRefusal(null);
+        const checked = check.submit(event.currentTarget);
+        if (checked === null) return;
         setBusy(true);
-        setError(null);
-        onSubmit(code.trim()).then(
+        onSubmit(checked).then(
           () => setBusy(false),
           (failure: unknown) => {
             setBusy(false);
-            if (!isUnauthorized(failure)) setError(messageOf(failure));
+            if (!isUnauthorized(failure)) setRefusal(messageOf(failure));
           },
         );
       }}
@@ -118,7 +130,7 @@ function CodeForm({
           value={code}
           onChange={(event) => {
             setCode(event.target.value);
-            setError(null);
+            setRefusal(null);
           }}
           aria-invalid={!!error}
           className={`${inputClass(!!error)} font-mono text-lg tracking-widest`}

@@ -1,11 +1,13 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Route } from './+types/suppliers';
-import type {
-  ImportResult,
-  PanelBalance,
-  PanelView,
-  SuppliersPage,
+import {
+  AddPanelSchema,
+  EditPanelSchema,
+  type ImportResult,
+  type PanelBalance,
+  type PanelView,
+  type SuppliersPage,
 } from '../../../core/fulfilment/supplier-contracts.ts';
 import { adminFieldClass, adminPrimaryButtonClass, adminSecondaryButtonClass } from '../../admin/list-parts.tsx';
 import { ButtonSpinner, formatAdminDate } from '../../admin/orders.tsx';
@@ -13,6 +15,8 @@ import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../..
 import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { ApiError, messageOf } from '../../api/client.ts';
+import { schemaCheck } from '../../components/schema-check.ts';
+import { useFormCheck } from '../../components/use-form-check.ts';
 
 /**
  * Supplier panels (decision 045), owner only: each panel with where its URL comes from, its
@@ -76,7 +80,7 @@ function Field({
   label: string;
   hint?: string;
   error?: string | undefined;
-  children: (ids: { id: string; describedBy: string | undefined }) => React.ReactNode;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: true | undefined }) => React.ReactNode;
 }) {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -87,7 +91,7 @@ function Field({
       <label htmlFor={id} className="text-sm font-semibold text-gray-900">
         {label}
       </label>
-      {children({ id, describedBy })}
+      {children({ id, describedBy, invalid: error ? true : undefined })}
       {hint ? (
         <p id={hintId} className="text-xs text-gray-700">
           {hint}
@@ -101,6 +105,8 @@ function Field({
     </div>
   );
 }
+
+const PANEL_FORM_FIELDS = ['name', 'url', 'apiKey', 'lowBalanceThreshold'] as const;
 
 interface PanelFormValues {
   name: string;
@@ -124,23 +130,36 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
     lowBalanceThreshold: panel?.lowBalanceThreshold ?? '',
   });
   const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<ApiError | string | null>(null);
+  const [error, setError] = useState<string | null>(null);
   const set = (field: keyof PanelFormValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
-  const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
+  /** What a save sends: the URL and key only where they can change; an empty key on the edit form keeps the saved one. */
+  const bodyOf = (typed: PanelFormValues) => {
+    const body: Record<string, string> = { name: typed.name, lowBalanceThreshold: typed.lowBalanceThreshold };
+    if (connectionEditable) {
+      body['url'] = typed.url;
+      if (!editing || typed.apiKey.trim() !== '') body['apiKey'] = typed.apiKey;
+    }
+    return body;
+  };
+  /** The API's own schema checks the form first; the server's refusals land on the same fields. */
+  const check = useFormCheck({
+    fields: PANEL_FORM_FIELDS,
+    check: (typed) => schemaCheck(editing ? EditPanelSchema : AddPanelSchema, bodyOf(typed)),
+    validateOn: 'submit',
+    whileTyping: 'clear',
+  });
+  const fieldError = check.errorOf;
   const titleId = useId();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setSaving(true);
+    const form = event.currentTarget;
     setError(null);
+    if (check.submit(form) === null) return;
+    setSaving(true);
     try {
-      const body: Record<string, string> = { name: values.name, lowBalanceThreshold: values.lowBalanceThreshold };
-      if (connectionEditable) {
-        body['url'] = values.url;
-        // An empty key field on the edit form keeps the saved key.
-        if (!editing || values.apiKey.trim() !== '') body['apiKey'] = values.apiKey;
-      }
+      const body = bodyOf(values);
       const reply = editing
         ? await adminApi.send<{ message: string }>('PATCH', `/api/admin/suppliers/${panel.id}`, { body })
         : await adminApi.send<{ message: string }>('POST', '/api/admin/suppliers', { body });
@@ -149,7 +168,9 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
       onDone();
       reload();
     } catch (failure) {
-      if (!isUnauthorized(failure)) setError(failure instanceof ApiError ? failure : messageOf(failure));
+      if (isUnauthorized(failure)) return;
+      if (failure instanceof ApiError) check.refuseFields(failure.fieldErrors, form);
+      setError(messageOf(failure));
     } finally {
       setSaving(false);
     }
@@ -158,6 +179,7 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
   return (
     <form
       onSubmit={(event) => void submit(event)}
+      onInput={check.onInput}
       noValidate
       aria-labelledby={titleId}
       data-testid={editing ? `panel-edit-form-${panel.id}` : 'panel-add-form'}
@@ -179,10 +201,10 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
           The URL and API key can be changed once SUPPLIER_KEY_ENCRYPTION_KEY is set (see below).
         </p>
       ) : null}
-      <ErrorBox message={error instanceof ApiError ? error.message : error} testId="panel-form-error" />
+      <ErrorBox message={error} testId="panel-form-error" />
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <Field label="Name" error={fieldError('name')}>
-          {({ id, describedBy }) => (
+          {({ id, describedBy, invalid }) => (
             <input
               id={id}
               name="name"
@@ -191,13 +213,14 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
               maxLength={80}
               autoComplete="off"
               aria-describedby={describedBy}
+              aria-invalid={invalid}
               className={`${adminFieldClass} w-full`}
             />
           )}
         </Field>
         {!connectionEditable ? null : (
           <Field label="API URL" hint="For example https://panel.example/api/v2" error={fieldError('url')}>
-            {({ id, describedBy }) => (
+            {({ id, describedBy, invalid }) => (
               <input
                 id={id}
                 name="url"
@@ -209,6 +232,7 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
                 autoComplete="off"
                 spellCheck={false}
                 aria-describedby={describedBy}
+                aria-invalid={invalid}
                 className={`${adminFieldClass} w-full`}
               />
             )}
@@ -220,7 +244,7 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
             {...(editing ? { hint: 'Key saved. Leave empty to keep it; enter a new one to replace it.' } : {})}
             error={fieldError('apiKey')}
           >
-            {({ id, describedBy }) => (
+            {({ id, describedBy, invalid }) => (
               <input
                 id={id}
                 name="apiKey"
@@ -231,6 +255,7 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
                 autoComplete="off"
                 spellCheck={false}
                 aria-describedby={describedBy}
+                aria-invalid={invalid}
                 className={`${adminFieldClass} w-full`}
               />
             )}
@@ -241,7 +266,7 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
           hint="In the panel's currency, e.g. 25. Owners get one e-mail when the balance drops below it. Empty: no alert."
           error={fieldError('lowBalanceThreshold')}
         >
-          {({ id, describedBy }) => (
+          {({ id, describedBy, invalid }) => (
             <input
               id={id}
               name="lowBalanceThreshold"
@@ -251,6 +276,7 @@ function PanelForm({ panel, canSeal, onDone }: { panel?: PanelView; canSeal: boo
               maxLength={14}
               autoComplete="off"
               aria-describedby={describedBy}
+              aria-invalid={invalid}
               className={`${adminFieldClass} w-full`}
             />
           )}
