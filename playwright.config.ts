@@ -10,7 +10,7 @@ const MAIL_PORT = (process.env.E2E_MAIL_PORT ??= '4318');
 
 /**
  * A fresh, empty data directory per run, so the server seeds the catalogue from
- * core/catalog/seed/catalogue-seed.ts. Playwright loads this file in the runner and again in every
+ * core/catalogue/seed/catalogue-seed.ts. Playwright loads this file in the runner and again in every
  * worker; the environment variable makes them all agree on one directory.
  */
 const dataDir = (process.env.BOOSTLY_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'boostly-e2e-')));

@@ -4,15 +4,15 @@
  */
 import { createContext, RouterContextProvider } from 'react-router';
 import type { Blog } from '../core/blog/blog.ts';
-import type { Catalog } from '../core/catalog/catalog.ts';
-import type { SaleBanner, SaleBannerGroup } from '../core/catalog/sale.ts';
+import type { Catalogue } from '../core/catalogue/catalogue.ts';
+import type { SaleBanner, SaleBannerGroup } from '../core/catalogue/sale.ts';
 import type { OrderFormLookup } from '../core/orders/form-detail.ts';
 import type { OrderStatusView } from '../core/orders/contracts.ts';
 import type { Reviews } from '../core/reviews/reviews.ts';
 import type { StoreInfo } from '../core/settings/store-info.ts';
 
 export interface StoreServices {
-  catalog: Catalog;
+  catalogue: Catalogue;
   /** Blog posts, categories and search (core/blog/blog.ts). */
   blog: Blog;
   /**

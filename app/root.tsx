@@ -44,7 +44,7 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  const groups = await services.catalog.listGroups();
+  const groups = await services.catalogue.listGroups();
   return {
     groups,
     // The groups let a sale on some services name them and show on their groups' pages (decision 038).

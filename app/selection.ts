@@ -2,7 +2,7 @@
  * Package selection rules of spec section 4: selecting a service selects its first plan and
  * that plan's first tier; selecting a plan selects its first tier.
  */
-import type { PlanType, PlanView, PriceTierView, ServiceView } from '../core/catalog/types.ts';
+import type { PlanType, PlanView, PriceTierView, ServiceView } from '../core/catalogue/types.ts';
 
 export interface Selection {
   service: string;
@@ -13,7 +13,7 @@ export interface Selection {
 /**
  * The first item of a catalogue list that is never empty: the catalogue refuses a service
  * without plans and a plan without tiers, and answers no group without services
- * (core/catalog/catalog.ts). The types cannot say so, hence the check.
+ * (core/catalogue/catalogue.ts). The types cannot say so, hence the check.
  */
 function firstOf<T>(items: readonly T[], what: string): T {
   const [first] = items;

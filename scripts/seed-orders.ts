@@ -27,14 +27,14 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import { createCatalog } from '../core/catalog/catalog.ts';
-import { chargeAmountE4 } from '../core/catalog/pricing.ts';
+import { createCatalogue } from '../core/catalogue/catalogue.ts';
+import { chargeAmountE4 } from '../core/catalogue/pricing.ts';
 import { refundDueE4 } from '../core/orders/progress.ts';
 import type { OrderStatus } from '../core/orders/types.ts';
 import { type DialectName, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Database } from '../db/schema.ts';
-import { catalogueSeed } from '../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../core/catalogue/seed/catalogue-seed.ts';
 import { loadConfig } from '../server/config.ts';
 
 const DAY_MS = 86_400_000;
@@ -351,8 +351,8 @@ export async function seedOrders(
   options: SeedOptions = {},
 ): Promise<SeedResult> {
   const started = performance.now();
-  const catalog = createCatalog(db);
-  if (await catalog.isEmpty()) await catalog.replaceCatalogue(catalogueSeed);
+  const catalogue = createCatalogue(db);
+  if (await catalogue.isEmpty()) await catalogue.replaceCatalogue(catalogueSeed);
   const tiers = await loadTiers(db);
   if (tiers.length === 0) throw new Error('The catalogue has no price tiers');
   const tierChoices = tiers.map(({ tier, weight }) => [tier, weight] as const);

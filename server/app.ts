@@ -24,10 +24,10 @@ import type { ServerBuild } from 'react-router';
 import { Redis } from 'ioredis';
 import { checkWritable, describeDatabaseFailure } from '../db/database.ts';
 import { blogApi } from './api/blog.ts';
-import { adminCatalogApi, supplierDirectory } from './api/admin-catalog.ts';
-import { createCatalogueEditor } from '../core/catalog/editor.ts';
+import { adminCatalogueApi, supplierDirectory } from './api/admin-catalogue.ts';
+import { createCatalogueEditor } from '../core/catalogue/editor.ts';
 import { multipartLimits, uploadFiles, uploadsApi } from './api/uploads.ts';
-import { catalogApi } from './api/catalog.ts';
+import { catalogueApi } from './api/catalogue.ts';
 import { ordersApi } from './api/orders.ts';
 import { simulatedPanelApi } from './api/simulated-panel.ts';
 import { orderHistoryApi } from './api/order-history.ts';
@@ -246,11 +246,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      await api.register(catalogApi, { catalog: services.catalog });
-      await api.register(adminCatalogApi, {
+      await api.register(catalogueApi, { catalogue: services.catalogue });
+      await api.register(adminCatalogueApi, {
         editor: createCatalogueEditor({
           db: store.database.db,
-          catalog: store.catalog,
+          catalogue: store.catalogue,
           suppliers: supplierDirectory(store.database.db),
           now: store.adminAuth.clock,
         }),
@@ -267,7 +267,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
       await api.register(verificationApi, { verifier: store.verifier });
-      await api.register(ordersApi, { catalog: store.catalog, orders: store.orders, provider: store.provider });
+      await api.register(ordersApi, { catalogue: store.catalogue, orders: store.orders, provider: store.provider });
       await api.register(orderHistoryApi, { history: store.history });
       await api.register(contactApi, { contact: store.contact });
       await api.register(reviewsApi, { reviews: store.reviews });
@@ -390,7 +390,7 @@ function combinedContentVersion(services: Store['services']): () => number {
   let seen = '';
   let version = 0;
   return () => {
-    const now = `${services.catalog.version()}:${services.blog.knownContentVersion()}:${services.reviews.knownContentVersion()}`;
+    const now = `${services.catalogue.version()}:${services.blog.knownContentVersion()}:${services.reviews.knownContentVersion()}`;
     if (now !== seen) {
       seen = now;
       version += 1;

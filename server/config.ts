@@ -8,7 +8,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { TOTP_KEY_HINT, parseTotpKey } from '../core/auth/totp.ts';
 import { REFUND_JOB } from '../core/fulfilment/jobs.ts';
-import { type SaleConfig, SaleConfigError, parseSaleEnv } from '../core/catalog/sale.ts';
+import { type SaleConfig, SaleConfigError, parseSaleEnv } from '../core/catalogue/sale.ts';
 import {
   DEFAULT_REFUND_WINDOW_HOURS,
   REFILL_GUARANTEE_DAYS,

@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoreServices } from '../app/context.ts';
 import { type Blog, createBlog } from '../core/blog/blog.ts';
-import { type Catalog, createCatalog } from '../core/catalog/catalog.ts';
+import { type Catalogue, createCatalogue } from '../core/catalogue/catalogue.ts';
 import { storeUploadedImage } from '../core/uploads/images.ts';
-import { saleBanner, unknownSaleServices } from '../core/catalog/sale.ts';
+import { saleBanner, unknownSaleServices } from '../core/catalogue/sale.ts';
 import { createPaidRecentlyCounter } from '../core/orders/paid-recently.ts';
 import type { FulfilmentDeps } from '../core/fulfilment/deps.ts';
 import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment.ts';
@@ -49,7 +49,7 @@ import { loadInstallSecret } from '../core/settings/install-secret.ts';
 import { type TargetVerifier, createTargetVerifier } from '../core/verification/verifier.ts';
 import { type DatabaseHandle, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { catalogueSeed } from '../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../core/catalogue/seed/catalogue-seed.ts';
 import { blogSeed } from '../core/blog/blog-seed.ts';
 import { SIMULATED_PANEL_PATH } from './api/simulated-panel.ts';
 import type { Config } from './config.ts';
@@ -71,7 +71,7 @@ export interface Store {
   fulfilment: Fulfilment;
   /** Customer and admin refills, admin supplier cancels (decision 040). */
   refills: Refills;
-  catalog: Catalog;
+  catalogue: Catalogue;
   /** Blog posts, categories, search and the blog's content version (core/blog/blog.ts). */
   blog: Blog;
   provider: PaymentProvider;
@@ -130,10 +130,10 @@ export async function openStore(
   if (totpReport.warning) overrides.logger?.warn(totpReport.warning);
   if (totpReport.reencrypted || totpReport.databaseKeyDeleted)
     overrides.logger?.info(totpReport, 'TOTP secrets moved to TOTP_ENCRYPTION_KEY');
-  const catalog = createCatalog(db, { sale: config.sale, clock });
-  await catalog.seedIfEmpty(catalogueSeed);
+  const catalogue = createCatalogue(db, { sale: config.sale, clock });
+  await catalogue.seedIfEmpty(catalogueSeed);
   // Decision 031: a sale naming a service the catalogue lacks is a typo; refuse to start.
-  const unknownSale = unknownSaleServices(config.sale, await catalog.serviceSlugs());
+  const unknownSale = unknownSaleServices(config.sale, await catalogue.serviceSlugs());
   if (unknownSale.length > 0)
     throw new Error(`Invalid configuration:\n  SALE_SERVICES: no such service: ${unknownSale.join(', ')}`);
   const blog = createBlog({
@@ -158,7 +158,7 @@ export async function openStore(
   const verifier = overrides.verifier ?? createTargetVerifier({ fetch: globalThis.fetch });
   const orders = createOrderService({
     db,
-    catalog,
+    catalogue,
     provider,
     checkTarget: (kind, input) => verifier.verify(kind, input),
     publicUrl: config.PUBLIC_URL,
@@ -303,11 +303,11 @@ export async function openStore(
   });
 
   const services: StoreServices = {
-    catalog,
+    catalogue,
     blog,
     saleBanner: (groups) => saleBanner(config.sale, clock().getTime(), groups),
     ordersPaidRecently: createPaidRecentlyCounter(db, clock),
-    orderForm: (params) => lookUpOrderForm(catalog, params),
+    orderForm: (params) => lookUpOrderForm(catalogue, params),
     orderStatus: (orderId) => orders.status(orderId),
     paymentsSimulated: provider.name === 'sandbox',
     publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
@@ -323,7 +323,7 @@ export async function openStore(
     simulatedPanel,
     fulfilment,
     refills,
-    catalog,
+    catalogue,
     blog,
     provider,
     verifier,

@@ -1,6 +1,6 @@
 /** The service, plan and price-tier choosers shared by the home page and the service page. */
-import type { PlanType, PlanView, PriceTierView } from '../../core/catalog/types.ts';
-import { describePrice } from '../../core/catalog/pricing.ts';
+import type { PlanType, PlanView, PriceTierView } from '../../core/catalogue/types.ts';
+import { describePrice } from '../../core/catalogue/pricing.ts';
 import { TierPrice } from './TierPrice.tsx';
 
 const pill = (active: boolean) =>

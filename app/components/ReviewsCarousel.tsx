@@ -1,5 +1,5 @@
 import { useId, useRef } from 'react';
-import type { PublicReview } from '../../core/catalog/reviews.ts';
+import type { PublicReview } from '../../core/catalogue/reviews.ts';
 
 export interface ReviewsCarouselProps {
   /** Customers' approved reviews from the loader, newest first; none: the carousel renders nothing (decision 039). */

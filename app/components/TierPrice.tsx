@@ -1,4 +1,4 @@
-import { formatHomePrice } from '../../core/catalog/pricing.ts';
+import { formatHomePrice } from '../../core/catalogue/pricing.ts';
 
 /**
  * A tier's price as "$x.xx"; during a sale (decision 031) the list price before it, struck

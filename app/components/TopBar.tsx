@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { type SaleBanner, saleBannerShowsOn } from '../../core/catalog/sale-banner.ts';
+import { type SaleBanner, saleBannerShowsOn } from '../../core/catalogue/sale-banner.ts';
 
 export interface TopBarProps {
   /** The sale running when the page was rendered (decision 031); null: no banner at all. */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { orderPath } from '../../core/catalog/order-path.ts';
-import type { GroupDetailView } from '../../core/catalog/types.ts';
+import { orderPath } from '../../core/catalogue/order-path.ts';
+import type { GroupDetailView } from '../../core/catalogue/types.ts';
 import type { Route } from './+types/home';
 import { api, isAbort, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
@@ -37,9 +37,9 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
  * JavaScript bundle (the 120 KB first-load budget, decision 036).
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { catalog, publicUrl, storeInfo, reviews } = context.get(requestContext).services;
-  const groups = await catalog.listGroups();
-  const first = groups[0] ? await catalog.getGroupDetail(groups[0].slug) : null;
+  const { catalogue, publicUrl, storeInfo, reviews } = context.get(requestContext).services;
+  const groups = await catalogue.listGroups();
+  const first = groups[0] ? await catalogue.getGroupDetail(groups[0].slug) : null;
   return {
     groups,
     first,

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { Link, useNavigation, useRevalidator } from 'react-router';
-import { parseOrderParam } from '../../core/catalog/order-path.ts';
+import { parseOrderParam } from '../../core/catalogue/order-path.ts';
 import { ORDER_PAGE_MESSAGES } from '../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../core/orders/contracts.ts';
 import type { Route } from './+types/order';

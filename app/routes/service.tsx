@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link, NavLink, data, redirect } from 'react-router';
-import { orderPath } from '../../core/catalog/order-path.ts';
-import { chargeAmountE4, describePrice } from '../../core/catalog/pricing.ts';
-import type { ServiceView } from '../../core/catalog/types.ts';
+import { orderPath } from '../../core/catalogue/order-path.ts';
+import { chargeAmountE4, describePrice } from '../../core/catalogue/pricing.ts';
+import type { ServiceView } from '../../core/catalogue/types.ts';
 import { formatAmountE4, numberToE4 } from '../../core/money/money.ts';
 import { ORDER_CURRENCY } from '../../core/orders/types.ts';
 import type { Route } from './+types/service';
@@ -27,8 +27,8 @@ import { type Selection, resolveSelection, selectPlan, selectServiceIn } from '.
 const LANDING_SERVICE_SLUG = 'instagram-followers';
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { catalog, publicUrl, storeInfo, reviews } = context.get(requestContext).services;
-  const detail = await catalog.getGroupDetail(params.slug);
+  const { catalogue, publicUrl, storeInfo, reviews } = context.get(requestContext).services;
+  const detail = await catalogue.getGroupDetail(params.slug);
   if (!detail) throw data(null, { status: 404 });
   // A group slug (/service/instagram) names no single service: show the group's first one.
   if (detail.selected !== params.slug) throw redirect(`/service/${detail.selected}`);

@@ -1,19 +1,19 @@
 /**
  * The supplier panels and their imported services as the rest of the store reads them
  * (decision 045). Read-only: panels are added, edited and imported in
- * core/fulfilment/panels-admin.ts; the catalogue editor (core/catalog) maps tiers to what these
+ * core/fulfilment/panels-admin.ts; the catalogue editor (core/catalogue) maps tiers to what these
  * return. Keys never leave this module's sibling files: nothing here selects `key_sealed`.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { ImportedService, PanelSummary } from '../catalog/editor.ts';
+import type { ImportedService, PanelSummary } from '../catalogue/editor.ts';
 
 /** The panel whose URL and key come from the environment (SMM_PANEL_URL / SMM_PANEL_KEY). */
 export const ENVIRONMENT_PANEL_ID = 1;
 
 // The shapes are the catalogue editor's (it maps tiers to them and must not import this folder:
-// core/fulfilment → core/orders → core/catalog); this module fills them from the database.
-export type { ImportedService, PanelKind, PanelSummary } from '../catalog/editor.ts';
+// core/fulfilment → core/orders → core/catalogue); this module fills them from the database.
+export type { ImportedService, PanelKind, PanelSummary } from '../catalogue/editor.ts';
 
 export interface ImportedServiceRow extends ImportedService {
   type: string;

@@ -4,7 +4,7 @@
  * A repeated submission of the same form (double click, retry) gets the same order back.
  */
 import { randomBytes } from 'node:crypto';
-import { chargeAmountE4 } from '../catalog/pricing.ts';
+import { chargeAmountE4 } from '../catalogue/pricing.ts';
 import { e4ToCents, e4ToNumber, formatMoney, numberToE4 } from '../money/money.ts';
 import { type PaymentProvider, PaymentProviderError } from '../payments/provider.ts';
 import { parseTarget, storedTargetOf } from '../verification/parse.ts';
@@ -85,8 +85,8 @@ export function createdOrderReply(
 }
 
 export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInput): Promise<CreatedOrder> {
-  const { db, catalog, provider } = deps;
-  const lookup = await findPackage(catalog, input);
+  const { db, catalogue, provider } = deps;
+  const lookup = await findPackage(catalogue, input);
   if (!lookup.ok) throw new OrderError(lookup.message, lookup.status);
   const { service, plan, tier } = lookup.choice;
 
@@ -173,7 +173,7 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
   };
   // The tier's panel and service, copied: the order is fulfilled, refilled and cancelled on
   // the panel it was sold with even after the tier is remapped (decision 045).
-  const supplierTarget = await catalog.supplierTarget(service.slug, plan.type, tier.qty);
+  const supplierTarget = await catalogue.supplierTarget(service.slug, plan.type, tier.qty);
   row.supplier_service_id = supplierTarget?.service ?? '';
   try {
     await db.transaction().execute(async (trx) => {

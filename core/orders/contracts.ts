@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { CustomerRefillSchema } from './refill-contracts.ts';
-import { TARGET_KINDS } from '../catalog/types.ts';
+import { TARGET_KINDS } from '../catalogue/types.ts';
 import { PAYMENT_STATUSES } from './types.ts';
 import { oneTimeCodeField, requiredEmail, safeText } from '../form-fields.ts';
 // The history forms' messages live in the zod-free ./history-form-check.ts, which /client uses (decision 037).

@@ -3,7 +3,7 @@
  * and messages (./validation.ts, which order creation still applies) in plain code;
  * tests/unit/form-checks.test.ts holds the two to the same verdict. Browser-safe.
  */
-import type { TargetKind } from '../catalog/types.ts';
+import type { TargetKind } from '../catalogue/types.ts';
 import {
   type FormCheck,
   acceptedEmail,

@@ -3,9 +3,9 @@
  * page data for ordering"), and the lookup rules shared with order creation.
  */
 import type { z } from 'zod';
-import type { Catalog } from '../catalog/catalog.ts';
-import { chargeAmountE4 } from '../catalog/pricing.ts';
-import type { PlanView, PriceTierView, ServiceView, TargetKind } from '../catalog/types.ts';
+import type { Catalogue } from '../catalogue/catalogue.ts';
+import { chargeAmountE4 } from '../catalogue/pricing.ts';
+import type { PlanView, PriceTierView, ServiceView, TargetKind } from '../catalogue/types.ts';
 import { e4ToNumber, numberToE4 } from '../money/money.ts';
 import type { OrderFormDetailSchema } from './contracts.ts';
 
@@ -66,7 +66,7 @@ export type PackageLookup = { ok: true; choice: PackageChoice } | { ok: false; s
 
 /** Finds the package an order URL names: slug, plan type (case-insensitive) and quantity. */
 export async function findPackage(
-  catalog: Catalog,
+  catalogue: Catalogue,
   params: {
     slug?: string | null | undefined;
     qty?: string | number | null | undefined;
@@ -80,7 +80,7 @@ export async function findPackage(
   const qty = Number(qtyText);
   if (!Number.isInteger(qty) || qty <= 0) return { ok: false, status: 400, message: ORDER_PAGE_MESSAGES.invalidParams };
 
-  const service = await catalog.getService(slug);
+  const service = await catalogue.getService(slug);
   const plan = service?.plans.find((p) => p.type.toLowerCase() === type.toLowerCase());
   if (!service || !plan) return { ok: false, status: 404, message: ORDER_PAGE_MESSAGES.packageUnavailable };
   const tier = plan.list.find((t) => t.qty === qty);
@@ -122,13 +122,13 @@ export type OrderFormLookup = { ok: true; detail: OrderFormDetail } | { ok: fals
 
 /** The order page's form for the package an order URL names, or the spec's message why there is none. */
 export async function lookUpOrderForm(
-  catalog: Catalog,
+  catalogue: Catalogue,
   params: {
     slug?: string | null | undefined;
     qty?: string | number | null | undefined;
     type?: string | null | undefined;
   },
 ): Promise<OrderFormLookup> {
-  const lookup = await findPackage(catalog, params);
+  const lookup = await findPackage(catalogue, params);
   return lookup.ok ? { ok: true, detail: toFormDetail(lookup.choice) } : lookup;
 }

@@ -1,8 +1,8 @@
 /** What the checkout and payment use cases need, passed in once at boot. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Catalog } from '../catalog/catalog.ts';
-import type { TargetKind } from '../catalog/types.ts';
+import type { Catalogue } from '../catalogue/catalogue.ts';
+import type { TargetKind } from '../catalogue/types.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 
 export type TargetCheckResult =
@@ -15,7 +15,7 @@ export type TargetCheck = (kind: TargetKind, input: string) => Promise<TargetChe
 
 export interface OrderServiceDeps {
   db: Kysely<Database>;
-  catalog: Catalog;
+  catalogue: Catalogue;
   provider: PaymentProvider;
   checkTarget: TargetCheck;
   publicUrl: string;

@@ -1,6 +1,6 @@
 /** What the confirmation page shows about one order. */
 import type { OrderStatusView } from './contracts.ts';
-import { orderPath } from '../catalog/order-path.ts';
+import { orderPath } from '../catalogue/order-path.ts';
 import { e4ToNumber } from '../money/money.ts';
 import { type OrderServiceDeps, findOrderByProviderId } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';

@@ -20,7 +20,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isPostgres } from '../../db/dialect.ts';
 import type { Database, ReviewState } from '../../db/schema.ts';
 import type { AuditSink } from '../audit/audit.ts';
-import type { PublicReview } from '../catalog/reviews.ts';
+import type { PublicReview } from '../catalogue/reviews.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { publicOrderId } from '../orders/types.ts';
 import {

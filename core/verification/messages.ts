@@ -2,7 +2,7 @@
  * Target verification messages (spec section 5). Shared by the API and, later, the order form,
  * so the wording lives in one place.
  */
-import type { TargetKind } from '../catalog/types.ts';
+import type { TargetKind } from '../catalogue/types.ts';
 
 export type Platform = 'youtube' | 'instagram' | 'tiktok';
 

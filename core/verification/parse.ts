@@ -9,7 +9,7 @@
  * Usernames are returned lowercased: both Instagram and TikTok treat them case-insensitively
  * and show them in lowercase, so the canonical form is lowercase.
  */
-import type { TargetKind } from '../catalog/types.ts';
+import type { TargetKind } from '../catalogue/types.ts';
 import { MAX_TARGET_INPUT_LENGTH } from './messages.ts';
 
 interface ParsedYouTubeVideo {

@@ -13,7 +13,7 @@
  * passed (in canonical form, rebuilt from the parsed parts) as the `url` parameter. Our own
  * requests never follow redirects and give up after `timeoutMs`.
  */
-import type { TargetKind } from '../catalog/types.ts';
+import type { TargetKind } from '../catalogue/types.ts';
 import { messagesFor } from './messages.ts';
 import { isBlankTarget, parseTarget, parseTikTokUsername, tiktokVideoCanonicalUrl } from './parse.ts';
 

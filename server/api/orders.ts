@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Catalog } from '../../core/catalog/catalog.ts';
+import type { Catalogue } from '../../core/catalogue/catalogue.ts';
 import {
   CreateOrderPayload,
   CreatedOrderSchema,
@@ -83,7 +83,7 @@ const dropNulls = (_key: string, value: unknown) => (value === null ? undefined 
 const OrderIdBody = z.object({ razorpay_order_id: text(100).min(1, 'razorpay_order_id is required') });
 
 interface OrdersApiOptions {
-  catalog: Catalog;
+  catalogue: Catalogue;
   orders: OrderService;
   provider: PaymentProvider;
 }
@@ -92,7 +92,7 @@ const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
 
 type WebhookBody = RazorpayWebhookEvent & { created_at?: number };
 
-export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { catalog, orders, provider }) => {
+export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { catalogue, orders, provider }) => {
   app.post(
     '/order/form-detail',
     {
@@ -104,7 +104,7 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (app, { 
       },
     },
     async (request, reply) => {
-      const lookup = await lookUpOrderForm(catalog, request.body);
+      const lookup = await lookUpOrderForm(catalogue, request.body);
       if (!lookup.ok) return reply.status(lookup.status).send(failure(lookup.message));
       return ok(lookup.detail);
     },

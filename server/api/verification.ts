@@ -15,7 +15,7 @@
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TargetKind } from '../../core/catalog/types.ts';
+import type { TargetKind } from '../../core/catalogue/types.ts';
 import {
   MAX_TARGET_INPUT_LENGTH,
   type PlatformMessages,

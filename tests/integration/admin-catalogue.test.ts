@@ -6,10 +6,10 @@
  * supplier's rate, and an order that keeps the price it was sold at.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalog } from '../../core/catalog/catalog.ts';
-import { createCatalogueEditor } from '../../core/catalog/editor.ts';
-import { supplierDirectory } from '../../server/api/admin-catalog.ts';
-import { CATALOGUE_MESSAGES, type ServiceDocument } from '../../core/catalog/service-document.ts';
+import { createCatalogue } from '../../core/catalogue/catalogue.ts';
+import { createCatalogueEditor } from '../../core/catalogue/editor.ts';
+import { supplierDirectory } from '../../server/api/admin-catalogue.ts';
+import { CATALOGUE_MESSAGES, type ServiceDocument } from '../../core/catalogue/service-document.ts';
 import { e4ToCents, parseAmountE4 } from '../../core/money/money.ts';
 import { ROLE_MESSAGES } from '../../core/auth/roles.ts';
 import { refundDueE4 } from '../../core/orders/progress.ts';
@@ -187,7 +187,7 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     expect((await publicService('tiktok-shares')).status).toBe(404);
     const tiktok = await publicService('tiktok');
     expect(tiktok.body.data.services.map((s) => s.slug)).not.toContain('tiktok-shares');
-    expect(await t.store.catalog.serviceSlugs()).not.toContain('tiktok-shares');
+    expect(await t.store.catalogue.serviceSlugs()).not.toContain('tiktok-shares');
 
     const order = await t.app.inject({
       method: 'POST',
@@ -315,7 +315,7 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
   });
 
   it('shows a change to a second store instance on the same database within about a second', async () => {
-    const other = createCatalog(t.database.db);
+    const other = createCatalogue(t.database.db);
     const before = await other.getService('instagram-likes');
     const versionBefore = other.version();
     const document = await open('instagram-likes');
@@ -511,7 +511,7 @@ describe.each(dialects)('drafts and the rendered store on %s', (dialect) => {
   it('leaves a draft out of the sitemap and its page, and shows it (with its JSON-LD) once published', async () => {
     const editor = createCatalogueEditor({
       db: t.database.db,
-      catalog: t.store.catalog,
+      catalogue: t.store.catalogue,
       suppliers: supplierDirectory(t.database.db),
     });
     const get = (url: string) => t.app.inject({ method: 'GET', url });
@@ -541,7 +541,7 @@ describe.each(dialects)('drafts and the rendered store on %s', (dialect) => {
   it('shows the plans in the order the editor saved them, on the service page and in the API', async () => {
     const editor = createCatalogueEditor({
       db: t.database.db,
-      catalog: t.store.catalog,
+      catalogue: t.store.catalogue,
       suppliers: supplierDirectory(t.database.db),
     });
     const planTabs = async () => {

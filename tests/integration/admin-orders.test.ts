@@ -26,7 +26,7 @@ import {
   type PaymentStatus,
 } from '../../core/orders/status.ts';
 import { purgeExpiredData } from '../../core/retention/purge.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { BAD_TOKEN_MESSAGE, NO_TOKEN_MESSAGE } from '../../server/api/admin-guard.ts';
 import { type FakeSmmPanel, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { adminToken } from '../support/admin-session.ts';

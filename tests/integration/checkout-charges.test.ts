@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderMailsSubscriber } from '../../core/notifications/order-mails.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';

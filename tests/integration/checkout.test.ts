@@ -13,7 +13,7 @@ import {
   UNATTEMPTED_EXPIRY_MS,
 } from '../../core/orders/reconcile.ts';
 import { createTargetVerifier } from '../../core/verification/verifier.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { KNOWN_YOUTUBE_ID, UNKNOWN_YOUTUBE_ID, startFakeOembed } from '../fakes/oembed.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';

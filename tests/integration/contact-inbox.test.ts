@@ -16,7 +16,7 @@ import {
   MAX_REPLY_LENGTH,
 } from '../../core/contact/inbox-contracts.ts';
 import { purgeExpiredData } from '../../core/retention/purge.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { BAD_TOKEN_MESSAGE, NO_TOKEN_MESSAGE } from '../../server/api/admin-guard.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { adminToken } from '../support/admin-session.ts';

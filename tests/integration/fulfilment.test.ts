@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { refundDueE4 } from '../../core/orders/progress.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
 import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';

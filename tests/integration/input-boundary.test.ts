@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_HEADER } from '../../core/admin/orders-csv.ts';
 import { createAdminSessions } from '../../core/auth/admin-sessions.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { hmacSha256Hex } from '../../core/payments/signatures.ts';
 import { isEmail, normaliseEmail } from '../../core/email.ts';
 import { FailureSchema } from '../../server/api/envelope.ts';

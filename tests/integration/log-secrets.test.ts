@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCodePepper } from '../../core/auth/one-time-codes.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { LOG_REDACT_PATHS, REDACTED, loggerOptions } from '../../server/logging.ts';

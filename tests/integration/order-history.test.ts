@@ -4,7 +4,7 @@
  * the rows in the spec's shape, the resend throttle, validation and the per-client limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { createTestClock } from '../support/clock.ts';

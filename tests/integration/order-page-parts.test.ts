@@ -6,8 +6,8 @@
  * phone, kept by caches). Needs the production build, like every server-rendered page test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderPath } from '../../core/catalog/order-path.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { orderPath } from '../../core/catalogue/order-path.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { dialects } from '../support/databases.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { PHONE_BROWSER } from '../support/html.ts';

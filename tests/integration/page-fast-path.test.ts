@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
@@ -177,7 +177,7 @@ describe.each(dialects)('the page fast path on %s', (dialect) => {
     reachedFastify.length = 0;
     const changed = structuredClone(catalogueSeed);
     changed.groups[0].services[0].name = 'Instagram Followers Fast';
-    await t.store.catalog.replaceCatalogue(changed);
+    await t.store.catalogue.replaceCatalogue(changed);
     try {
       const afterCatalogue = await request('/');
       expect(reachedFastify).toEqual(['GET /']);
@@ -185,7 +185,7 @@ describe.each(dialects)('the page fast path on %s', (dialect) => {
       await request('/');
       expect(reachedFastify).toEqual(['GET /']);
     } finally {
-      await t.store.catalog.replaceCatalogue(catalogueSeed);
+      await t.store.catalogue.replaceCatalogue(catalogueSeed);
       await t.store.blog.deletePost('fast-path-buster');
     }
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { dialects } from '../support/databases.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { PHONE_BROWSER } from '../support/html.ts';
@@ -108,12 +108,12 @@ describe.each(dialects)('server-rendered pages on %s', (dialect) => {
     await t.app.inject({ method: 'GET', url: '/' });
     const changed = structuredClone(catalogueSeed);
     changed.groups[0].services[0].name = 'Instagram Followers Deluxe';
-    await t.store.catalog.replaceCatalogue(changed);
+    await t.store.catalogue.replaceCatalogue(changed);
     try {
       const response = await t.app.inject({ method: 'GET', url: '/' });
       expect(response.body).toContain('Instagram Followers Deluxe');
     } finally {
-      await t.store.catalog.replaceCatalogue(catalogueSeed);
+      await t.store.catalogue.replaceCatalogue(catalogueSeed);
     }
   });
 

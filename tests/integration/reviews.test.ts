@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishOrderEvent } from '../../core/orders/events.ts';
 import { createReviews } from '../../core/reviews/reviews.ts';
 import { REVIEW_FORM_MESSAGES, REVIEW_LINK_MESSAGES, REVIEW_SENT_MESSAGE } from '../../core/reviews/rules.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { REDACTED, loggerOptions } from '../../server/logging.ts';

@@ -7,8 +7,8 @@
  * Time moves with the store's clock override, never with sleeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderPath } from '../../core/catalog/order-path.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { orderPath } from '../../core/catalogue/order-path.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openStore } from '../../server/store.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
@@ -31,7 +31,7 @@ const followers = instagram.services[0]; // instagram-followers, the home page's
 const standard = followers.plans[0];
 const firstTier = standard.tiers[0]; // 100 at 2.99 → 2.39 at 20% off
 const cents = (price: string) => Math.round(Number(price) * 100);
-/** 20% off, rounded down to cents (core/catalog/sale.ts). */
+/** 20% off, rounded down to cents (core/catalogue/sale.ts). */
 const saleCents = (price: string) => Math.floor((cents(price) * 80) / 100);
 /** An Instagram tier priced at 1.25 or less: 1 or less once 20% is off, so it carries the fee. */
 const cheap = catalogueSeed.groups

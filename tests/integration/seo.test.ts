@@ -8,8 +8,8 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderPath } from '../../core/catalog/order-path.ts';
-import type { ServiceView } from '../../core/catalog/types.ts';
+import { orderPath } from '../../core/catalogue/order-path.ts';
+import type { ServiceView } from '../../core/catalogue/types.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { decodeEntities } from '../support/html.ts';
 import { dialects } from '../support/databases.ts';
@@ -178,7 +178,7 @@ describe.each(dialects)('search engines and sharing on %s', (dialect) => {
 
     // Every kind of public page is there.
     const paths = new Set(lastmods.keys());
-    const groups = await t.store.catalog.listGroups();
+    const groups = await t.store.catalogue.listGroups();
     const services = groups.flatMap((group) => group.services.map((service) => `/service/${service.slug}`));
     const { posts } = await t.store.blog.listPosts({ page: 1, size: 50 });
     const required = [
@@ -288,7 +288,7 @@ describe.each(dialects)('search engines and sharing on %s', (dialect) => {
   });
 
   it('offers every tier of a service at its charged price, each linking to a working order page', async () => {
-    const detail = await t.store.catalog.getGroupDetail('instagram-followers');
+    const detail = await t.store.catalogue.getGroupDetail('instagram-followers');
     const service = detail?.services.find((candidate) => candidate.slug === 'instagram-followers') as ServiceView;
     const product = jsonLdOf(pages.get('/service/instagram-followers') ?? '').find(
       (block) => block['@type'] === 'Product',
@@ -384,7 +384,7 @@ describe.each(dialects)('search engines and sharing on %s', (dialect) => {
     expect(body).toContain('Why buy Instagram followers from Boostly');
     expect(body).toContain('never ask for your password');
 
-    const detail = await t.store.catalog.getGroupDetail('instagram-followers');
+    const detail = await t.store.catalogue.getGroupDetail('instagram-followers');
     const others = (detail?.services ?? []).filter((service) => service.slug !== 'instagram-followers');
     expect(others.length).toBeGreaterThanOrEqual(4);
     const tail = body.slice(body.indexOf('data-testid="other-services"'));

@@ -35,7 +35,7 @@ import { createPanelRegistry } from '../../core/fulfilment/panels.ts';
 import { createSupplierAdmin } from '../../core/fulfilment/panels-admin.ts';
 import { listImportedServices, listPanels } from '../../core/fulfilment/supplier-catalogue.ts';
 import type { ImportResult, PanelView, ServiceList, SuppliersPage } from '../../core/fulfilment/supplier-contracts.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { REDACTED, loggerOptions } from '../../server/logging.ts';
 import { type Store, openStore } from '../../server/store.ts';
@@ -149,7 +149,7 @@ describe.each(dialects)('supplier panels on %s', (dialect) => {
       .set({ version: Number(version) + 1 })
       .where('id', '=', 1)
       .execute();
-    t.store.catalog.wrote(Number(version) + 1);
+    t.store.catalogue.wrote(Number(version) + 1);
   }
 
   async function paidOrder(): Promise<number> {

@@ -1,5 +1,5 @@
 /** What the scale-out and backup suites buy: the catalogue's first package, one customer at a time. */
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 
 const followers = catalogueSeed.groups[0].services[0];
 const plan = followers.plans[0];

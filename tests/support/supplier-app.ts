@@ -5,7 +5,7 @@
  * a paid order placed through the real API and sent to the panel.
  */
 import type { DialectName } from '../../db/database.ts';
-import { catalogueSeed } from '../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';
 import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
 import { type TestApp, startTestApp } from './app.ts';

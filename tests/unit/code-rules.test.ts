@@ -81,7 +81,7 @@ describe('lint rules that encode our layers and habits', () => {
     expect(
       await rulesFor(
         'app/selection.ts',
-        "import { orderPath } from '../core/catalog/order-path.ts';\nexport const o = orderPath;\n",
+        "import { orderPath } from '../core/catalogue/order-path.ts';\nexport const o = orderPath;\n",
       ),
     ).not.toContain('import-x/no-restricted-paths');
     expect(
@@ -93,8 +93,8 @@ describe('lint rules that encode our layers and habits', () => {
   });
 
   it('finds an import cycle', async () => {
-    // core/catalog/pricing.ts imports core/money/money.ts; importing it back closes the loop.
-    const text = "import { formatHomePrice } from '../catalog/pricing.ts';\nexport const f = formatHomePrice;\n";
+    // core/catalogue/pricing.ts imports core/money/money.ts; importing it back closes the loop.
+    const text = "import { formatHomePrice } from '../catalogue/pricing.ts';\nexport const f = formatHomePrice;\n";
     expect(await rulesFor('core/money/money.ts', text)).toContain('import-x/no-cycle');
   });
 

@@ -6,7 +6,7 @@ import { Accordion } from '../../app/components/Accordion.tsx';
 import { Footer } from '../../app/components/Footer.tsx';
 import { NotFound } from '../../app/components/NotFound.tsx';
 import { ReviewsCarousel } from '../../app/components/ReviewsCarousel.tsx';
-import type { PublicReview } from '../../core/catalog/reviews.ts';
+import type { PublicReview } from '../../core/catalogue/reviews.ts';
 import { Spinner } from '../../app/components/Spinner.tsx';
 import { TopBar, formatCountdown } from '../../app/components/TopBar.tsx';
 import { DescriptionBlock } from '../../app/components/marketing/DescriptionBlock.tsx';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { AdminLoginPayload, AdminOtpPayload, LOGIN_FORM_MESSAGES } from '../../core/auth/contracts.ts';
 import { LOGIN_FORM_CHECK_MESSAGES, checkAdminLoginForm, checkAdminOtpForm } from '../../core/auth/login-form-check.ts';
-import type { TargetKind } from '../../core/catalog/types.ts';
+import type { TargetKind } from '../../core/catalogue/types.ts';
 import type { FormCheck } from '../../core/form-check.ts';
 import { UNSAFE_TEXT_MESSAGE } from '../../core/form-fields.ts';
 import { HistoryCodePayload, HistoryLookupPayload } from '../../core/orders/contracts.ts';

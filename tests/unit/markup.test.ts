@@ -1,7 +1,13 @@
-/** The supplier-rate arithmetic (core/catalog/markup.ts): properties over many rates, quantities and markups. */
+/** The supplier-rate arithmetic (core/catalogue/markup.ts): properties over many rates, quantities and markups. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { currencyCode, formatE4, priceWithMarkupE4, supplierCostE4, tierWarnings } from '../../core/catalog/markup.ts';
+import {
+  currencyCode,
+  formatE4,
+  priceWithMarkupE4,
+  supplierCostE4,
+  tierWarnings,
+} from '../../core/catalogue/markup.ts';
 
 const rate = fc.integer({ min: 0, max: 100_000_000 }); // up to $10,000 per 1000
 const qty = fc.integer({ min: 1, max: 10_000_000 });

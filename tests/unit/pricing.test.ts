@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargeAmountE4, describePrice, formatHomePrice, originalPriceE4 } from '../../core/catalog/pricing.ts';
+import { chargeAmountE4, describePrice, formatHomePrice, originalPriceE4 } from '../../core/catalogue/pricing.ts';
 
 describe('home price', () => {
   it('shows $ and two decimals', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderPath, parseOrderParam } from '../../core/catalog/order-path.ts';
+import { orderPath, parseOrderParam } from '../../core/catalogue/order-path.ts';
 import { showsFooter, showsTopBar } from '../../app/layout-rules.ts';
 
 describe('order path', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { saleBannerShowsOn } from '../../core/catalog/sale-banner.ts';
+import { saleBannerShowsOn } from '../../core/catalogue/sale-banner.ts';
 import {
   type SaleConfig,
   SaleConfigError,
@@ -10,14 +10,14 @@ import {
   salePhase,
   salePriceE4,
   unknownSaleServices,
-} from '../../core/catalog/sale.ts';
+} from '../../core/catalogue/sale.ts';
 import {
   BULK_REFERENCE_LABEL,
   SALE_REFERENCE_LABEL,
   bulkDiscountPercent,
   chargeAmountE4,
   describePrice,
-} from '../../core/catalog/pricing.ts';
+} from '../../core/catalogue/pricing.ts';
 
 const START = Date.parse('2026-12-01T00:00:00Z');
 const END = Date.parse('2026-12-08T00:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSelection, selectPlan, selectService } from '../../app/selection.ts';
-import type { ServiceView } from '../../core/catalog/types.ts';
+import type { ServiceView } from '../../core/catalogue/types.ts';
 
 const tier = (qty: number, price: number) => ({ qty, text: `${qty}`, price, discount: 0 });
 const service: ServiceView = {

@@ -6,7 +6,7 @@ import {
   inputOf,
   serviceDraftReducer,
 } from '../../app/admin/catalogue/service-draft.ts';
-import { ServiceInputSchema, type ServiceInput } from '../../core/catalog/service-document.ts';
+import { ServiceInputSchema, type ServiceInput } from '../../core/catalogue/service-document.ts';
 import { schemaCheck } from '../../app/components/schema-check.ts';
 import { draftServiceInput } from '../support/catalogue-input.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TargetKind } from '../../core/catalog/types.ts';
+import type { TargetKind } from '../../core/catalogue/types.ts';
 import {
   guessInstagramKind,
   guessTikTokKind,

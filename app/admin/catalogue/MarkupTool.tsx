@@ -1,10 +1,10 @@
 /**
  * A plan's "Price from supplier rate" tool (decision 044): each tier mapped to an imported supplier
  * service is priced at its cost (rate × quantity / 1000) plus a markup, a percent or a fixed amount
- * (core/catalog/markup.ts). It only fills the draft: the admin saves to keep the prices.
+ * (core/catalogue/markup.ts). It only fills the draft: the admin saves to keep the prices.
  */
 import { useId, useState } from 'react';
-import { formatE4, priceWithMarkupE4, supplierCostE4 } from '../../../core/catalog/markup.ts';
+import { formatE4, priceWithMarkupE4, supplierCostE4 } from '../../../core/catalogue/markup.ts';
 import { parseAmountE4 } from '../../../core/money/money.ts';
 import { adminFieldClass, adminSecondaryButtonClass } from '../list-parts.tsx';
 import type { ImportedService } from './api.ts';

@@ -5,8 +5,8 @@
  * `aria-describedby`), and the settings: what the buyer enters, a required comment, the status.
  */
 import { useId } from 'react';
-import { TARGET_KINDS, type TargetKind } from '../../../core/catalog/types.ts';
-import type { ServiceInput } from '../../../core/catalog/service-document.ts';
+import { TARGET_KINDS, type TargetKind } from '../../../core/catalogue/types.ts';
+import type { ServiceInput } from '../../../core/catalogue/service-document.ts';
 import { adminFieldClass } from '../list-parts.tsx';
 import type { ServiceDraftAction } from './service-draft.ts';
 

@@ -4,13 +4,13 @@
  * tier mapped to a supplier panel and service (./SupplierPicker.tsx), with a per-plan "Price from
  * supplier rate" tool (./MarkupTool.tsx). The draft is a pure reducer (./service-draft.ts). In the
  * store's form style (decision 052) the save is checked first with the API's own schema
- * (`ServiceInputSchema`), and the server checks everything again (core/catalog/editor.ts); both
+ * (`ServiceInputSchema`), and the server checks everything again (core/catalogue/editor.ts); both
  * put their messages under their fields by path ("plans.0.tiers.2.price"). Warnings (below cost,
  * outside the supplier's limits) come back with the save and never block it.
  */
 import { type FormEvent, Suspense, lazy, useId, useReducer, useState } from 'react';
-import { ServiceInputSchema } from '../../../core/catalog/service-document.ts';
-import { PLAN_TYPES } from '../../../core/catalog/types.ts';
+import { ServiceInputSchema } from '../../../core/catalogue/service-document.ts';
+import { PLAN_TYPES } from '../../../core/catalogue/types.ts';
 import { ApiError, messageOf } from '../../api/client.ts';
 import { schemaCheck } from '../../components/schema-check.ts';
 import { useFormCheck } from '../../components/use-form-check.ts';

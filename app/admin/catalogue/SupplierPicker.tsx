@@ -3,7 +3,7 @@
  * limits), or a typed service id while nothing is imported from that panel.
  */
 import { useEffect, useId, useState } from 'react';
-import { formatE4 } from '../../../core/catalog/markup.ts';
+import { formatE4 } from '../../../core/catalogue/markup.ts';
 import { adminFieldClass } from '../list-parts.tsx';
 import { type ImportedService, type PanelSummary, listImportedServices, listPanels } from './api.ts';
 import { FieldMessage, ServiceTextField } from './ServiceFields.tsx';

@@ -1,7 +1,7 @@
 /**
  * The service title's editor (issue 14, decision 044): one line of rich text with bold and
  * italic, shown under the service's name on its page. The store keeps the title as inline HTML
- * (`Buy <strong>TikTok Likes</strong> and push your video further`, core/catalog/seed/tiktok.ts),
+ * (`Buy <strong>TikTok Likes</strong> and push your video further`, core/catalogue/seed/tiktok.ts),
  * so the document here is exactly one paragraph, Enter adds nothing, and what the form gets back
  * is that paragraph's inside, without the `<p>` wrapper. The server sanitises it again on save
  * (core/html `sanitizeRichText`).

@@ -2,14 +2,14 @@
  * The catalogue editor's calls (issue 14, decision 044), through the admin client (bearer token,
  * 401 → log-in). Owner-only on the server; the admin navigation shows the page to owners alone.
  */
-import type { AdminGroupRow, ImportedService, PanelSummary } from '../../../core/catalog/editor.ts';
+import type { AdminGroupRow, ImportedService, PanelSummary } from '../../../core/catalogue/editor.ts';
 import type {
   GroupInput,
   NewGroupInput,
   ServiceDocument,
   ServiceInput,
   TierWarning,
-} from '../../../core/catalog/service-document.ts';
+} from '../../../core/catalogue/service-document.ts';
 import { adminApi } from '../token.ts';
 
 export type { AdminGroupRow, ImportedService, PanelSummary, ServiceDocument, ServiceInput, TierWarning };

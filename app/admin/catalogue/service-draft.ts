@@ -3,8 +3,8 @@
  * service it is editing, and the field paths its messages are named by ("plans.0.tiers.2.price",
  * the API's `errors: [{ field, message }]`). No React: tests/unit/service-draft.test.ts runs it.
  */
-import type { PlanType } from '../../../core/catalog/types.ts';
-import type { ServiceDocument, ServiceInput } from '../../../core/catalog/service-document.ts';
+import type { PlanType } from '../../../core/catalogue/types.ts';
+import type { ServiceDocument, ServiceInput } from '../../../core/catalogue/service-document.ts';
 
 export type Plan = ServiceInput['plans'][number];
 export type Tier = Plan['tiers'][number];

@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { formatHomePrice } from '../../../core/catalog/pricing.ts';
+import { formatHomePrice } from '../../../core/catalogue/pricing.ts';
 import { TierPrice } from '../TierPrice.tsx';
 import { PROCESSING_FEE_LABEL, processingFee } from '../../../core/orders/charges.ts';
-import type { CreateOrderPayload } from '../../../core/orders/contracts.ts';
+import type { CreateOrderPayload, CreatedOrder } from '../../../core/orders/contracts.ts';
 import type { OrderFormDetail } from '../../../core/orders/form-detail.ts';
-import type { CreatedOrder } from '../../../core/orders/contracts.ts';
 import { type CheckedOrderForm, type OrderFormCheckField, checkOrderForm } from '../../../core/orders/form-check.ts';
 import { ApiError, api, messageOf } from '../../api/client.ts';
 import { TextAreaField, TextField } from '../form.tsx';

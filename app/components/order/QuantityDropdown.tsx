@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { orderPath } from '../../../core/catalog/order-path.ts';
+import { orderPath } from '../../../core/catalogue/order-path.ts';
 import { TierPrice } from '../TierPrice.tsx';
 
 export interface QuantityOption {

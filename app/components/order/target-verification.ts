@@ -4,7 +4,7 @@
  * the three platforms, and any change of the text sends it back to idle.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { TargetKind } from '../../../core/catalog/types.ts';
+import type { TargetKind } from '../../../core/catalogue/types.ts';
 import { INVALID_URL_MESSAGE, type Platform, VERIFICATION_MESSAGES } from '../../../core/verification/messages.ts';
 import { ApiError, api, isAbort } from '../../api/client.ts';
 

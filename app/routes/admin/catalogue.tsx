@@ -16,7 +16,7 @@ import { formatAdminPrice } from '../../admin/orders.tsx';
 import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../../admin/page.tsx';
 import { useToasts } from '../../admin/toasts.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
-import { GroupInputSchema, NewGroupInputSchema } from '../../../core/catalog/service-document.ts';
+import { GroupInputSchema, NewGroupInputSchema } from '../../../core/catalogue/service-document.ts';
 import { ApiError, messageOf } from '../../api/client.ts';
 import { schemaCheck } from '../../components/schema-check.ts';
 import { useFormCheck } from '../../components/use-form-check.ts';

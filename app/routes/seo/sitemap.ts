@@ -33,8 +33,8 @@ function newest(posts: readonly BlogPostSummary[]): string | undefined {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { catalog, blog, publicUrl } = context.get(requestContext).services;
-  const groups = await catalog.listGroups();
+  const { catalogue, blog, publicUrl } = context.get(requestContext).services;
+  const groups = await catalogue.listGroups();
   const categories = await blog.listCategories();
 
   const posts: BlogPostSummary[] = [];

@@ -1,9 +1,9 @@
 /**
  * Expected values for the end-to-end tests, read from the seed the server starts with, and the
- * spec's price rules (section 9) recomputed here independently of core/catalog/pricing.ts, in
+ * spec's price rules (section 9) recomputed here independently of core/catalogue/pricing.ts, in
  * integer ten-thousandths of the currency unit so no float rounding creeps in.
  */
-import { catalogueSeed } from '../../../core/catalog/seed/catalogue-seed.ts';
+import { catalogueSeed } from '../../../core/catalogue/seed/catalogue-seed.ts';
 
 type SeedGroup = (typeof catalogueSeed.groups)[number];
 export type SeedService = SeedGroup['services'][number];

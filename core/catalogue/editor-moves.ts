@@ -19,7 +19,7 @@ export function swapped<T>(rows: T[], index: number, direction: Direction): T[] 
 }
 
 export async function moveGroup(
-  deps: Pick<CatalogueEditorDeps, 'db' | 'catalog'>,
+  deps: Pick<CatalogueEditorDeps, 'db' | 'catalogue'>,
   slug: string,
   direction: Direction,
 ): Promise<MoveResult> {
@@ -40,7 +40,7 @@ export async function moveGroup(
 }
 
 export async function moveService(
-  deps: Pick<CatalogueEditorDeps, 'db' | 'catalog'>,
+  deps: Pick<CatalogueEditorDeps, 'db' | 'catalogue'>,
   slug: string,
   direction: Direction,
 ): Promise<MoveResult> {

@@ -42,7 +42,7 @@ export interface ImportedService {
 
 /**
  * The supplier side the editor reads (core/fulfilment/supplier-catalogue.ts, wired by the
- * server): passed in, so core/catalog does not import core/fulfilment (which imports orders, which
+ * server): passed in, so core/catalogue does not import core/fulfilment (which imports orders, which
  * imports the catalogue).
  */
 export interface SupplierDirectory {

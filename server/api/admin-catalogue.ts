@@ -1,5 +1,5 @@
 /**
- * The catalogue editor over HTTP (decision 044), owner-only. Thin: core/catalog/editor.ts
+ * The catalogue editor over HTTP (decision 044), owner-only. Thin: core/catalogue/editor.ts
  * holds every rule (validation, slugs, the revision compare-and-set, warnings). Every write notes
  * the service (or group) before and after for the audit log; redactSecrets applies there.
  *
@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changedFields } from '../../core/audit/audit.ts';
 import type { Kysely } from 'kysely';
-import { type CatalogueEditor, type SupplierDirectory, auditViewOf } from '../../core/catalog/editor.ts';
+import { type CatalogueEditor, type SupplierDirectory, auditViewOf } from '../../core/catalogue/editor.ts';
 import { findImportedService, listImportedServices, listPanels } from '../../core/fulfilment/supplier-catalogue.ts';
 import type { Database } from '../../db/schema.ts';
 import {
@@ -21,7 +21,7 @@ import {
   ServiceDocumentSchema,
   ServiceInputSchema,
   ServiceSaveSchema,
-} from '../../core/catalog/service-document.ts';
+} from '../../core/catalogue/service-document.ts';
 import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, FieldErrorSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
@@ -35,7 +35,7 @@ export function supplierDirectory(db: Kysely<Database>): SupplierDirectory {
   };
 }
 
-interface AdminCatalogApiOptions {
+interface AdminCatalogueApiOptions {
   editor: CatalogueEditor;
   authenticate: AuthenticateToken;
 }
@@ -82,7 +82,7 @@ function serviceChange(before: ServiceDocument | null, after: ServiceDocument) {
   return changedFields(auditViewOf(before), auditViewOf(after));
 }
 
-export const adminCatalogApi: FastifyPluginAsyncZod<AdminCatalogApiOptions> = async (app, options) => {
+export const adminCatalogueApi: FastifyPluginAsyncZod<AdminCatalogueApiOptions> = async (app, options) => {
   const { editor } = options;
   // The catalogue is the owner's (decision 041): a support admin gets 403 on every route here.
   app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_ONLY));

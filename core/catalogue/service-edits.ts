@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
 import { parseAmountE4 } from '../money/money.ts';
 import { isUploadPath } from '../uploads/names.ts';
-import { insertPlans } from './catalog-writes.ts';
+import { insertPlans } from './catalogue-writes.ts';
 import {
   type CatalogueEditorDeps,
   type EditorDb,
@@ -132,7 +132,7 @@ async function savedService(
 ): Promise<ServiceSaveResult> {
   await replacePlans(trx, serviceId, input);
   const document = await loadServiceDocument(trx, input.slug);
-  if (!document) throw new Error('core/catalog: the saved service is gone');
+  if (!document) throw new Error('core/catalogue: the saved service is gone');
   return { ok: true, document, before, warnings: [] };
 }
 

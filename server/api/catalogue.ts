@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Catalog } from '../../core/catalog/catalog.ts';
-import { SLUG_PATTERN } from '../../core/catalog/order-path.ts';
-import { PLAN_TYPES, TARGET_KINDS } from '../../core/catalog/types.ts';
+import type { Catalogue } from '../../core/catalogue/catalogue.ts';
+import { SLUG_PATTERN } from '../../core/catalogue/order-path.ts';
+import { PLAN_TYPES, TARGET_KINDS } from '../../core/catalogue/types.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 
 const TierSchema = z.object({
@@ -43,7 +43,7 @@ const GroupDetailSchema = z.object({
   services: z.array(ServiceSchema),
 });
 
-export const catalogApi: FastifyPluginAsyncZod<{ catalog: Catalog }> = async (app, { catalog }) => {
+export const catalogueApi: FastifyPluginAsyncZod<{ catalogue: Catalogue }> = async (app, { catalogue }) => {
   app.get(
     '/services',
     {
@@ -55,7 +55,7 @@ export const catalogApi: FastifyPluginAsyncZod<{ catalog: Catalog }> = async (ap
     },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=60, stale-while-revalidate=600');
-      return ok(await catalog.listGroups());
+      return ok(await catalogue.listGroups());
     },
   );
 
@@ -72,7 +72,7 @@ export const catalogApi: FastifyPluginAsyncZod<{ catalog: Catalog }> = async (ap
       },
     },
     async (request, reply) => {
-      const detail = await catalog.getGroupDetail(request.params.slug);
+      const detail = await catalogue.getGroupDetail(request.params.slug);
       if (!detail) return reply.status(404).send(failure('Service not found'));
       reply.header('cache-control', 'public, max-age=60, stale-while-revalidate=600');
       return ok(detail);

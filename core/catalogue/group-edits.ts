@@ -17,7 +17,7 @@ import {
 
 /** A new title or image; an image must be uploaded (or the group's current one). */
 export async function updateGroup(
-  deps: Pick<CatalogueEditorDeps, 'db' | 'catalog'>,
+  deps: Pick<CatalogueEditorDeps, 'db' | 'catalogue'>,
   slug: string,
   raw: unknown,
 ): Promise<GroupSaveResult> {
@@ -48,7 +48,7 @@ export async function updateGroup(
 
 /** A new group, last in the order; hidden from the store until one of its services is published. */
 export async function createGroup(
-  deps: Pick<CatalogueEditorDeps, 'db' | 'catalog'>,
+  deps: Pick<CatalogueEditorDeps, 'db' | 'catalogue'>,
   raw: unknown,
 ): Promise<GroupCreateResult> {
   const parsed = NewGroupInputSchema.safeParse(raw);
@@ -82,7 +82,7 @@ export async function createGroup(
 
 /** Only a group without any service (drafts count): deleting cascades to services in the schema. */
 export async function deleteGroup(
-  deps: Pick<CatalogueEditorDeps, 'db' | 'catalog'>,
+  deps: Pick<CatalogueEditorDeps, 'db' | 'catalogue'>,
   slug: string,
 ): Promise<GroupDeleteResult> {
   // PostgreSQL runs writes side by side; SQLite runs one write transaction at a time.

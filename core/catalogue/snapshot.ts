@@ -1,6 +1,6 @@
 /**
  * The catalogue as the public reads see it: one in-process snapshot of the published services,
- * loaded in one go after each change (./catalog.ts keeps it), and the sale prices laid over it.
+ * loaded in one go after each change (./catalogue.ts keeps it), and the sale prices laid over it.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';

@@ -7,7 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { bumpContentVersion } from '../content-version.ts';
-import type { Catalog } from './catalog.ts';
+import type { Catalogue } from './catalogue.ts';
 import type { EditorFailure, SupplierDirectory } from './editor-types.ts';
 import type { FieldError } from './service-document.ts';
 
@@ -16,21 +16,21 @@ export type EditorDb = Kysely<Database> | Transaction<Database>;
 export interface CatalogueEditorDeps {
   db: Kysely<Database>;
   /** Told of every committed write, so its page keys and snapshot follow at once. */
-  catalog: Pick<Catalog, 'wrote'>;
+  catalogue: Pick<Catalogue, 'wrote'>;
   suppliers: SupplierDirectory;
   now: () => Date;
 }
 
 /** Runs a write with the version bump; tells the catalogue (page keys, snapshot) when it committed. */
 export async function inCatalogueWrite<T extends { ok: boolean }>(
-  deps: Pick<CatalogueEditorDeps, 'db' | 'catalog'>,
+  deps: Pick<CatalogueEditorDeps, 'db' | 'catalogue'>,
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   const { result, version } = await deps.db.transaction().execute(async (trx) => {
     const result = await work(trx);
     return { result, version: result.ok ? await bumpContentVersion(trx, 'catalogue_content') : null };
   });
-  if (version !== null) deps.catalog.wrote(version);
+  if (version !== null) deps.catalogue.wrote(version);
   return result;
 }
 

@@ -14,12 +14,12 @@ import { isPostgres } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { bumpContentVersion, createContentVersion, readContentVersion } from '../content-version.ts';
-import { assertValidCatalogue, writeCatalogue } from './catalog-writes.ts';
+import { assertValidCatalogue, writeCatalogue } from './catalogue-writes.ts';
 import { type SaleConfig, salePercentFor, salePhase } from './sale.ts';
 import { type Snapshot, type SupplierTarget, loadSnapshot, withSalePrices } from './snapshot.ts';
 import type { CatalogueInput, GroupDetailView, ServiceGroupView, ServiceView } from './types.ts';
 
-export interface Catalog {
+export interface Catalogue {
   listGroups(): Promise<ServiceGroupView[]>;
   /** A group slug or a service slug; null when neither exists. */
   getGroupDetail(slug: string): Promise<GroupDetailView | null>;
@@ -45,13 +45,13 @@ export interface Catalog {
   wrote(version: number): void;
 }
 
-export interface CatalogOptions {
+export interface CatalogueOptions {
   /** The configured sale (decision 031); its prices are applied on every read while it runs. */
   sale?: SaleConfig | null;
   clock?: Clock;
 }
 
-export function createCatalog(db: Kysely<Database>, options: CatalogOptions = {}): Catalog {
+export function createCatalogue(db: Kysely<Database>, options: CatalogueOptions = {}): Catalogue {
   let snapshot: Promise<Snapshot> | null = null;
   /** The version of the snapshot in `snapshot` once it has loaded; -1 while loading. */
   let snapshotVersion = -1;

@@ -1,9 +1,9 @@
 /**
  * The catalogue editor (decision 044): one service at a time, each save a compare-and-set on the
  * service's revision, so a stale editor is refused (409) and never overwrites someone else's
- * change. Every write bumps the catalogue's content version in its own transaction (./catalog.ts),
+ * change. Every write bumps the catalogue's content version in its own transaction (./catalogue.ts),
  * which is what makes the public pages show it. Reads here include drafts; the public reads
- * (./catalog.ts) never do.
+ * (./catalogue.ts) never do.
  *
  * The rules live in the use-case modules, plain functions over one deps object
  * (./editor-deps.ts): reads in ./editor-reads.ts, services in ./service-edits.ts, groups in

@@ -1,6 +1,6 @@
 /**
  * The catalogue editor's reads: every group with its services as the catalogue page lists them,
- * and one service in full. Drafts included: the public reads (./catalog.ts) never show them.
+ * and one service in full. Drafts included: the public reads (./catalogue.ts) never show them.
  */
 import { e4ToNumber } from '../money/money.ts';
 import type { CatalogueEditorDeps, EditorDb } from './editor-deps.ts';
