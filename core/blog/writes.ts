@@ -39,8 +39,7 @@ async function inBlogWrite<T extends { ok: boolean }>(
   const { result, version } = await deps.db.transaction().execute(async (trx) => {
     // Blog writes are rare: on PostgreSQL they take turns, so two posts with one title never
     // race for the same free slug (SQLite runs one write transaction at a time anyway).
-    if (isPostgres(trx))
-      await sql`select pg_advisory_xact_lock(hashtext('boostly:blog-writes'))`.execute(trx);
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext('boostly:blog-writes'))`.execute(trx);
     const result = await work(trx);
     return { result, version: result.ok ? await bumpContentVersion(trx, 'blog_content') : null };
   });

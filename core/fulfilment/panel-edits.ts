@@ -13,12 +13,7 @@ import { parseAmountE4 } from '../money/money.ts';
 import { SUPPLIER_KEY_MISSING_MESSAGE } from './panel-keys.ts';
 import { forgetBalanceReader } from './panel-balances.ts';
 import { panelView, unfinishedOrders } from './panel-listing.ts';
-import {
-  type SupplierAdminDeps,
-  SupplierAdminError,
-  panelRow,
-  reasonOf,
-} from './panels-admin-deps.ts';
+import { type SupplierAdminDeps, SupplierAdminError, panelRow, reasonOf } from './panels-admin-deps.ts';
 import { type AddPanelInput, type EditPanelInput, type PanelView, SUPPLIER_MESSAGES } from './supplier-contracts.ts';
 import type { SupplierBalance, SupplierPanel } from './supplier.ts';
 
