@@ -1,5 +1,5 @@
 /**
- * Parts of a page that the browser loads lazily but the server renders in place (decision 037).
+ * Parts of a page that the browser loads lazily but the server renders in place (decision 050).
  *
  * A lazy part keeps its code out of a page's first-load JavaScript (120 KB budget, decision 036):
  * the browser fetches its chunk with `import()` and hydrates it when it arrives, keeping the server's

@@ -1,5 +1,5 @@
 /**
- * The owner's dashboard (issue 14): money and orders per day, paid vs unpaid checkouts, the
+ * The owner's dashboard (decision 042): money and orders per day, paid vs unpaid checkouts, the
  * status breakdown, average delivery time per service, and the counts that need someone's
  * attention. Every figure is read from tables kept by database triggers (migrations 007 and
  * 018) or from a partial index, so the dashboard costs the same at a thousand orders as at a

@@ -1,5 +1,5 @@
 /**
- * The blog a fresh install starts with (issue 11): the two categories the blog header names and
+ * The blog a fresh install starts with (decision 018): the two categories the blog header names and
  * posts written for this store's buyers. Honest by rule: no promise beyond the store's own
  * (decision 004: a 30-day refill on follower drops, a full refund when an order is not delivered),
  * and no claim about how a platform works that its own help pages do not support. Images are the

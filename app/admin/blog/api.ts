@@ -1,5 +1,5 @@
 /**
- * The admin blog screens' calls to the JSON API (spec section 7, issue 11), all through the admin
+ * The admin blog screens' calls to the JSON API (spec section 7), all through the admin
  * client (bearer token, 401 → log-in). Posts are written as multipart forms: the cover image
  * travels as a file next to the text fields.
  */

@@ -1,5 +1,5 @@
 /**
- * The service title's editor (issue 14, decision 044): one line of rich text with bold and
+ * The service title's editor (decision 044): one line of rich text with bold and
  * italic, shown under the service's name on its page. The store keeps the title as inline HTML
  * (`Buy <strong>TikTok Likes</strong> and push your video further`, core/catalogue/seed/tiktok.ts),
  * so the document here is exactly one paragraph, Enter adds nothing, and what the form gets back

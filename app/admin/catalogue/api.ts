@@ -1,5 +1,5 @@
 /**
- * The catalogue editor's calls (issue 14, decision 044), through the admin client (bearer token,
+ * The catalogue editor's calls (decision 044), through the admin client (bearer token,
  * 401 → log-in). Owner-only on the server; the admin navigation shows the page to owners alone.
  */
 import type { AdminGroupRow, ImportedService, PanelSummary } from '../../../core/catalogue/editor.ts';

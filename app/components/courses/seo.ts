@@ -1,5 +1,5 @@
 /**
- * Search and sharing data of the course pages (issue 12): schema.org `Course` for each course
+ * Search and sharing data of the course pages (decisions 027, 029): schema.org `Course` for each course
  * page, the breadcrumb trail, and the pages' titles. No `aggregateRating` and no review: the
  * stars are our editor's rating, not customers' (docs/decisions/027-course-catalogue.md).
  */

@@ -1,7 +1,7 @@
 /**
  * The marketing blocks' copy (package details, how to buy, privacy and safety). The routes' loaders
  * hand it to the components as data, so the text is in the server's HTML and the page data but
- * not in the JavaScript bundle (first-load budget, issue 13).
+ * not in the JavaScript bundle (the 120 KB first-load budget, decision 036).
  */
 
 export interface DetailItem {

@@ -4,7 +4,7 @@
  * real count from the database and there is no press quote.
  *
  * None of them holds state, so the browser loads this module lazily, after the page's own code
- * (decision 037, 120 KB budget); the server renders them in place (lazy-extras.tsx). The header's
+ * (decision 050, 120 KB budget); the server renders them in place (lazy-extras.tsx). The header's
  * links are plain links in the server's HTML until then, as the storefront header's are elsewhere.
  */
 export { OrderHeader } from './OrderHeader.tsx';

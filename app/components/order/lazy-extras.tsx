@@ -1,7 +1,7 @@
 /**
  * The order page's parts that hold no state (its header, the activity line, the trust list, the
  * secure-checkout note: OrderExtras.tsx), loaded by the browser after the page's own code so that
- * they are not in its first-load JavaScript (decision 037, 120 KB budget). The server renders them
+ * they are not in its first-load JavaScript (decision 050, 120 KB budget). The server renders them
  * in place (lazy-parts.ts); the browser keeps that HTML until their chunk has arrived and then
  * hydrates them, so nothing moves. The chunk is fetched as soon as the order page's module runs,
  * so that after a navigation from another page it is usually here before the page renders.

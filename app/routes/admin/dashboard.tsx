@@ -9,7 +9,7 @@ import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
 
 /**
- * The owner's dashboard (issue 14): money, payments, refunds and checkouts per day over the last
+ * The owner's dashboard (decision 042): money, payments, refunds and checkouts per day over the last
  * 7, 30 or 90 days (per currency), the order statuses, average delivery time per service, and
  * what needs attention: orders flagged for review, failed mail, the supplier's balance. Owner
  * only (decision 041). Loaded in the browser with the admin's token, like every admin page.
