@@ -589,7 +589,7 @@ describe.each(dialects)('sandbox checkout on %s', (dialect) => {
     expect(created.checkout).toEqual({
       provider: 'sandbox',
       order_id: created.razorpay_order_id,
-      amount: created.amount,
+      amountCents: created.amountCents,
       currency: 'USD',
     });
     const paid = (await post('/api/sandbox/pay', { razorpay_order_id: created.razorpay_order_id })).json().data;
