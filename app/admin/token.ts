@@ -14,8 +14,6 @@
  */
 import { ApiError, createApiClient } from '../api/client.ts';
 
-export { NETWORK_ERROR_MESSAGE } from '../api/client.ts';
-
 export const TOKEN_KEY = 'boostly.admin.token';
 
 export const NO_TOKEN_MESSAGE = 'No access token found.';

@@ -15,7 +15,6 @@ export {
   type CourseSlug,
   courseSchema,
 } from './course.ts';
-export { COURSE_PREVIEW_COUNT, coursePath } from './paths.ts';
 
 /** The catalogue, validated once at load; frozen so no page can change it. */
 export const COURSES: readonly Course[] = Object.freeze(

@@ -172,8 +172,3 @@ export function slugFromTitle(title: string): string {
   const lastHyphen = cut.lastIndexOf('-');
   return (lastHyphen > MAX_SLUG_LENGTH / 2 ? cut.slice(0, lastHyphen) : cut).replace(/-+$/, '');
 }
-
-/** What the admin typed into the slug box, tidied the same way (spaces → hyphens, lowercase). */
-export function normaliseSlugInput(text: string): string {
-  return slugFromTitle(text);
-}
