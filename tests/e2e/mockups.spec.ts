@@ -51,6 +51,9 @@ test.describe('free followers preview', () => {
     await page.getByRole('button', { name: /^2,500 Followers/ }).click();
     await expect(page.getByLabel('Followers Quantity')).toHaveValue('2500');
     await expect(page.getByRole('button', { name: /^2,500 Followers/ })).toHaveAttribute('aria-pressed', 'true');
+    // The package's quantity is checked again at once: its message goes without typing.
+    await expect(page.getByTestId('quantity-error')).toBeHidden();
+    await expect(page.getByTestId('username-error')).toContainText('Enter an Instagram username');
     await page.getByLabel('Username').fill('@good.name');
     await page.getByTestId('get-free-followers-packages').click();
 

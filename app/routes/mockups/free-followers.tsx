@@ -14,6 +14,7 @@ import type { Route } from './+types/free-followers';
 import { CacheStrategy } from '../../cache.ts';
 import { inputClass, primaryButton } from '../../components/form.tsx';
 import { PreviewBanner } from '../../components/mockups/PreviewBanner.tsx';
+import { useFormCheck } from '../../components/use-form-check.ts';
 import { ErrorSummary, FieldError, FieldLabel, describedBy } from '../../components/mockups/fields.tsx';
 import { requestContext } from '../../context.ts';
 import { pageMeta } from '../../seo/meta.ts';
@@ -23,9 +24,9 @@ import { pageMeta } from '../../seo/meta.ts';
  * Instagram followers trial as a preview. The form validates like a real one (username, a whole
  * number of followers from 10 to 350000), but the store offers no free trials: a valid submit
  * shows a notice that says so and points to the real Instagram followers packages. Nothing is
- * sent anywhere. Three 'Get Free Followers' buttons (the spec's) all submit the one form. The
- * check is plain code (core/mockups/free-followers.ts), not zod and conform, to keep the page
- * under its first-load JavaScript budget (decision 036).
+ * sent anywhere. Three 'Get Free Followers' buttons (the spec's) all submit the one form. It is
+ * checked in the one form style (`useFormCheck`, decision 052) with plain code
+ * (core/mockups/free-followers.ts), which keeps the page under its first-load JavaScript budget.
  */
 
 const PATH = '/free-followers';
@@ -48,6 +49,8 @@ export const meta: Route.MetaFunction = ({ data }) =>
     noindex: true,
   });
 
+const FIELDS: readonly FreeFollowersField[] = ['username', 'quantity'];
+
 function formatQuantity(qty: number): string {
   return qty.toLocaleString('en-US');
 }
@@ -61,26 +64,26 @@ export default function FreeFollowersPage() {
 
   /** The two fields' text; the package buttons fill in the quantity. */
   const [values, setValues] = useState<Record<FreeFollowersField, string>>({ username: '', quantity: '' });
-  /** After the first submit, each change checks the form again (errors clear as they are fixed). */
-  const [checked, setChecked] = useState(false);
-  /** Counts submits, so each refused one moves the focus to the first field in error. */
-  const [submits, setSubmits] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
-  const check = checkFreeFollowers(values);
-  const errors = checked && !check.ok ? check.errors : {};
+  // Messages show once the form was sent, then follow the typing (errors clear as they are fixed).
+  const formCheck = useFormCheck({ fields: FIELDS, check: checkFreeFollowers, validateOn: 'submit' });
+  /** A package button filled in the quantity: check it again once the field shows the new value. */
+  const packageChosen = useRef(false);
 
   useEffect(() => {
     if (accepted) noticeRef.current?.focus();
   }, [accepted]);
 
   useEffect(() => {
-    if (submits > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [submits]);
+    if (!packageChosen.current) return;
+    packageChosen.current = false;
+    if (attempts > 0 && formRef.current) formCheck.validate(formRef.current, 'quantity');
+  }, [values.quantity, attempts, formCheck]);
 
   const change = (name: FreeFollowersField, value: string) => setValues((current) => ({ ...current, [name]: value }));
 
-  const usernameError = errors.username;
-  const quantityError = errors.quantity;
+  const usernameError = formCheck.errorOf('username');
+  const quantityError = formCheck.errorOf('quantity');
   const errorCount = [usernameError, quantityError].filter(Boolean).length;
   const chosenQuantity = values.quantity;
   const usernameId = `${ids}-username`;
@@ -133,12 +136,12 @@ export default function FreeFollowersPage() {
               id={formId}
               method="post"
               noValidate
+              onInput={formCheck.onInput}
               onSubmit={(event) => {
                 // Valid: nothing is sent anywhere; the notice says what would happen and what really exists.
                 event.preventDefault();
-                setChecked(true);
-                setSubmits((count) => count + 1);
-                if (check.ok) setAccepted(check.value);
+                const value = formCheck.submit(event.currentTarget);
+                if (value) setAccepted(value);
               }}
               aria-describedby={`${ids}-form-note`}
               className="mt-4 space-y-4"
@@ -234,7 +237,10 @@ export default function FreeFollowersPage() {
                     <button
                       type="button"
                       aria-pressed={chosen}
-                      onClick={() => change('quantity', String(pkg.qty))}
+                      onClick={() => {
+                        packageChosen.current = true;
+                        change('quantity', String(pkg.qty));
+                      }}
                       className={`flex w-full flex-col items-start rounded-xl border-2 p-4 text-left focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${
                         chosen ? 'border-brand-700 bg-brand-50' : 'border-gray-200 bg-white hover:border-brand-600'
                       }`}
