@@ -40,6 +40,11 @@ export const ORDER_EVENT_KINDS = [
   'payment.expired',
   'payment.mismatch',
   'payment.refunded',
+  'payment.refund_requested',
+  'payment.refund_failed',
+  'payment.underpaid',
+  'payment.disputed',
+  'payment.method_changed',
   'supplier.submitted',
   'supplier.error',
   'supplier.needs_review',
@@ -63,3 +68,19 @@ export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 /** jobs.status: the states of a row in the jobs table (core/jobs/queue.ts moves them). */
 export const JOB_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** order_payments.role: `applied` paid the order; `extra` arrived for an order already paid (to refund). */
+export const ORDER_PAYMENT_ROLES = ['applied', 'extra'] as const;
+export type OrderPaymentRole = (typeof ORDER_PAYMENT_ROLES)[number];
+
+/** refunds.origin: the undelivered remains (automatic), the owner's decision, a second payment. */
+export const REFUND_ORIGINS = ['remains', 'owner', 'extra'] as const;
+export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
+
+/**
+ * refunds.status. pending: asked of the provider, answer not recorded yet (a retry with the same
+ * key finishes it); awaiting_address: a crypto refund waiting for the customer's wallet address;
+ * done: the provider made it; failed: the provider refused it (the amount is free again).
+ */
+export const REFUND_STATUSES = ['pending', 'awaiting_address', 'done', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];

@@ -22,6 +22,7 @@ import * as dashboardTotals from './migrations/018-dashboard-totals.ts';
 import * as supplierPanels from './migrations/019-supplier-panels.ts';
 import * as catalogueEditing from './migrations/020-catalogue-editing.ts';
 import * as ordersKeywordWalk from './migrations/021-orders-keyword-walk.ts';
+import * as paymentMethods from './migrations/022-payment-methods.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '019-supplier-panels': supplierPanels,
   '020-catalogue-editing': catalogueEditing,
   '021-orders-keyword-walk': ordersKeywordWalk,
+  '022-payment-methods': paymentMethods,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

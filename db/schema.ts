@@ -4,9 +4,12 @@ import type {
   FulfilmentState,
   JobStatus,
   OrderEventKind,
+  OrderPaymentRole,
   OrderStatus,
   PaymentStatus,
   PendingAction,
+  RefundOrigin,
+  RefundStatus,
 } from './column-values.ts';
 
 export interface ServiceGroupsTable {
@@ -82,6 +85,9 @@ export interface Database {
   sandbox_payments: SandboxPaymentsTable;
   one_time_codes: OneTimeCodesTable;
   refunds: RefundsTable;
+  payment_attempts: PaymentAttemptsTable;
+  order_payments: OrderPaymentsTable;
+  payment_disputes: PaymentDisputesTable;
   simulated_panel_orders: SimulatedPanelOrdersTable;
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -109,7 +115,13 @@ export interface Database {
 
 export interface OrdersTable {
   id: Generated<number>;
+  /** The provider of payment_method (core/payments/provider.ts ProviderId). */
   provider: string;
+  /**
+   * The order's own reference, `order_` + its public id (the confirmation page's id). Orders
+   * created before migration 022 used Razorpay's order id here, hence the name; the providers'
+   * references for each payment attempt are in payment_attempts (decision 055).
+   */
   provider_order_id: string;
   client_order_id: string;
   email: string;
@@ -164,6 +176,10 @@ export interface OrdersTable {
   refunded_at: Generated<string | null>;
   /** The panel the order is fulfilled on, copied from its tier at creation (migration 019). */
   supplier_panel_id: Generated<number>;
+  /** The method the order is (to be) paid with; once paid, the one that took the money (migration 022). */
+  payment_method: Generated<string>;
+  /** What that method changed the price by (negative: a discount), included in amount_e4. */
+  adjustment_e4: Generated<number>;
 }
 
 export interface OrderEventsTable {
@@ -251,11 +267,76 @@ export interface OneTimeCodesTable {
   created_at: string;
 }
 
+/**
+ * Money given back (migration 022): the automatic refund of undelivered remains, the owner's
+ * refunds, a second payment's refund. Unique by idempotency key; each is tied to the payment it
+ * returns, and capped by it (order_payments).
+ */
 export interface RefundsTable {
   id: Generated<number>;
   order_id: number;
-  provider_refund_id: string;
+  order_payment_id: number | null;
+  idempotency_key: string;
+  origin: RefundOrigin;
+  status: RefundStatus;
+  provider: string;
+  provider_refund_id: string | null;
   amount_e4: number;
+  /** Words for the owner and the customer (the owner's reason, or the status that made it due). */
+  reason: string;
+  /** The admin who asked for it; null for the automatic ones. */
+  requested_by: string | null;
+  /** Why the provider refused it (status `failed`). */
+  failure: string | null;
+  /** A crypto refund: the wallet address the customer gave. */
+  payout_address: string | null;
+  /** A crypto refund waiting for that address: the hash of the e-mailed single-use link's token. */
+  address_token_hash: string | null;
+  created_at: string;
+  settled_at: string | null;
+}
+
+/** One try at paying an order with one method (migration 022). */
+export interface PaymentAttemptsTable {
+  id: Generated<number>;
+  order_id: number;
+  provider: string;
+  method: string;
+  /** The provider's name for this attempt: its webhooks and lookups use it. */
+  reference: string;
+  amount_e4: number;
+  adjustment_e4: number;
+  /** What the browser needs to pay this attempt (CheckoutInstructions), for a repeated submission. */
+  checkout_json: string;
+  created_at: string;
+}
+
+/** Money received for an order (migration 022). */
+export interface OrderPaymentsTable {
+  id: Generated<number>;
+  order_id: number;
+  attempt_id: number | null;
+  provider: string;
+  method: string;
+  payment_id: string;
+  /** applied: it paid the order; extra: a second payment for an order already paid. */
+  role: OrderPaymentRole;
+  amount_e4: number;
+  currency: string;
+  refunded_e4: Generated<number>;
+  /** Refunds asked of the provider and not settled yet: they count against the cap. */
+  refund_pending_e4: Generated<number>;
+  created_at: string;
+}
+
+/** Chargebacks and disputes a provider reported (migration 022). */
+export interface PaymentDisputesTable {
+  id: Generated<number>;
+  order_id: number;
+  provider: string;
+  dispute_id: string;
+  amount_e4: number;
+  currency: string;
   reason: string;
   created_at: string;
 }

@@ -29,6 +29,7 @@ import { createCatalogueEditor } from '../core/catalogue/editor.ts';
 import { multipartLimits, uploadFiles, uploadsApi } from './api/uploads.ts';
 import { catalogueApi } from './api/catalogue.ts';
 import { ordersApi } from './api/orders.ts';
+import { checkoutMethods } from '../core/orders/order-deps.ts';
 import { simulatedPanelApi } from './api/simulated-panel.ts';
 import { orderHistoryApi } from './api/order-history.ts';
 import { contactApi } from './api/contact.ts';
@@ -267,7 +268,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
       await api.register(verificationApi, { verifier: store.verifier });
-      await api.register(ordersApi, { catalogue: store.catalogue, orders: store.orders, provider: store.provider });
+      await api.register(ordersApi, {
+        catalogue: store.catalogue,
+        orders: store.orders,
+        gateways: store.gateways,
+        checkoutMethods: () => checkoutMethods({ db: store.database.db, gateways: store.gateways }),
+      });
       await api.register(orderHistoryApi, { history: store.history });
       await api.register(contactApi, { contact: store.contact });
       await api.register(reviewsApi, { reviews: store.reviews });
@@ -368,7 +374,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       services,
       pageCache,
       contentVersion,
-      razorpayCheckout: store.provider.name === 'razorpay',
+      razorpayCheckout: store.gateways.provider('razorpay') !== undefined,
     });
     if (pageCache.enabled) {
       const pages = createPageFastPath({ pageCache, contentVersion, logger: () => app.log });

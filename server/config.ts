@@ -52,6 +52,17 @@ const EnvSchema = z.object({
   RAZORPAY_KEY_SECRET: z.string().optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().optional(),
   RAZORPAY_API_URL: z.url().default('https://api.razorpay.com'),
+  /** Cryptomus (crypto): the merchant's uuid and payment API key (decision 055). */
+  CRYPTOMUS_MERCHANT_ID: z.string().optional(),
+  CRYPTOMUS_PAYMENT_KEY: z.string().optional(),
+  CRYPTOMUS_API_URL: z.url().default('https://api.cryptomus.com'),
+  /** Solidgate (cards, Apple Pay, Google Pay on its hosted page): API keys, and the webhook key pair. */
+  SOLIDGATE_PUBLIC_KEY: z.string().optional(),
+  SOLIDGATE_SECRET_KEY: z.string().optional(),
+  SOLIDGATE_WEBHOOK_PUBLIC_KEY: z.string().optional(),
+  SOLIDGATE_WEBHOOK_SECRET_KEY: z.string().optional(),
+  SOLIDGATE_API_URL: z.url().default('https://pay.solidgate.com'),
+  SOLIDGATE_PAYMENT_PAGE_URL: z.url().default('https://payment-page.solidgate.com'),
   /**
    * `allow`: take simulated (sandbox) payments even though a real supplier panel fulfils the
    * orders. Without Razorpay keys and with SMM_PANEL_URL set, the store refuses to start unless
@@ -123,7 +134,7 @@ export interface Config extends Env {
   dataDir: string;
   sqlitePath: string;
   isProduction: boolean;
-  /** No Razorpay keys: payments go through the sandbox and every page says so (decision 014). */
+  /** No provider's keys at all: payments go through the sandbox and every page says so (decisions 014, 055). */
   paymentsSimulated: boolean;
   /** Support contacts and the refund window, as the pages quote them. */
   storeInfo: StoreInfo;
@@ -166,6 +177,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
       'Invalid configuration:\n  RAZORPAY_KEY_SECRET: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET go together',
     );
   }
+  // A provider half configured would take orders it cannot charge or confirm: refuse to start.
+  const pairs: [string, string | undefined][][] = [
+    [
+      ['CRYPTOMUS_MERCHANT_ID', values.CRYPTOMUS_MERCHANT_ID],
+      ['CRYPTOMUS_PAYMENT_KEY', values.CRYPTOMUS_PAYMENT_KEY],
+    ],
+    [
+      ['SOLIDGATE_PUBLIC_KEY', values.SOLIDGATE_PUBLIC_KEY],
+      ['SOLIDGATE_SECRET_KEY', values.SOLIDGATE_SECRET_KEY],
+      ['SOLIDGATE_WEBHOOK_PUBLIC_KEY', values.SOLIDGATE_WEBHOOK_PUBLIC_KEY],
+      ['SOLIDGATE_WEBHOOK_SECRET_KEY', values.SOLIDGATE_WEBHOOK_SECRET_KEY],
+    ],
+  ];
+  for (const group of pairs) {
+    const missing = group.filter(([, value]) => !value).map(([name]) => name);
+    if (missing.length > 0 && missing.length < group.length) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${missing[0]}: ${group.map(([name]) => name).join(', ')} go together`,
+      );
+    }
+  }
   if (!!values.SMM_PANEL_URL !== !!values.SMM_PANEL_KEY) {
     throw new ConfigError('Invalid configuration:\n  SMM_PANEL_KEY: SMM_PANEL_URL and SMM_PANEL_KEY go together');
   }
@@ -179,13 +211,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
       'Invalid configuration:\n  SUPPLIER_KEY_ENCRYPTION_KEY: SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS is only read next to a (new) SUPPLIER_KEY_ENCRYPTION_KEY',
     );
   }
-  const paymentsSimulated = !values.RAZORPAY_KEY_ID;
+  const paymentsSimulated = !values.RAZORPAY_KEY_ID && !values.CRYPTOMUS_MERCHANT_ID && !values.SOLIDGATE_PUBLIC_KEY;
   // Fail closed (decision 014): simulated payments and a real supplier means anyone gets real
   // orders delivered for free, whatever NODE_ENV says. The simulated panel costs nothing, so the
   // keyless default (sandbox + simulated panel) needs no opt-in.
   if (paymentsSimulated && values.SMM_PANEL_URL && values.SANDBOX_PAYMENTS !== 'allow') {
     throw new ConfigError(
-      'Refusing to start: SMM_PANEL_URL sends orders to a real supplier, but without RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET payments are only simulated. Set the Razorpay keys, or SANDBOX_PAYMENTS=allow to accept simulated payments on purpose.',
+      "Refusing to start: SMM_PANEL_URL sends orders to a real supplier, but without the keys of a payment provider (Razorpay, Cryptomus or Solidgate) payments are only simulated. Set a provider's keys, or SANDBOX_PAYMENTS=allow to accept simulated payments on purpose.",
     );
   }
   const refundHoursNeeded = shortestHonestRefundWindowHours({

@@ -36,13 +36,13 @@ import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts
 import { type ContactDesk, createContactDesk } from '../core/contact/contact.ts';
 import { type Reviews, createReviews } from '../core/reviews/reviews.ts';
 import { lookUpOrderForm } from '../core/orders/form-detail.ts';
+import { checkoutMethods } from '../core/orders/order-deps.ts';
+import { paymentGatewaysFrom } from './payment-gateways.ts';
 import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.ts';
 import { type AdminAuth, createAdminAuth } from '../core/auth/admins.ts';
 import { prepareTotpKeys, totpKeySource } from '../core/auth/totp-keys.ts';
 import { type OrdersConsole, createOrdersConsole } from '../core/admin/orders-console.ts';
-import type { PaymentProvider } from '../core/payments/provider.ts';
-import { createRazorpayProvider } from '../core/payments/razorpay.ts';
-import { createSandboxProvider, loadSandboxSecret } from '../core/payments/sandbox.ts';
+import type { PaymentGateways } from '../core/payments/methods.ts';
 import { PURGE_EVERY_MS, RETENTION_PURGE_JOB, purgeExpiredData } from '../core/retention/purge.ts';
 import { UPLOADS_CLEANUP_EVERY_MS, UPLOADS_CLEANUP_JOB, deleteUnreferencedUploads } from '../core/uploads/cleanup.ts';
 import { loadInstallSecret } from '../core/settings/install-secret.ts';
@@ -74,7 +74,7 @@ export interface Store {
   catalogue: Catalogue;
   /** Blog posts, categories, search and the blog's content version (core/blog/blog.ts). */
   blog: Blog;
-  provider: PaymentProvider;
+  gateways: PaymentGateways;
   verifier: TargetVerifier;
   orders: OrderService;
   /** The customer's order history behind an e-mailed one-time code. */
@@ -145,21 +145,12 @@ export async function openStore(
   // Once per database, not whenever the blog is empty: posts the admin deleted stay deleted.
   await blog.seedOnce(blogSeed);
 
-  // loadConfig has already refused the sandbox with a real supplier unless SANDBOX_PAYMENTS=allow.
-  const provider: PaymentProvider =
-    !config.paymentsSimulated && config.RAZORPAY_KEY_ID && config.RAZORPAY_KEY_SECRET
-      ? createRazorpayProvider({
-          keyId: config.RAZORPAY_KEY_ID,
-          keySecret: config.RAZORPAY_KEY_SECRET,
-          webhookSecret: config.RAZORPAY_WEBHOOK_SECRET,
-          apiUrl: config.RAZORPAY_API_URL,
-        })
-      : createSandboxProvider(db, await loadSandboxSecret(db));
+  const gateways = await paymentGatewaysFrom(config, db);
   const verifier = overrides.verifier ?? createTargetVerifier({ fetch: globalThis.fetch });
   const orders = createOrderService({
     db,
     catalogue,
-    provider,
+    gateways,
     checkTarget: (kind, input) => verifier.verify(kind, input),
     publicUrl: config.PUBLIC_URL,
     now: clock,
@@ -233,7 +224,7 @@ export async function openStore(
     // The reason goes to the log (the client's errors never carry the key); pages get a sentence.
     onBalanceError: (panelId, error) => logger?.warn({ err: error, panelId }, 'supplier balance request failed'),
   });
-  const fulfilmentDeps: FulfilmentDeps = { db, panels, provider, now: clock };
+  const fulfilmentDeps: FulfilmentDeps = { db, panels, gateways, now: clock };
   const fulfilment = createFulfilment(fulfilmentDeps);
   const refillsDeps = refillsDepsFrom({
     db,
@@ -307,9 +298,9 @@ export async function openStore(
     blog,
     saleBanner: (groups) => saleBanner(config.sale, clock().getTime(), groups),
     ordersPaidRecently: createPaidRecentlyCounter(db, clock),
-    orderForm: (params) => lookUpOrderForm(catalogue, params),
+    orderForm: (params) => lookUpOrderForm(catalogue, params, () => checkoutMethods({ db, gateways })),
     orderStatus: (orderId) => orders.status(orderId),
-    paymentsSimulated: provider.name === 'sandbox',
+    paymentsSimulated: gateways.testMode,
     publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
     storeInfo: config.storeInfo,
     reviews,
@@ -325,7 +316,7 @@ export async function openStore(
     refills,
     catalogue,
     blog,
-    provider,
+    gateways,
     verifier,
     orders,
     history,

@@ -5,14 +5,14 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
+import type { PaymentGateways } from '../payments/methods.ts';
 import type { SupplierPanels } from './panels.ts';
 
 export interface FulfilmentDeps {
   db: Kysely<Database>;
   /** Each order is fulfilled on its own panel (`orders.supplier_panel_id`, decision 045). */
   panels: SupplierPanels;
-  /** Refunds what was not delivered. */
-  provider: PaymentProvider;
+  /** Refunds what was not delivered, through the provider that took the money. */
+  gateways: PaymentGateways;
   now: () => Date;
 }

@@ -1,44 +1,66 @@
 /**
  * A finished order's undelivered share goes back to the buyer (job `order.refund`, enqueued by
- * the fulfilment subscriber when an order turns Partial or Canceled). The provider call carries an
- * idempotency key, so a retry after a crash gets the first refund back; the order records it once
- * (core/orders/transitions/refund.ts), however often the job runs.
+ * the fulfilment subscriber when an order turns Partial or Canceled), through the refunds of
+ * core/orders under the key `remains:<order>`: however often the job runs, one refund.
+ *
+ * A provider that refunds only whole payments to an address the customer gives (crypto) can
+ * return a Canceled order's payment, not a Partial order's share: that order is flagged for the
+ * owner to settle with the customer (decision 055).
  */
 import { PermanentJobError } from '../jobs/worker.ts';
-import { e4ToCents } from '../money/money.ts';
 import { refundDueE4 } from '../orders/progress.ts';
+import { RefundRefused, requestRefund } from '../orders/refunds.ts';
 import { isFinalStatus } from '../orders/status.ts';
-import { recordRefund } from '../orders/transitions/index.ts';
+import { flagRefundForOwner } from '../orders/transitions/index.ts';
+import { formatAmountE4 } from '../money/money.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { liveSupplierOrderOf } from './supplier-orders.ts';
 
-export async function refundUndelivered(deps: FulfilmentDeps, orderId: number): Promise<'refunded' | 'skipped'> {
-  const { db, provider } = deps;
+export const REMAINS_REFUND_KEY = (orderId: number) => `remains:${orderId}`;
+
+export async function refundUndelivered(
+  deps: FulfilmentDeps,
+  orderId: number,
+): Promise<'refunded' | 'skipped' | 'awaiting-address' | 'flagged'> {
+  const { db, gateways } = deps;
   const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
-  const existing = await db.selectFrom('refunds').select('id').where('order_id', '=', orderId).executeTakeFirst();
-  if (existing || !isFinalStatus(order.order_status) || !order.payment_id) return 'skipped';
+  const key = REMAINS_REFUND_KEY(order.id);
+  const earlier = await db.selectFrom('refunds').select('status').where('idempotency_key', '=', key).executeTakeFirst();
+  // A refund left pending (the provider could not be reached) is asked again with its key.
+  if ((earlier && earlier.status !== 'pending') || !isFinalStatus(order.order_status) || !order.payment_id)
+    return 'skipped';
   // Never while anything may still be delivered.
   if ((await liveSupplierOrderOf(db, orderId)) || order.pending_action !== null) return 'skipped';
   const amountE4 = refundDueE4(order, order.remains);
   if (amountE4 <= 0) return 'skipped';
-  if (amountE4 + order.refunded_e4 > order.amount_e4) throw new PermanentJobError('Refund larger than the payment');
 
-  const { refundId } = await provider.refund({
-    paymentId: order.payment_id,
-    amountCents: e4ToCents(amountE4),
-    idempotencyKey: `boostly-refund-${order.id}`,
-    notes: { order: order.provider_order_id, reason: order.order_status },
-  });
-  await recordRefund(
-    db,
-    {
+  if (
+    gateways.provider(order.provider)?.refunds === 'whole-to-address' &&
+    amountE4 + order.refunded_e4 < order.amount_e4
+  ) {
+    await flagRefundForOwner(
+      db,
+      order.id,
+      `Partly delivered: ${formatAmountE4(amountE4, 2)} is owed back, but crypto payments are refunded whole; settle it with the customer`,
+      deps.now().toISOString(),
+    );
+    return 'flagged';
+  }
+  try {
+    const result = await requestRefund(deps, {
       orderId: order.id,
-      providerRefundId: refundId,
       amountE4,
       reason: order.order_status,
-      undelivered: order.remains,
-    },
-    deps.now().toISOString(),
-  );
-  return 'refunded';
+      origin: 'remains',
+      idempotencyKey: key,
+      requestedBy: null,
+    });
+    if (result.status === 'failed') throw new PermanentJobError(`The refund was refused: ${result.failure}`);
+    if (result.status === 'pending')
+      throw new Error('The payment provider could not be reached; the refund is retried');
+    return result.status === 'awaiting_address' ? 'awaiting-address' : 'refunded';
+  } catch (error) {
+    if (error instanceof RefundRefused) throw new PermanentJobError(error.message);
+    throw error;
+  }
 }

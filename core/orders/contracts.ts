@@ -31,6 +31,19 @@ export const FormDetailPayload = z.object({
 });
 export type FormDetailPayload = z.input<typeof FormDetailPayload>;
 
+/** One payment method of the checkout's chooser. */
+export const PaymentMethodOptionSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  detail: z.string(),
+  /** The owner's price change for this method, in percent (negative: a discount). */
+  adjustmentPercent: z.number(),
+  /** What the selected package costs with this method. */
+  charge: z.number(),
+  default: z.boolean(),
+});
+export type PaymentMethodOption = z.infer<typeof PaymentMethodOptionSchema>;
+
 export const TargetFieldSchema = z.object({ title: z.string(), placeholder: z.string(), icon: z.string() });
 
 export const OrderFormDetailSchema = z.object({
@@ -64,6 +77,10 @@ export const OrderFormDetailSchema = z.object({
     /** What the buyer pays: the price, plus 1 when it is 1 or less (spec section 9). */
     charge: z.number(),
   }),
+  /** The payment methods this store offers, each with its price for the selected package. */
+  paymentMethods: z.array(PaymentMethodOptionSchema),
+  /** True when payments are simulated (no provider keys): the checkout says so. */
+  testMode: z.boolean(),
 });
 
 /**
@@ -83,12 +100,23 @@ export const CreateOrderPayload = z.object({
   comment: safeText(5000, { multiline: true }).optional(),
   /** The spec's older spelling of `comment`. */
   comments: safeText(5000, { multiline: true }).optional(),
+  /**
+   * How the buyer pays: a method id the form's data lists (`card`, `card-3ds`, `crypto`).
+   * Omitted: the default card method, so clients written against the spec keep working.
+   */
+  paymentMethod: text(40).optional(),
 });
 /** What a client sends. */
 export type CreateOrderPayload = z.input<typeof CreateOrderPayload>;
 
-const CheckoutInstructionsSchema = z.discriminatedUnion('provider', [
-  z.object({ provider: z.literal('sandbox'), order_id: z.string(), amountCents: z.number(), currency: z.string() }),
+export const CheckoutInstructionsSchema = z.discriminatedUnion('provider', [
+  z.object({
+    provider: z.literal('sandbox'),
+    order_id: z.string(),
+    amountCents: z.number(),
+    currency: z.string(),
+    methodLabel: z.string(),
+  }),
   z.object({
     provider: z.literal('razorpay'),
     key: z.string(),
@@ -99,14 +127,24 @@ const CheckoutInstructionsSchema = z.discriminatedUnion('provider', [
     description: z.string(),
     prefill: z.object({ email: z.string() }),
   }),
+  z.object({ provider: z.enum(['cryptomus', 'solidgate']), redirectUrl: z.string() }),
 ]);
 
 export const CreatedOrderSchema = z.object({
   currency: z.string(),
   serviceName: z.string(),
+  /** The order's reference, `order_` + `orderId` (the spec's field name, for spec clients). */
   razorpay_order_id: z.string(),
+  /** The order's public id: its confirmation page is `/order-confirm/{orderId}`. */
+  orderId: z.string(),
   email: z.string(),
+  /** The chosen method's price, which is exactly what is charged. */
   amountCents: z.number(),
+  paymentMethod: z.string(),
+  /** What the method changed the price by (negative: a discount), included in `amountCents`. */
+  adjustmentCents: z.number(),
+  /** A hosted payment page to send the buyer to (crypto, 3-D Secure cards); absent for an in-page window. */
+  redirectUrl: z.string().optional(),
   /** The package price as the order stored it; `amountCents` − `packagePriceCents` is the processing fee. */
   packagePriceCents: z.number(),
   /** The package's price before a sale, when a sale reduced `packagePriceCents` (decision 038). */
@@ -139,9 +177,15 @@ export const OrderStatusViewSchema = z.object({
   quantity: z.number(),
   target: z.string(),
   amount: z.number(),
-  /** The package price the order stored; `amount` − `price` is the processing fee (decision 033). */
+  /** The package price the order stored; `amount` − `adjustment` − `price` is the processing fee (decision 033). */
   price: z.number(),
-  /** Refunded so far, and when the refund was made (null before any). */
+  /** The payment method's price change (negative: a discount), included in `amount`. */
+  adjustment: z.number(),
+  /** The payment method, in words ("Crypto"). */
+  paymentMethod: z.string(),
+  /** Paid (or to be paid) in the keyless sandbox: no money moves. */
+  testMode: z.boolean(),
+  /** Refunded so far, and when the first refund was made (null before any). */
   refunded: z.number(),
   refundedAt: z.string().nullable(),
   /** The package's order page, for "Try again" after a failed payment. */

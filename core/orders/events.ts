@@ -34,7 +34,33 @@ export const OrderStatusChanged = z.object({
 });
 export type OrderStatusChanged = z.infer<typeof OrderStatusChanged>;
 
-export const OrderEvent = z.discriminatedUnion('type', [OrderPaid, OrderStatusChanged]);
+/** Money went back to the buyer (any refund: automatic, the owner's, a second payment's). */
+export const OrderRefunded = z.object({
+  type: z.literal('order.refunded'),
+  orderId: z.number().int().positive(),
+  /** The refunds row. */
+  refundId: z.number().int().positive(),
+});
+export type OrderRefunded = z.infer<typeof OrderRefunded>;
+
+/**
+ * A crypto refund needs the customer's wallet address: they are e-mailed a single-use link.
+ * The link's token travels only in this event and the e-mail; the refund row keeps its hash.
+ */
+export const RefundAddressNeeded = z.object({
+  type: z.literal('order.refund_address_needed'),
+  orderId: z.number().int().positive(),
+  refundId: z.number().int().positive(),
+  token: z.string().min(20).max(100),
+});
+export type RefundAddressNeeded = z.infer<typeof RefundAddressNeeded>;
+
+export const OrderEvent = z.discriminatedUnion('type', [
+  OrderPaid,
+  OrderStatusChanged,
+  OrderRefunded,
+  RefundAddressNeeded,
+]);
 export type OrderEvent = z.infer<typeof OrderEvent>;
 
 /** The outbox job: one per event. */
@@ -42,9 +68,15 @@ export const ORDER_EVENT_JOB = defineJob({ kind: 'order.event', payload: OrderEv
 
 /** One event, once: the paid transition happens once per order, a status change has its timeline entry. */
 export function orderEventDedupeKey(event: OrderEvent): string {
-  return event.type === 'order.paid'
-    ? `event:order.paid:${event.orderId}`
-    : `event:order.status_changed:${event.orderId}:${event.timelineId}`;
+  switch (event.type) {
+    case 'order.paid':
+      return `event:order.paid:${event.orderId}`;
+    case 'order.status_changed':
+      return `event:order.status_changed:${event.orderId}:${event.timelineId}`;
+    case 'order.refunded':
+    case 'order.refund_address_needed':
+      return `event:${event.type}:${event.refundId}`;
+  }
 }
 
 /** Publishes an event; call it with the transaction of the change it announces. */
@@ -58,6 +90,8 @@ export interface OrderEventSubscriber {
   name: string;
   onPaid?(trx: Transaction<Database>, event: OrderPaid): Promise<void>;
   onStatusChanged?(trx: Transaction<Database>, event: OrderStatusChanged): Promise<void>;
+  onRefunded?(trx: Transaction<Database>, event: OrderRefunded): Promise<void>;
+  onRefundAddressNeeded?(trx: Transaction<Database>, event: RefundAddressNeeded): Promise<void>;
 }
 
 /**
@@ -69,7 +103,9 @@ export function handleOrderEvents(db: Kysely<Database>, subscribers: readonly Or
     db.transaction().execute(async (trx) => {
       for (const subscriber of subscribers) {
         if (event.type === 'order.paid') await subscriber.onPaid?.(trx, event);
-        else await subscriber.onStatusChanged?.(trx, event);
+        else if (event.type === 'order.status_changed') await subscriber.onStatusChanged?.(trx, event);
+        else if (event.type === 'order.refunded') await subscriber.onRefunded?.(trx, event);
+        else await subscriber.onRefundAddressNeeded?.(trx, event);
       }
     }),
   );

@@ -7,7 +7,9 @@ import type { Catalogue } from '../catalogue/catalogue.ts';
 import { chargeAmountE4 } from '../catalogue/pricing.ts';
 import type { PlanView, PriceTierView, ServiceView, TargetKind } from '../catalogue/types.ts';
 import { e4ToNumber, numberToE4 } from '../money/money.ts';
-import type { OrderFormDetailSchema } from './contracts.ts';
+import { PAYMENT_METHODS, type PaymentGateways, adjustedAmountE4 } from '../payments/methods.ts';
+import type { PaymentMethodId } from '../payments/provider.ts';
+import type { OrderFormDetailSchema, PaymentMethodOption } from './contracts.ts';
 
 export const ORDER_PAGE_MESSAGES = {
   invalidParams: 'Invalid URL parameters!',
@@ -91,7 +93,29 @@ export async function findPackage(
 /** What the order form needs for one package (the reply of `POST /api/order/form-detail`). */
 export type OrderFormDetail = z.infer<typeof OrderFormDetailSchema>;
 
-export function toFormDetail({ service, plan, tier }: PackageChoice): OrderFormDetail {
+/** The checkout's payment methods as they stand: which are offered, and the owner's adjustments. */
+export interface CheckoutMethods {
+  gateways: PaymentGateways;
+  adjustments: Readonly<Record<PaymentMethodId, number>>;
+}
+
+/** Each offered method with its price for a package charged `chargeE4` before any adjustment. */
+export function paymentMethodOptions(methods: CheckoutMethods, chargeE4: number): PaymentMethodOption[] {
+  return methods.gateways.methods.map((id) => {
+    const percent = methods.adjustments[id];
+    return {
+      id,
+      label: PAYMENT_METHODS[id].label,
+      detail: PAYMENT_METHODS[id].detail,
+      adjustmentPercent: percent,
+      charge: e4ToNumber(adjustedAmountE4(chargeE4, percent).amountE4),
+      default: id === methods.gateways.defaultMethod,
+    };
+  });
+}
+
+export function toFormDetail({ service, plan, tier }: PackageChoice, methods: CheckoutMethods): OrderFormDetail {
+  const chargeE4 = chargeAmountE4(numberToE4(tier.price));
   return {
     serviceId: service.slug,
     name: service.name,
@@ -114,7 +138,9 @@ export function toFormDetail({ service, plan, tier }: PackageChoice): OrderFormD
       },
       ...(service.commentRequired ? [COMMENT_FIELD] : []),
     ],
-    selected: { ...tier, charge: e4ToNumber(chargeAmountE4(numberToE4(tier.price))) },
+    selected: { ...tier, charge: e4ToNumber(chargeE4) },
+    paymentMethods: paymentMethodOptions(methods, chargeE4),
+    testMode: methods.gateways.testMode,
   };
 }
 
@@ -128,7 +154,8 @@ export async function lookUpOrderForm(
     qty?: string | number | null | undefined;
     type?: string | null | undefined;
   },
+  methods: () => Promise<CheckoutMethods>,
 ): Promise<OrderFormLookup> {
   const lookup = await findPackage(catalogue, params);
-  return lookup.ok ? { ok: true, detail: toFormDetail(lookup.choice) } : lookup;
+  return lookup.ok ? { ok: true, detail: toFormDetail(lookup.choice, await methods()) } : lookup;
 }

@@ -110,8 +110,6 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
 
       const rows = await db
         .selectFrom('orders')
-        // One refund per order at most (refunds.order_id is unique): its date for "Refunded … on …".
-        .leftJoin('refunds', 'refunds.order_id', 'orders.id')
         .select([
           'orders.provider_order_id',
           'orders.service_slug',
@@ -121,7 +119,8 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
           'orders.price_e4',
           'orders.amount_e4',
           'orders.refunded_e4',
-          'refunds.created_at as refunded_at',
+          // When money first went back (set by triggers, migration 018): "Refunded … on …".
+          'orders.refunded_at',
           'orders.currency',
           'orders.order_status',
           'orders.payment_status',

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import type { TargetKind } from '../catalogue/types.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
+import { type PaymentGateways, loadMethodAdjustments } from '../payments/methods.ts';
+import type { CheckoutMethods } from './form-detail.ts';
 
 export type TargetCheckResult =
   | { outcome: 'verified'; canonical: string }
@@ -16,12 +17,30 @@ export type TargetCheck = (kind: TargetKind, input: string) => Promise<TargetChe
 export interface OrderServiceDeps {
   db: Kysely<Database>;
   catalogue: Catalogue;
-  provider: PaymentProvider;
+  /** The configured payment providers and the methods they serve. */
+  gateways: PaymentGateways;
   checkTarget: TargetCheck;
   publicUrl: string;
   now: () => Date;
 }
 
-export function findOrderByProviderId(deps: Pick<OrderServiceDeps, 'db'>, providerOrderId: string) {
-  return deps.db.selectFrom('orders').selectAll().where('provider_order_id', '=', providerOrderId).executeTakeFirst();
+/** The methods offered right now, with the owner's adjustments. */
+export async function checkoutMethods(deps: Pick<OrderServiceDeps, 'db' | 'gateways'>): Promise<CheckoutMethods> {
+  return { gateways: deps.gateways, adjustments: await loadMethodAdjustments(deps.db) };
+}
+
+/** The order with this reference (`order_…`) or public id (without `order_`). */
+export function findOrderByReference(deps: Pick<OrderServiceDeps, 'db'>, reference: string) {
+  const withPrefix = reference.startsWith('order_') ? reference : `order_${reference}`;
+  return deps.db.selectFrom('orders').selectAll().where('provider_order_id', '=', withPrefix).executeTakeFirst();
+}
+
+/** A payment attempt by the provider's reference for it, with its order id. */
+export function findAttempt(deps: Pick<OrderServiceDeps, 'db'>, provider: string, reference: string) {
+  return deps.db
+    .selectFrom('payment_attempts')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
 }

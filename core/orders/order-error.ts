@@ -16,4 +16,6 @@ export class OrderError extends Error {
 export const PAYMENT_MESSAGES = {
   invalidSignature: 'Invalid payment signature',
   orderNotFound: 'Order not found',
+  methodUnavailable: 'This payment method is not available. Please choose another.',
+  alreadyPaid: 'This order is already paid.',
 } as const;

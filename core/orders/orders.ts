@@ -6,13 +6,7 @@
  */
 import { type CreateOrderInput, createOrder } from './checkout.ts';
 import type { OrderServiceDeps } from './order-deps.ts';
-import {
-  type RazorpayWebhookEvent,
-  handleWebhookEvent,
-  payableOrder,
-  recordCheckoutFailure,
-  verifyCheckoutPayment,
-} from './payments.ts';
+import { handleWebhook, payableOrder, recordCheckoutFailure, verifyCheckoutPayment } from './payments.ts';
 import { reconcilePayments } from './reconcile.ts';
 import { orderStatusView } from './status-view.ts';
 
@@ -26,7 +20,8 @@ export function createOrderService(options: OrderServiceOptions) {
     paymentFailed: (input: Parameters<typeof recordCheckoutFailure>[1]) => recordCheckoutFailure(deps, input),
     status: (orderId: string) => orderStatusView(deps, orderId),
     payableOrder: (providerOrderId: string) => payableOrder(deps, providerOrderId),
-    handleWebhookEvent: (eventId: string, event: RazorpayWebhookEvent) => handleWebhookEvent(deps, eventId, event),
+    handleWebhook: (providerId: string, rawBody: Buffer, headers: Parameters<typeof handleWebhook>[3]) =>
+      handleWebhook(deps, providerId, rawBody, headers),
     reconcile: (limit?: number) => reconcilePayments(deps, limit),
   };
 }

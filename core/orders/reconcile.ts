@@ -1,12 +1,13 @@
 /**
- * The payment reconciler (recurring job `payments.reconcile`): asks the provider about orders
- * still waiting for payment, because the buyer may have closed the window after paying and a
- * webhook may never come. Windows and bounds: decision 014.
+ * The payment reconciler (recurring job `payments.reconcile`): asks each provider about the
+ * attempts of orders still waiting for payment, because the buyer may have closed the window or
+ * the hosted page after paying, and a webhook may never come (or come to an instance that died). Windows and bounds: decision 014.
  */
 import { defineRecurringJob } from '../jobs/recurring.ts';
-import { PaymentProviderError } from '../payments/provider.ts';
+import { type PaymentOutcome, type PaymentProvider, PaymentProviderError } from '../payments/provider.ts';
 import type { OrderServiceDeps } from './order-deps.ts';
-import { expireOrder, flagPaymentMismatch, markPaid, markPaymentChecked } from './transitions/index.ts';
+import { applyPaymentOutcome } from './payments.ts';
+import { expireOrder, markPaymentChecked } from './transitions/index.ts';
 
 /** Recurring: asks the payment provider about unpaid orders (every PAYMENT_RECONCILE_SECONDS). */
 export const PAYMENT_RECONCILE_JOB = defineRecurringJob('payments.reconcile');
@@ -47,12 +48,11 @@ export interface ReconcileResult {
  * order cannot stall the rest. Windows and bounds: decision 014.
  */
 export async function reconcilePayments(deps: OrderServiceDeps, limit = RECONCILE_BATCH): Promise<ReconcileResult> {
-  const { db, provider, now } = deps;
+  const { db, gateways, now } = deps;
   const current = now().getTime();
   const due = await db
     .selectFrom('orders')
     .select(['id', 'provider_order_id', 'created_at', 'payment_status'])
-    .where('provider', '=', provider.name)
     .where('payment_status', 'in', ['created', 'fail'])
     .where('created_at', '<', new Date(current - RECONCILE_AFTER_MS).toISOString())
     .orderBy('last_checked_at', (order) => order.asc().nullsFirst())
@@ -60,42 +60,63 @@ export async function reconcilePayments(deps: OrderServiceDeps, limit = RECONCIL
     .orderBy('id')
     .limit(limit)
     .execute();
+  const attempts =
+    due.length === 0
+      ? []
+      : await db
+          .selectFrom('payment_attempts')
+          .select(['order_id', 'provider', 'reference'])
+          .where(
+            'order_id',
+            'in',
+            due.map((o) => o.id),
+          )
+          .orderBy('id')
+          .execute();
   const result: ReconcileResult = { checked: 0, paid: 0, expired: 0, errors: 0, flagged: [] };
+
+  /** Every outcome of the order's attempts with providers still configured, or undefined when one could not be asked. */
+  async function outcomesOf(orderId: number) {
+    const outcomes: { provider: PaymentProvider; outcome: PaymentOutcome }[] = [];
+    for (const attempt of attempts.filter((a) => a.order_id === orderId)) {
+      const provider = gateways.provider(attempt.provider);
+      if (!provider) continue;
+      try {
+        for (const outcome of await provider.lookUp(attempt.reference)) outcomes.push({ provider, outcome });
+      } catch (error) {
+        if (!(error instanceof PaymentProviderError)) throw error;
+        return undefined;
+      }
+    }
+    return outcomes;
+  }
 
   async function checkOne(order: (typeof due)[number]): Promise<void> {
     const checkedAt = now();
-    let payments;
-    try {
-      payments = await provider.listOrderPayments(order.provider_order_id);
-    } catch (error) {
-      if (!(error instanceof PaymentProviderError)) throw error;
+    const outcomes = await outcomesOf(order.id);
+    if (!outcomes) {
       result.errors += 1;
       await markPaymentChecked(db, order.id, checkedAt);
       return;
     }
     result.checked += 1;
-    const captured = payments.find((p) => p.status === 'captured');
     await db.transaction().execute(async (trx) => {
-      if (captured) {
-        const outcome = await markPaid(
-          trx,
-          {
+      let applied = false;
+      for (const { provider, outcome } of outcomes) {
+        if (outcome.kind !== 'captured' && outcome.kind !== 'underpaid') continue;
+        const done = await applyPaymentOutcome(trx, deps, provider, outcome, 'reconciler', false, (reason) =>
+          result.flagged.push({
+            orderId: order.id,
             providerOrderId: order.provider_order_id,
-            paymentId: captured.id,
-            amountCents: captured.amountCents,
-            currency: captured.currency,
-            source: 'reconciler',
-          },
-          { now },
+            paymentId: outcome.paymentId,
+            reason,
+          }),
         );
-        if (outcome.outcome === 'paid') result.paid += 1;
-        if (outcome.outcome === 'rejected' && outcome.mismatch) {
-          const facts = { paymentId: captured.id, reason: outcome.reason, source: 'reconciler' as const };
-          if (await flagPaymentMismatch(trx, { orderId: outcome.mismatch.orderId, ...facts }, checkedAt))
-            result.flagged.push({ orderId: order.id, providerOrderId: order.provider_order_id, ...facts });
-        }
-      } else {
-        const attempted = payments.length > 0 || order.payment_status === 'fail';
+        applied = true;
+        if (done === 'paid') result.paid += 1;
+      }
+      if (!applied) {
+        const attempted = outcomes.length > 0 || order.payment_status === 'fail';
         const window = attempted ? ABANDONED_AFTER_MS : UNATTEMPTED_EXPIRY_MS;
         if (Date.parse(order.created_at) < current - window && (await expireOrder(trx, order.id, checkedAt)))
           result.expired += 1;

@@ -2,18 +2,14 @@
 import type { OrderStatusView } from './contracts.ts';
 import { orderPath } from '../catalogue/order-path.ts';
 import { e4ToNumber } from '../money/money.ts';
-import { type OrderServiceDeps, findOrderByProviderId } from './order-deps.ts';
+import { PAYMENT_METHODS, isPaymentMethodId } from '../payments/methods.ts';
+import { type OrderServiceDeps, findOrderByReference } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
-import { maskEmail, providerOrderIdFrom, publicOrderId } from './types.ts';
+import { maskEmail, publicOrderId } from './types.ts';
 
 export async function orderStatusView(deps: OrderServiceDeps, orderId: string): Promise<OrderStatusView> {
-  const order = await findOrderByProviderId(deps, providerOrderIdFrom(orderId.trim()));
+  const order = await findOrderByReference(deps, orderId.trim());
   if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
-  const refund = await deps.db
-    .selectFrom('refunds')
-    .select('created_at')
-    .where('order_id', '=', order.id)
-    .executeTakeFirst();
   return {
     razorPayOrderId: order.provider_order_id,
     orderId: publicOrderId(order.provider_order_id),
@@ -23,8 +19,11 @@ export async function orderStatusView(deps: OrderServiceDeps, orderId: string): 
     target: order.target,
     amount: e4ToNumber(order.amount_e4),
     price: e4ToNumber(order.price_e4),
+    adjustment: e4ToNumber(order.adjustment_e4),
+    paymentMethod: isPaymentMethodId(order.payment_method) ? PAYMENT_METHODS[order.payment_method].label : 'Card',
+    testMode: order.provider === 'sandbox',
     refunded: e4ToNumber(order.refunded_e4),
-    refundedAt: refund?.created_at ?? null,
+    refundedAt: order.refunded_at,
     orderPath: orderPath(order.service_slug, order.quantity, order.plan_type),
     currency: order.currency,
     orderStatus: order.order_status,

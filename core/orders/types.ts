@@ -6,7 +6,7 @@ export { type OrderStatus, PAYMENT_STATUSES } from './status.ts';
 
 export const ORDER_CURRENCY = 'USD';
 
-/** "order_Abc123" → "Abc123": the confirmation page's id (spec: the provider id without its prefix). */
+/** "order_Abc123" → "Abc123": the order's public id, its confirmation page's (the spec's shape, whatever the provider). */
 export function publicOrderId(providerOrderId: string): string {
   return providerOrderId.replace(/^order_/, '');
 }

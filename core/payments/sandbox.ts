@@ -1,5 +1,6 @@
 /**
- * The keyless sandbox: a stand-in for the card provider so a newcomer can buy end to end.
+ * The keyless sandbox: a stand-in for every payment method so a newcomer can buy end to end,
+ * shown as test mode wherever it appears.
  * Its checkout window (app) calls `pay` or `fail`; a successful payment hands back the same
  * three fields Razorpay's handler does, signed with Razorpay's rule and the sandbox secret, and
  * the store verifies them exactly as it verifies Razorpay's.
@@ -8,7 +9,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { loadInstallSecret } from '../settings/install-secret.ts';
-import type { PaymentProvider } from './provider.ts';
+import { PAYMENT_METHODS } from './methods.ts';
+import { PAYMENT_METHOD_IDS, type PaymentOutcome, type PaymentProvider } from './provider.ts';
 import { isValidPaymentSignature, paymentSignature } from './signatures.ts';
 
 const SECRET_KEY = 'sandbox.secret';
@@ -23,7 +25,7 @@ export function loadSandboxSecret(db: Kysely<Database>): Promise<string> {
 }
 
 export interface SandboxProvider extends PaymentProvider {
-  readonly name: 'sandbox';
+  readonly id: 'sandbox';
   /** The buyer pressed Pay in the sandbox window. */
   pay(order: { providerOrderId: string; amountCents: number; currency: string }): Promise<{
     razorpay_order_id: string;
@@ -40,43 +42,48 @@ export interface SandboxProvider extends PaymentProvider {
 
 export function createSandboxProvider(db: Kysely<Database>, secret: string): SandboxProvider {
   return {
-    name: 'sandbox',
+    id: 'sandbox',
+    label: 'Test payments',
+    // Every method, so a newcomer can try each one without keys; the window says it is a test.
+    methods: PAYMENT_METHOD_IDS,
+    refunds: 'any',
     acceptsWebhooks: false,
-    createOrder() {
-      return Promise.resolve({ providerOrderId: randomId('order') });
+    start(input) {
+      const reference = randomId('sbx');
+      return Promise.resolve({
+        reference,
+        checkout: {
+          provider: 'sandbox',
+          order_id: reference,
+          amountCents: input.amountCents,
+          currency: input.currency,
+          methodLabel: PAYMENT_METHODS[input.method].label,
+        },
+      });
     },
-    isValidPaymentSignature(providerOrderId, paymentId, signature) {
-      return isValidPaymentSignature(secret, providerOrderId, paymentId, signature);
+    isValidWindowResult(reference, paymentId, signature) {
+      return isValidPaymentSignature(secret, reference, paymentId, signature);
     },
-    isValidWebhookSignature() {
-      return false;
+    readWebhook() {
+      return { ok: false, reason: 'The sandbox sends no webhooks' };
     },
-    async listOrderPayments(providerOrderId) {
+    async lookUp(reference) {
       const rows = await db
         .selectFrom('sandbox_payments')
         .selectAll()
-        .where('provider_order_id', '=', providerOrderId)
+        .where('provider_order_id', '=', reference)
         .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        status: row.status as 'captured' | 'failed',
-        amountCents: row.amount_cents,
-        currency: row.currency,
-      }));
+      return rows.map((row): PaymentOutcome =>
+        row.status === 'captured'
+          ? { kind: 'captured', reference, paymentId: row.id, amountCents: row.amount_cents, currency: row.currency }
+          : { kind: 'failed', reference, paymentId: row.id, reason: row.error_description ?? 'Payment failed' },
+      );
     },
     refund({ idempotencyKey }) {
       // The sandbox moves no money; the refund id is derived from the key, so a retry is the same refund.
       return Promise.resolve({
         refundId: `rfnd_sandbox_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 14)}`,
       });
-    },
-    checkoutFor(order) {
-      return {
-        provider: 'sandbox',
-        order_id: order.providerOrderId,
-        amountCents: order.amountCents,
-        currency: order.currency,
-      };
     },
     async pay(order) {
       const paymentId = randomId('pay');

@@ -349,12 +349,13 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
       },
     });
     expect(created.statusCode, created.body).toBe(200);
-    const { razorpay_order_id } = created.json<Reply<{ razorpay_order_id: string }>>().data;
+    const { razorpay_order_id, checkout } =
+      created.json<Reply<{ razorpay_order_id: string; checkout: { order_id: string } }>>().data;
 
     const raised = (parseAmountE4(tier.price) * 3) / 10_000;
     expect((await save(document, withTierPrice(document, raised.toFixed(2)))).status).toBe(200);
 
-    const { handlerResult } = razorpay.pay(razorpay_order_id);
+    const { handlerResult } = razorpay.pay(checkout.order_id);
     const verified = await t.app.inject({
       method: 'POST',
       url: '/api/order/verify-payment',
@@ -370,7 +371,7 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     expect(Number(row.price_e4)).toBe(parseAmountE4(tier.price));
     expect(row.payment_status).toBe('paid');
     // Paid at the stored amount: the provider order was opened with it and nothing re-priced it.
-    expect(razorpay.orders.get(razorpay_order_id)?.amount).toBe(e4ToCents(Number(row.amount_e4)));
+    expect(razorpay.orders.get(checkout.order_id)?.amount).toBe(e4ToCents(Number(row.amount_e4)));
     const status = await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${razorpay_order_id}` });
     expect(status.body).toContain(String(Number(row.price_e4) / 10_000));
     // A full refund is what was paid for it, not the new catalogue price.

@@ -173,13 +173,17 @@ describe.each(dialects)('checkout charges and refunds on %s', (dialect) => {
     // What the refund job leaves behind (core/fulfilment refund): the refunds row and refunded_e4.
     await t.database.db
       .updateTable('orders')
-      .set({ order_status: 'Canceled', refunded_e4: order.amount_e4 })
+      .set({ order_status: 'Canceled', refunded_e4: order.amount_e4, updated_at: '2026-11-23T10:00:00.000Z' })
       .where('id', '=', order.id)
       .execute();
     await t.database.db
       .insertInto('refunds')
       .values({
         order_id: order.id,
+        idempotency_key: `remains:${order.id}`,
+        origin: 'remains',
+        status: 'done',
+        provider: order.provider,
         provider_refund_id: 'rfnd_test',
         amount_e4: order.amount_e4,
         reason: 'Canceled',

@@ -199,8 +199,8 @@ describe.each(dialects)('logs during login, order history and checkout on %s', (
       order_id: '314159',
     });
     expect(created.statusCode, created.body).toBe(200);
-    const orderId = created.json<{ data: { razorpay_order_id: string } }>().data.razorpay_order_id;
-    const { payment, handlerResult } = razorpay.pay(orderId);
+    const { checkout } = created.json<{ data: { checkout: { order_id: string } } }>().data;
+    const { payment, handlerResult } = razorpay.pay(checkout.order_id);
     secrets.set('payment signature', handlerResult.razorpay_signature);
     const verified = await send('POST', '/api/order/verify-payment', handlerResult);
     expect(verified.statusCode, verified.body).toBe(200);

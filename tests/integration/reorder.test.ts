@@ -239,7 +239,7 @@ describe.each(dialects)('admin reorder and apply-service on %s', (dialect) => {
     const client = createSmmPanelClient({ url: panel.url, key: 'panel-key' });
     const dying = {
       db: db(),
-      provider: t.store.provider,
+      gateways: t.store.gateways,
       panels: singlePanel({ ...client, add: async (o) => client.add(o).then(() => new Promise<never>(() => {})) }),
       now: () => new Date(),
     };

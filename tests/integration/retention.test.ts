@@ -56,6 +56,10 @@ describe.each(dialects)('data retention on %s', (dialect) => {
       .insertInto('refunds')
       .values({
         order_id: id,
+        idempotency_key: `remains:${id}`,
+        origin: 'remains',
+        status: 'done',
+        provider: 'sandbox',
         provider_refund_id: `rfnd_${id}`,
         amount_e4: 100,
         reason: 'Partial',

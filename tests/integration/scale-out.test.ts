@@ -328,8 +328,11 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
     const body = orderBody('scale', n);
     const created = await post(n, '/api/order', JSON.stringify(body), customer);
     expect(created.status, JSON.stringify(created.json)).toBe(200);
-    const providerOrderId = (created.json.data as { razorpay_order_id: string }).razorpay_order_id;
-    const { handlerResult, payment } = razorpay.pay(providerOrderId);
+    const { razorpay_order_id: providerOrderId, checkout: paymentWindow } = created.json.data as {
+      razorpay_order_id: string;
+      checkout: { order_id: string };
+    };
+    const { handlerResult, payment } = razorpay.pay(paymentWindow.order_id);
     const captured = razorpay.webhook('payment.captured', payment);
     const orderPaid = razorpay.webhook('order.paid', payment);
     // The browser's callback and Razorpay's two webhooks race to three different instances.

@@ -36,8 +36,11 @@ export async function placePaidOrder(t: TestApp, razorpay: FakeRazorpay, request
     },
   });
   expect(created.statusCode).toBe(200);
-  const { razorpay_order_id } = created.json<{ data: { razorpay_order_id: string } }>().data;
-  const { handlerResult } = razorpay.pay(razorpay_order_id);
+  const { razorpay_order_id, checkout } = created.json<{
+    data: { razorpay_order_id: string; checkout: { order_id: string } };
+  }>().data;
+  // Razorpay knows the payment attempt by its own order id; the store's order has its own reference.
+  const { handlerResult } = razorpay.pay(checkout.order_id);
   const verified = await t.app.inject({
     method: 'POST',
     url: '/api/order/verify-payment',

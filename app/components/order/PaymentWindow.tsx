@@ -27,6 +27,8 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
   const { checkout } = order;
   const [phase, setPhase] = useState<'opening' | 'open' | 'verifying' | 'recording'>('opening');
   const opened = useRef<string | null>(null);
+  /** The in-page window's id for this payment attempt (a hosted page has none). */
+  const windowOrderId = 'order_id' in checkout ? checkout.order_id : '';
 
   const confirmationOf = (orderId: string) => `/order-confirm/${encodeURIComponent(orderId)}`;
 
@@ -56,14 +58,22 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
     async (failure: { paymentId?: string | undefined; reason: PaymentFailureReason }) => {
       setPhase('recording');
       const { orderId } = await api.post<PaymentResult>('/api/order/payment-failed', {
-        razorpay_order_id: checkout.order_id,
+        razorpay_order_id: windowOrderId,
         ...(failure.paymentId ? { razorpay_payment_id: failure.paymentId } : {}),
         reason: failure.reason,
       });
       await navigate(confirmationOf(orderId));
     },
-    [checkout.order_id, navigate],
+    [windowOrderId, navigate],
   );
+
+  // A hosted payment page (crypto, 3-D Secure cards): the provider sends the buyer back to the
+  // order's confirmation page, which follows the payment from there.
+  useEffect(() => {
+    if (!('redirectUrl' in checkout) || opened.current === checkout.redirectUrl) return;
+    opened.current = checkout.redirectUrl;
+    window.location.assign(checkout.redirectUrl);
+  }, [checkout]);
 
   useEffect(() => {
     if (checkout.provider !== 'razorpay' || opened.current === checkout.order_id) return;

@@ -6,19 +6,22 @@
  * What follows a payment (the receipt, the supplier submission) is the subscribers' business
  * (core/orders/events.ts): this module knows nothing about mail or fulfilment.
  */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
-import { e4ToCents } from '../../money/money.ts';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, PaymentAttemptsTable } from '../../../db/schema.ts';
+import { e4ToCents, formatAmountE4 } from '../../money/money.ts';
 import { publishOrderEvent } from '../events.ts';
 import { PAYABLE_STATUSES, PAYMENT_TRANSITIONS, type PaymentStatus } from '../status.ts';
 import { recordOrderEvent } from '../timeline.ts';
 
 export type PaymentSource = 'checkout' | 'webhook' | 'reconciler';
 
+/** A payment as a provider reported it, for the attempt it names. */
 export interface PaymentFacts {
-  providerOrderId: string;
+  provider: string;
+  /** The provider's reference for the attempt. */
+  reference: string;
   paymentId: string;
-  /** Present when the source states them (webhooks, reconciler); checked against the order. */
+  /** Present when the source states them (webhooks, reconciler); checked against the attempt. */
   amountCents?: number | undefined;
   currency?: string | undefined;
   source: PaymentSource;
@@ -39,18 +42,77 @@ function payableFrom(to: PaymentStatus): PaymentStatus[] {
   return (Object.keys(PAYMENT_TRANSITIONS) as PaymentStatus[]).filter((from) => PAYMENT_TRANSITIONS[from].includes(to));
 }
 
+function attemptOf(trx: Transaction<Database>, provider: string, reference: string) {
+  return trx
+    .selectFrom('payment_attempts')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+}
+
+/** A new payment attempt for an order; a second one for the same method is ignored (the first stays). */
+export async function addPaymentAttempt(
+  db: Kysely<Database> | Transaction<Database>,
+  attempt: Insertable<PaymentAttemptsTable>,
+): Promise<void> {
+  await db
+    .insertInto('payment_attempts')
+    .values(attempt)
+    .onConflict((oc) => oc.columns(['order_id', 'method']).doNothing())
+    .execute();
+}
+
+/**
+ * The buyer chose another method for an unpaid order: the order now costs that attempt's amount
+ * and names its provider and method. Compare-and-set on a payable status: a paid order keeps the
+ * method that paid it.
+ */
+export async function choosePaymentAttempt(
+  db: Kysely<Database>,
+  attempt: Selectable<PaymentAttemptsTable>,
+  now: Date,
+): Promise<boolean> {
+  const at = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('orders')
+      .set({
+        provider: attempt.provider,
+        payment_method: attempt.method,
+        amount_e4: attempt.amount_e4,
+        adjustment_e4: attempt.adjustment_e4,
+        updated_at: at,
+      })
+      .where('id', '=', attempt.order_id)
+      .where('payment_status', 'in', PAYABLE_STATUSES)
+      .where('payment_method', '!=', attempt.method)
+      .executeTakeFirst();
+    const changed = Number(updated.numUpdatedRows) === 1;
+    if (changed)
+      await recordOrderEvent(trx, attempt.order_id, 'payment.method_changed', { method: attempt.method }, at);
+    return changed;
+  });
+}
+
+/**
+ * Money for one of the order's attempts: the first payment pays the order (and makes its
+ * attempt the order's method and amount); any other payment for an order already paid is kept
+ * as an extra payment, flagged for the owner to refund, once per payment.
+ */
 export async function markPaid(
   trx: Transaction<Database>,
   facts: PaymentFacts,
   context: MarkPaidContext,
 ): Promise<MarkPaidResult> {
+  const attempt = await attemptOf(trx, facts.provider, facts.reference);
+  if (!attempt) return { outcome: 'rejected', reason: 'Order not found' };
   const order = await trx
     .selectFrom('orders')
-    .selectAll()
-    .where('provider_order_id', '=', facts.providerOrderId)
-    .executeTakeFirst();
-  if (!order) return { outcome: 'rejected', reason: 'Order not found' };
-  if (facts.amountCents !== undefined && facts.amountCents !== e4ToCents(order.amount_e4)) {
+    .select(['id', 'currency'])
+    .where('id', '=', attempt.order_id)
+    .executeTakeFirstOrThrow();
+  if (facts.amountCents !== undefined && facts.amountCents !== e4ToCents(attempt.amount_e4)) {
     return { outcome: 'rejected', reason: 'Payment amount does not match the order', mismatch: { orderId: order.id } };
   }
   if (facts.currency !== undefined && facts.currency.toUpperCase() !== order.currency) {
@@ -62,26 +124,46 @@ export async function markPaid(
   }
 
   const now = (context.now?.() ?? new Date()).toISOString();
+  const payment = {
+    order_id: order.id,
+    attempt_id: attempt.id,
+    provider: attempt.provider,
+    method: attempt.method,
+    payment_id: facts.paymentId,
+    amount_e4: attempt.amount_e4,
+    currency: order.currency,
+    created_at: now,
+  };
   const updated = await trx
     .updateTable('orders')
-    .set({ payment_status: 'paid', payment_id: facts.paymentId, paid_at: now, updated_at: now })
+    .set({
+      payment_status: 'paid',
+      payment_id: facts.paymentId,
+      paid_at: now,
+      updated_at: now,
+      provider: attempt.provider,
+      payment_method: attempt.method,
+      amount_e4: attempt.amount_e4,
+      adjustment_e4: attempt.adjustment_e4,
+    })
     .where('id', '=', order.id)
     .where('payment_status', 'in', PAYABLE_STATUSES)
     .executeTakeFirst();
 
   if (Number(updated.numUpdatedRows) === 0) {
-    const current = await trx
-      .selectFrom('orders')
-      .select(['payment_id'])
-      .where('id', '=', order.id)
-      .executeTakeFirstOrThrow();
-    if (current.payment_id !== facts.paymentId) {
-      // The buyer paid twice for one order: keep the first, flag the second for a refund.
+    // Paid already. The same payment again (a replayed webhook, the reconciler after the
+    // callback) is already recorded; any other payment is money the buyer sent twice.
+    const extra = await trx
+      .insertInto('order_payments')
+      .values({ ...payment, role: 'extra' })
+      .onConflict((oc) => oc.columns(['provider', 'payment_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(extra.numInsertedOrUpdatedRows ?? 0) === 1) {
       await trx
         .updateTable('orders')
         .set({
           needs_review: 1,
-          review_reason: `A second payment ${facts.paymentId} was received for this order`,
+          review_reason: `A second payment ${facts.paymentId} was received for this order: refund it`,
           updated_at: now,
         })
         .where('id', '=', order.id)
@@ -90,30 +172,149 @@ export async function markPaid(
         trx,
         order.id,
         'payment.duplicate',
-        { paymentId: facts.paymentId, source: facts.source },
+        { paymentId: facts.paymentId, provider: attempt.provider, source: facts.source },
         now,
       );
     }
     return { outcome: 'already-paid', orderId: order.id };
   }
 
-  await recordOrderEvent(trx, order.id, 'payment.paid', { paymentId: facts.paymentId, source: facts.source }, now);
+  await trx
+    .insertInto('order_payments')
+    .values({ ...payment, role: 'applied' })
+    .execute();
+  await recordOrderEvent(
+    trx,
+    order.id,
+    'payment.paid',
+    { paymentId: facts.paymentId, provider: attempt.provider, method: attempt.method, source: facts.source },
+    now,
+  );
   await publishOrderEvent(trx, { type: 'order.paid', orderId: order.id, paymentId: facts.paymentId }, new Date(now));
   return { outcome: 'paid', orderId: order.id };
+}
+
+/**
+ * Money arrived for an attempt but less than its price (a crypto invoice paid short). It never
+ * pays the order; it is kept as an extra payment for the owner to settle (refund it, or take it
+ * up with the buyer), once per payment.
+ */
+export async function recordUnderpayment(
+  trx: Transaction<Database>,
+  facts: {
+    provider: string;
+    reference: string;
+    paymentId: string;
+    amountCents: number;
+    currency: string;
+    source: PaymentSource;
+  },
+  now: Date,
+): Promise<boolean> {
+  const attempt = await attemptOf(trx, facts.provider, facts.reference);
+  if (!attempt) return false;
+  const at = now.toISOString();
+  const inserted = await trx
+    .insertInto('order_payments')
+    .values({
+      order_id: attempt.order_id,
+      attempt_id: attempt.id,
+      provider: attempt.provider,
+      method: attempt.method,
+      payment_id: facts.paymentId,
+      role: 'extra',
+      amount_e4: facts.amountCents * 100,
+      currency: facts.currency.toUpperCase(),
+      created_at: at,
+    })
+    .onConflict((oc) => oc.columns(['provider', 'payment_id']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  const received = formatAmountE4(facts.amountCents * 100, 2);
+  const due = formatAmountE4(attempt.amount_e4, 2);
+  await trx
+    .updateTable('orders')
+    .set({
+      needs_review: 1,
+      review_reason: `Underpaid: ${received} received of ${due} (payment ${facts.paymentId}); the order was not paid`,
+      updated_at: at,
+    })
+    .where('id', '=', attempt.order_id)
+    .execute();
+  await recordOrderEvent(
+    trx,
+    attempt.order_id,
+    'payment.underpaid',
+    { paymentId: facts.paymentId, received, due, source: facts.source },
+    at,
+  );
+  return true;
+}
+
+/** A chargeback or dispute the provider reported: recorded once, and the order flagged for the owner. */
+export async function recordDispute(
+  trx: Transaction<Database>,
+  facts: {
+    provider: string;
+    reference: string;
+    disputeId: string;
+    amountCents: number;
+    currency: string;
+    reason: string;
+  },
+  now: Date,
+): Promise<boolean> {
+  const attempt = await attemptOf(trx, facts.provider, facts.reference);
+  if (!attempt) return false;
+  const at = now.toISOString();
+  const inserted = await trx
+    .insertInto('payment_disputes')
+    .values({
+      order_id: attempt.order_id,
+      provider: facts.provider,
+      dispute_id: facts.disputeId,
+      amount_e4: facts.amountCents * 100,
+      currency: facts.currency.toUpperCase(),
+      reason: facts.reason.slice(0, 300),
+      created_at: at,
+    })
+    .onConflict((oc) => oc.columns(['provider', 'dispute_id']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  await trx
+    .updateTable('orders')
+    .set({ needs_review: 1, review_reason: `Chargeback opened: ${facts.reason.slice(0, 200)}`, updated_at: at })
+    .where('id', '=', attempt.order_id)
+    .execute();
+  await recordOrderEvent(
+    trx,
+    attempt.order_id,
+    'payment.disputed',
+    {
+      disputeId: facts.disputeId,
+      amount: formatAmountE4(facts.amountCents * 100, 2),
+      reason: facts.reason.slice(0, 300),
+    },
+    at,
+  );
+  return true;
 }
 
 /** A failed attempt marks the order `fail` only while it is still waiting for a payment. */
 export async function markPaymentFailed(
   trx: Transaction<Database>,
-  facts: { providerOrderId: string; paymentId?: string | undefined; reason: string; source: PaymentSource },
+  facts: {
+    provider: string;
+    reference: string;
+    paymentId?: string | undefined;
+    reason: string;
+    source: PaymentSource;
+  },
   now = new Date(),
 ): Promise<boolean> {
-  const order = await trx
-    .selectFrom('orders')
-    .select('id')
-    .where('provider_order_id', '=', facts.providerOrderId)
-    .executeTakeFirst();
-  if (!order) return false;
+  const attempt = await attemptOf(trx, facts.provider, facts.reference);
+  if (!attempt) return false;
+  const order = { id: attempt.order_id };
   const at = now.toISOString();
   const updated = await trx
     .updateTable('orders')
