@@ -48,6 +48,17 @@ const WebhookBody = z.looseObject({
   payload: optional(
     z.looseObject({
       payment: optional(z.looseObject({ entity: optional(PaymentEntity) })),
+      order: optional(
+        z.looseObject({
+          entity: optional(
+            z.looseObject({
+              id: Id,
+              amount_paid: optional(z.number().int().nonnegative()),
+              currency: optional(Text(8)),
+            }),
+          ),
+        }),
+      ),
       refund: optional(
         z.looseObject({
           entity: optional(z.looseObject({ id: Id, payment_id: optional(Id), amount: z.number().int().nonnegative() })),

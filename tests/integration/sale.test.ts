@@ -356,7 +356,7 @@ describe.each(dialects)("a sale in Razorpay's payment window on %s", (dialect) =
       amount: saleCents(firstTier.price),
       description: `${followers.name} (sale: ${money(cents(firstTier.price))} → ${money(saleCents(firstTier.price))})`,
     });
-    expect(razorpay.orders.get(data.razorpay_order_id)?.amount).toBe(saleCents(firstTier.price));
+    expect(razorpay.orders.get(data.checkout.order_id)?.amount).toBe(saleCents(firstTier.price));
   });
 });
 
