@@ -61,8 +61,6 @@ const ErrorEnvelope = z.object({ error: ErrorBody });
 const RefundReply = z.object({ transaction: Transaction.optional(), error: ErrorBody.optional() });
 const InitReply = z.object({ url: z.url(), guid: z.string().min(1) });
 
-type OrderReply = z.infer<typeof OrderBody>;
-
 const hasKey = (json: unknown, key: string) => typeof json === 'object' && json !== null && key in json;
 
 function messagesOf(error: z.infer<typeof ErrorBody> | undefined): string {
@@ -75,7 +73,7 @@ function messagesOf(error: z.infer<typeof ErrorBody> | undefined): string {
  * The one status → outcome map, shared by webhooks and lookUp. Null: a status that says nothing
  * about money for us (a webhook reads it as not_ours, lookUp as pending).
  */
-export function solidgateOrderOutcome(reply: OrderReply): PaymentOutcome | null {
+export function solidgateOrderOutcome(reply: z.infer<typeof OrderBody>): PaymentOutcome | null {
   const { order } = reply;
   const reference = order.order_id;
   const transactions = [...Object.values(reply.transactions ?? {}), ...(reply.transaction ? [reply.transaction] : [])];
