@@ -153,6 +153,22 @@ describe('Solidgate adapter', () => {
     expect(await provider.lookUp(attempt.attemptRef)).toMatchObject([failed]);
   });
 
+  it('reads settle_ok as captured, naming the payment by its transaction or else by the order', () => {
+    const settled = JSON.stringify({
+      order: { order_id: 'BST-S', status: 'settle_ok', amount: 500, currency: 'gbp' },
+      transactions: { auth_1: { id: 'auth_1', operation: 'auth', status: 'success', amount: 500 } },
+    });
+    expect(provider.readWebhook(Buffer.from(settled), signedWebhook(settled))).toMatchObject({
+      ok: true,
+      outcome: { kind: 'captured', reference: 'BST-S', paymentId: 'auth_1', amountCents: 500, currency: 'GBP' },
+    });
+    const bare = JSON.stringify({ order: { order_id: 'BST-B', status: 'approved', amount: 500, currency: 'USD' } });
+    expect(provider.readWebhook(Buffer.from(bare), signedWebhook(bare))).toMatchObject({
+      ok: true,
+      outcome: { kind: 'captured', reference: 'BST-B', paymentId: 'BST-B' },
+    });
+  });
+
   it('falls back to a plain decline reason when Solidgate gives none', () => {
     const body = JSON.stringify({
       order: { order_id: 'BST-9', status: 'auth_failed', amount: 100, currency: 'USD' },
