@@ -10,6 +10,7 @@ import { type PaymentGateways, createPaymentGateways } from '../core/payments/me
 import type { PaymentProvider } from '../core/payments/provider.ts';
 import { createRazorpayProvider } from '../core/payments/razorpay.ts';
 import { createSandboxProvider, loadSandboxSecret } from '../core/payments/sandbox.ts';
+import { createSolidgateProvider } from '../core/payments/solidgate.ts';
 import type { Config } from './config.ts';
 
 export async function paymentGatewaysFrom(config: Config, db: Kysely<Database>): Promise<PaymentGateways> {
@@ -22,6 +23,17 @@ export async function paymentGatewaysFrom(config: Config, db: Kysely<Database>):
         keySecret: config.RAZORPAY_KEY_SECRET,
         webhookSecret: config.RAZORPAY_WEBHOOK_SECRET,
         apiUrl: config.RAZORPAY_API_URL,
+      }),
+    );
+  if (config.SOLIDGATE_PUBLIC_KEY && config.SOLIDGATE_SECRET_KEY)
+    providers.push(
+      createSolidgateProvider({
+        publicKey: config.SOLIDGATE_PUBLIC_KEY,
+        secretKey: config.SOLIDGATE_SECRET_KEY,
+        webhookPublicKey: config.SOLIDGATE_WEBHOOK_PUBLIC_KEY,
+        webhookSecretKey: config.SOLIDGATE_WEBHOOK_SECRET_KEY,
+        apiUrl: config.SOLIDGATE_API_URL,
+        paymentPageUrl: config.SOLIDGATE_PAYMENT_PAGE_URL,
       }),
     );
   return createPaymentGateways(providers);
