@@ -7,7 +7,7 @@
 import { type CreateOrderInput, createOrder } from './checkout.ts';
 import type { OrderServiceDeps } from './order-deps.ts';
 import { handleWebhook, payableOrder, recordCheckoutFailure, verifyCheckoutPayment } from './payments.ts';
-import { reconcilePayments } from './reconcile.ts';
+import { checkOrderPayment, reconcilePayments } from './reconcile.ts';
 import { orderStatusView } from './status-view.ts';
 
 export type OrderServiceOptions = Omit<OrderServiceDeps, 'now'> & { now?: (() => Date) | undefined };
@@ -23,6 +23,7 @@ export function createOrderService(options: OrderServiceOptions) {
     handleWebhook: (providerId: string, rawBody: Buffer, headers: Parameters<typeof handleWebhook>[3]) =>
       handleWebhook(deps, providerId, rawBody, headers),
     reconcile: (limit?: number) => reconcilePayments(deps, limit),
+    checkPayment: (orderId: string) => checkOrderPayment(deps, orderId),
   };
 }
 

@@ -5,7 +5,11 @@
  */
 import { defineRecurringJob } from '../jobs/recurring.ts';
 import { type PaymentOutcome, type PaymentProvider, PaymentProviderError } from '../payments/provider.ts';
-import type { OrderServiceDeps } from './order-deps.ts';
+import type { PaymentGateways } from '../payments/methods.ts';
+import { type OrderServiceDeps, findOrderByReference } from './order-deps.ts';
+import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
+import { PAYABLE_STATUSES, type PaymentStatus } from './status.ts';
+import { publicOrderId } from './types.ts';
 import { applyPaymentOutcome } from './payments.ts';
 import { expireOrder, markPaymentChecked } from './transitions/index.ts';
 
@@ -47,6 +51,61 @@ export interface ReconcileResult {
  * one order is counted and the order still moves to the back of the rotation, so one bad
  * order cannot stall the rest. Windows and bounds: decision 014.
  */
+/**
+ * What the providers say about these attempts (those whose provider is still configured), or
+ * undefined when one of them could not be asked.
+ */
+async function lookUpAttempts(
+  gateways: PaymentGateways,
+  attempts: readonly { provider: string; reference: string }[],
+): Promise<{ provider: PaymentProvider; outcome: PaymentOutcome }[] | undefined> {
+  const outcomes: { provider: PaymentProvider; outcome: PaymentOutcome }[] = [];
+  for (const attempt of attempts) {
+    const provider = gateways.provider(attempt.provider);
+    if (!provider) continue;
+    try {
+      for (const outcome of await provider.lookUp(attempt.reference)) outcomes.push({ provider, outcome });
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      return undefined;
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * The buyer is back from a hosted payment page: the providers are asked now instead of waiting
+ * for their webhook (which may be slow, or lost), so the confirmation page can say "paid" at
+ * once. Safe to call any number of times: a payment applies through the same transitions.
+ */
+export async function checkOrderPayment(
+  deps: OrderServiceDeps,
+  publicId: string,
+): Promise<{ orderId: string; paymentStatus: PaymentStatus }> {
+  const order = await findOrderByReference(deps, publicId.trim());
+  if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
+  const orderId = publicOrderId(order.provider_order_id);
+  if (!PAYABLE_STATUSES.includes(order.payment_status)) return { orderId, paymentStatus: order.payment_status };
+  const attempts = await deps.db
+    .selectFrom('payment_attempts')
+    .select(['provider', 'reference'])
+    .where('order_id', '=', order.id)
+    .execute();
+  const outcomes = (await lookUpAttempts(deps.gateways, attempts)) ?? [];
+  const money = outcomes.filter(({ outcome }) => outcome.kind === 'captured' || outcome.kind === 'underpaid');
+  if (money.length > 0)
+    await deps.db.transaction().execute(async (trx) => {
+      for (const { provider, outcome } of money)
+        await applyPaymentOutcome(trx, deps, provider, outcome, 'checkout', false);
+    });
+  const now = await deps.db
+    .selectFrom('orders')
+    .select('payment_status')
+    .where('id', '=', order.id)
+    .executeTakeFirstOrThrow();
+  return { orderId, paymentStatus: now.payment_status };
+}
+
 export async function reconcilePayments(deps: OrderServiceDeps, limit = RECONCILE_BATCH): Promise<ReconcileResult> {
   const { db, gateways, now } = deps;
   const current = now().getTime();
@@ -75,21 +134,11 @@ export async function reconcilePayments(deps: OrderServiceDeps, limit = RECONCIL
           .execute();
   const result: ReconcileResult = { checked: 0, paid: 0, expired: 0, errors: 0, flagged: [] };
 
-  /** Every outcome of the order's attempts with providers still configured, or undefined when one could not be asked. */
-  async function outcomesOf(orderId: number) {
-    const outcomes: { provider: PaymentProvider; outcome: PaymentOutcome }[] = [];
-    for (const attempt of attempts.filter((a) => a.order_id === orderId)) {
-      const provider = gateways.provider(attempt.provider);
-      if (!provider) continue;
-      try {
-        for (const outcome of await provider.lookUp(attempt.reference)) outcomes.push({ provider, outcome });
-      } catch (error) {
-        if (!(error instanceof PaymentProviderError)) throw error;
-        return undefined;
-      }
-    }
-    return outcomes;
-  }
+  const outcomesOf = (orderId: number) =>
+    lookUpAttempts(
+      gateways,
+      attempts.filter((a) => a.order_id === orderId),
+    );
 
   async function checkOne(order: (typeof due)[number]): Promise<void> {
     const checkedAt = now();

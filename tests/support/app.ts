@@ -38,9 +38,15 @@ export async function startTestApp(
     overrides?: StoreOverrides;
     /** Extra routes for a test, registered after the app's own and before it is ready. */
     routes?: (app: FastifyInstance) => void | Promise<void>;
+    /**
+     * Another instance of the store over this app's database (its own store, worker and app, as
+     * a second server would have); closing it leaves the database to its owner.
+     */
+    sameDatabaseAs?: TestApp;
   } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase(dialect);
+  const shared = options.sameDatabaseAs?.database;
+  const database = shared ? { ...shared, dispose: async () => {} } : await openTestDatabase(dialect);
   const config = loadConfig({
     NODE_ENV: 'production',
     DATA_DIR: path.join(root, '.tmp/unused'),
