@@ -236,9 +236,9 @@ export function createCryptomusProvider(options: CryptomusOptions): PaymentProvi
         // they paid (false would cut the commission out of the refund).
         is_subtract: true,
       });
-      // Cryptomus refunds an invoice once and refuses a repeat: a retry of ours is the same refund,
-      // known by the refusal's words or, whatever they are, by the invoice's refund status.
-      if (!reply.refused || /already|only once/i.test(reply.message)) return { refundId };
+      if (!reply.refused) return { refundId };
+      // Cryptomus refunds an invoice once and refuses a repeat, in words it does not document: a
+      // retry of ours is known by the invoice's refund status instead, and is the same refund.
       const status = (await invoiceInfo(reference))?.payment_status;
       if (status === 'refund_process' || status === 'refund_paid') return { refundId };
       throw new PaymentProviderError(`Cryptomus refused the refund: ${reply.message}`, reply.status);
