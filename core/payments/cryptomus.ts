@@ -163,7 +163,9 @@ export function createCryptomusProvider(options: CryptomusOptions): PaymentProvi
 
   async function invoiceInfo(reference: string): Promise<Invoice | undefined> {
     const reply = await call('/v1/payment/info', { order_id: reference });
-    if (reply.refused && (reply.status === 404 || /not found/i.test(reply.message))) return undefined;
+    // Only Cryptomus's own words for an unknown invoice mean "never attempted": a bare 404 or
+    // "Merchant not found" is a misconfiguration, which must not read as an unpaid order.
+    if (reply.refused && /\b(payment|invoice)\b.*\bnot found\b/i.test(reply.message)) return undefined;
     return invoiceFrom(reply);
   }
 

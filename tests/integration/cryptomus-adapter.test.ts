@@ -430,6 +430,21 @@ describe('Cryptomus adapter against the fake', () => {
       ).toBe(503);
     });
 
+    it('only Cryptomus saying the invoice is unknown reads as never attempted, not any "not found"', async () => {
+      for (const [status, message] of [
+        [404, 'Not found'],
+        [422, 'Merchant not found'],
+      ] as const) {
+        const answering = createCryptomusProvider({
+          merchantId: MERCHANT,
+          paymentKey: KEY,
+          apiUrl: 'http://127.0.0.1:9',
+          fetch: () => Promise.resolve(Response.json({ state: 1, message }, { status })),
+        });
+        expect((await failure(answering.lookUp('BST-1001'))).status).toBe(status);
+      }
+    });
+
     it('Cryptomus unreachable: a PaymentProviderError', async () => {
       await fake.close();
       const error = await failure(provider.lookUp('BST-1001'));
