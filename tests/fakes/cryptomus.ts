@@ -4,10 +4,11 @@
  * is sent to, and signed webhooks to each invoice's `url_callback`. Helpers play the customer (pay,
  * pay too little, let it expire) and the network (replay or tamper with a webhook, go down).
  *
- * Refusals use Cryptomus's documented shapes: 401 `{ state: 1, message }` for a bad `merchant` or
- * `sign`; 422 `{ state: 1, errors: { field: [...] } }` for invalid fields; 422
- * `{ state: 1, message: 'Payment was not found' }` for an unknown invoice (payment/info and refund);
- * 422 `{ state: 1, message: 'The payment has already been refunded' }` for a second refund.
+ * Refusals have Cryptomus's shapes: 422 `{ state: 1, errors: { field: [...] } }` for invalid fields
+ * and 422 `{ state: 1, message: 'Payment was not found' }` for an unknown invoice (payment/info and
+ * refund) as its docs show them; 401 `{ state: 1, message: 'Invalid Sign.' }` for a bad `merchant`
+ * or `sign`, and 422 `{ state: 1, message: 'The payment has already been refunded' }` for a second
+ * refund, in words of our own (Cryptomus does not document them). `down` answers 503.
  */
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
@@ -50,7 +51,7 @@ export interface FakeCryptomusInvoice {
 
 interface PaySettings {
   status?: FakeCryptomusStatus;
-  /** Default: true for the statuses that end an invoice, false for check and confirm_check. */
+  /** Default: true for the statuses that end an invoice, false for check, confirm_check, refund_process. */
   isFinal?: boolean;
   /** What the buyer sends, in cents (default: the price, a dollar more for paid_over, 10% less for wrong_amount). */
   paidCents?: number;
