@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { createCryptomusProvider } from '../core/payments/cryptomus.ts';
 import { type PaymentGateways, createPaymentGateways } from '../core/payments/methods.ts';
 import type { PaymentProvider } from '../core/payments/provider.ts';
 import { createRazorpayProvider } from '../core/payments/razorpay.ts';
@@ -23,6 +24,14 @@ export async function paymentGatewaysFrom(config: Config, db: Kysely<Database>):
         keySecret: config.RAZORPAY_KEY_SECRET,
         webhookSecret: config.RAZORPAY_WEBHOOK_SECRET,
         apiUrl: config.RAZORPAY_API_URL,
+      }),
+    );
+  if (config.CRYPTOMUS_MERCHANT_ID && config.CRYPTOMUS_PAYMENT_KEY)
+    providers.push(
+      createCryptomusProvider({
+        merchantId: config.CRYPTOMUS_MERCHANT_ID,
+        paymentKey: config.CRYPTOMUS_PAYMENT_KEY,
+        apiUrl: config.CRYPTOMUS_API_URL,
       }),
     );
   if (config.SOLIDGATE_PUBLIC_KEY && config.SOLIDGATE_SECRET_KEY)

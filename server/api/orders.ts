@@ -15,6 +15,7 @@ import { type CheckoutMethods, lookUpOrderForm } from '../../core/orders/form-de
 import { safeText } from '../../core/form-fields.ts';
 import type { OrderService } from '../../core/orders/orders.ts';
 import { WebhookRejected } from '../../core/orders/payments.ts';
+import { PAYMENT_STATUSES } from '../../core/orders/types.ts';
 import type { PaymentGateways } from '../../core/payments/methods.ts';
 import type { SandboxProvider } from '../../core/payments/sandbox.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
@@ -128,6 +129,24 @@ export const ordersApi: FastifyPluginAsyncZod<OrdersApiOptions> = async (
       const recorded = await orders.paymentFailed({ ...attempt, reason: PAYMENT_FAILURE_MESSAGES[reason ?? 'other'] });
       return ok(recorded, 'Payment failure recorded');
     },
+  );
+
+  app.post(
+    '/order/check-payment',
+    {
+      config: limit(30),
+      schema: {
+        tags: ['checkout'],
+        summary: 'The buyer is back from a hosted payment page: ask the payment providers about the order now',
+        body: OrderStatusQuery,
+        response: {
+          200: envelopeOf(z.object({ orderId: z.string(), paymentStatus: z.enum(PAYMENT_STATUSES) })),
+          400: FailureSchema,
+          404: FailureSchema,
+        },
+      },
+    },
+    async (request) => ok(await orders.checkPayment(request.body.orderId)),
   );
 
   app.get(
