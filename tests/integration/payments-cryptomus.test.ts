@@ -179,7 +179,7 @@ describe.each(dialects)('crypto payments through Cryptomus on %s', (dialect) => 
     clock.advance(RECONCILE_AFTER_MS + 1000);
     const instances = [t, other];
     const replies = await Promise.all([
-      ...Array.from({ length: 5 }, (_, i) => cryptoWebhook(instances[i % 2]!, body)),
+      ...Array.from({ length: 5 }, (_, i) => cryptoWebhook(instances[i % 2], body)),
       post(t, '/api/order/check-payment', { orderId: created.orderId }),
       post(other, '/api/order/check-payment', { orderId: created.orderId }),
       t.store.orders.reconcile(),
@@ -266,7 +266,7 @@ describe.each(dialects)('crypto payments through Cryptomus on %s', (dialect) => 
     });
     expect(await count(card.orderId, 'payment.duplicate')).toBe(1);
 
-    const extra = payments[1]!;
+    const extra = payments[1];
     const refunded = await requestRefund(
       { db: t.database.db, gateways: t.store.gateways, now: clock.now },
       {
