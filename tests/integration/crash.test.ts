@@ -5,7 +5,6 @@
  * and holds its reply), and started again on the same database. The restarted store must not
  * guess: the order is flagged for review (`needs_review`) and the supplier never gets it twice.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,8 +14,7 @@ import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes
 import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
 import { orderBody, supplierServiceId } from '../scale/order-body.ts';
 import { startPanelProxy } from '../fakes/panel-proxy.ts';
-import { root } from '../support/app.ts';
-import { freePort } from '../support/free-port.ts';
+import { type ServerProcess, startServer } from '../support/server-process.ts';
 import { dialects } from '../support/databases.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -62,47 +60,6 @@ async function within<T>(promise: Promise<T>, ms: number, what: () => string): P
   } finally {
     clearTimeout(timer);
   }
-}
-
-interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<NodeJS.Signals | number | null>;
-  output: () => string;
-}
-
-async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: process.env.CRASH_LOG_LEVEL ?? 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited early:\n${output}`);
-      return fetch(`${url}/readyz`).then(
-        (response) => response.ok,
-        () => false,
-      );
-    },
-    { timeout: 30_000, interval: 100, message: 'the server to answer /readyz' },
-  );
-  return { url, child, exited, output: () => output };
 }
 
 describe.each(dialects)('a server killed inside a supplier submission (%s)', (dialect: DialectName) => {

@@ -1,0 +1,130 @@
+/**
+ * The worst moment to die for a payment: the provider has taken the buyer's money, and the store
+ * is killed (SIGKILL) before its paid transition, so the webhook never lands. A real server
+ * process with Cryptomus configured (against the local fake) is killed right after the capture
+ * and another is started on the same database: its reconciler finds the payment and pays the
+ * order exactly once, and the webhook's late delivery changes nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
+import { type FakeCryptomus, startFakeCryptomus } from '../fakes/cryptomus.ts';
+import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
+import { orderBody } from '../scale/order-body.ts';
+import { dialects } from '../support/databases.ts';
+import { type ServerProcess, startServer } from '../support/server-process.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+const keys = { merchantId: '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0', paymentKey: 'crash-cryptomus-key' };
+
+describe.each(dialects)('a server killed between the capture and the paid transition (%s)', (dialect: DialectName) => {
+  let cryptomus: FakeCryptomus;
+  let dataDir: string;
+  let fresh: FreshDatabase | undefined;
+  let database: DatabaseHandle;
+  let databaseEnv: Record<string, string>;
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    cryptomus = await startFakeCryptomus(keys);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'boostly-payment-crash-'));
+    if (dialect === 'postgres') {
+      fresh = await createFreshDatabase(process.env.TEST_DATABASE_URL ?? '', 'boostly_payment_crash');
+      databaseEnv = { DATABASE_URL: fresh.url };
+      database = openDatabase({ url: fresh.url, poolSize: 2 });
+    } else {
+      databaseEnv = { DATABASE_URL: '' };
+      database = openDatabase({ sqlitePath: path.join(dataDir, 'store.db') });
+    }
+  });
+  afterAll(async () => {
+    for (const server of servers) {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      await server.exited;
+    }
+    await database?.close();
+    await fresh?.drop();
+    await cryptomus?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('the restarted store finds the payment and pays the order once', { timeout: 120_000 }, async () => {
+    const env = {
+      ...databaseEnv,
+      DATA_DIR: dataDir,
+      CRYPTOMUS_MERCHANT_ID: keys.merchantId,
+      CRYPTOMUS_PAYMENT_KEY: keys.paymentKey,
+      CRYPTOMUS_API_URL: cryptomus.url,
+      PAYMENT_RECONCILE_SECONDS: '1',
+      JOB_POLL_MS: '100',
+    };
+    const first = await startServer(env);
+    servers.push(first);
+    const created = await fetch(`${first.url}/api/order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...orderBody('paycrash', 1), paymentMethod: 'crypto' }),
+    });
+    expect(created.status, first.output()).toBe(200);
+    const { orderId } = ((await created.json()) as { data: { orderId: string } }).data;
+
+    // The buyer pays; before Cryptomus's webhook reaches the store, the store dies.
+    await cryptomus.pay(orderId, { sendWebhook: false });
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+    const row = () =>
+      database.db
+        .selectFrom('orders')
+        .select(['id', 'payment_status'])
+        .where('provider_order_id', '=', `order_${orderId}`)
+        .executeTakeFirstOrThrow();
+    expect((await row()).payment_status).toBe('created');
+    // The reconciler leaves orders younger than two minutes to the webhook: this one is older.
+    await database.db
+      .updateTable('orders')
+      .set({ created_at: new Date(Date.now() - 5 * 60_000).toISOString() })
+      .where('provider_order_id', '=', `order_${orderId}`)
+      .execute();
+
+    const second = await startServer(env);
+    servers.push(second);
+    await waitFor(async () => (await row()).payment_status === 'paid', {
+      timeout: 30_000,
+      interval: 200,
+      message: 'the restarted store to find the captured payment',
+    });
+
+    // The webhook arrives late, at the new instance: nothing more happens.
+    const late = await fetch(`${second.url}/api/payments/cryptomus/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: cryptomus.webhookBody(orderId),
+    });
+    expect(late.status).toBe(200);
+    const { id } = await row();
+    const paidEntries = await database.db
+      .selectFrom('order_events')
+      .select('id')
+      .where('order_id', '=', id)
+      .where('kind', '=', 'payment.paid')
+      .execute();
+    expect(paidEntries).toHaveLength(1);
+    await waitFor(
+      async () =>
+        (await database.db.selectFrom('jobs').select('status').where('dedupe_key', '=', `receipt:${id}`).execute())
+          .length === 1,
+      { timeout: 15_000, interval: 200, message: 'the receipt to be queued' },
+    );
+    const receipts = await database.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('dedupe_key', '=', `receipt:${id}`)
+      .execute();
+    expect(receipts).toHaveLength(1);
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});
