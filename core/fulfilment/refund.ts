@@ -60,7 +60,15 @@ export async function refundUndelivered(
       throw new Error('The payment provider could not be reached; the refund is retried');
     return result.status === 'awaiting_address' ? 'awaiting-address' : 'refunded';
   } catch (error) {
-    if (error instanceof RefundRefused) throw new PermanentJobError(error.message);
-    throw error;
+    if (!(error instanceof RefundRefused)) throw error;
+    // The provider cannot take this refund as it stands (say, an equal amount was refunded by
+    // hand before): the owner settles it, told why.
+    await flagRefundForOwner(
+      db,
+      order.id,
+      `The automatic refund of ${formatAmountE4(amountE4, 2)} could not be made: ${error.message}`,
+      deps.now().toISOString(),
+    );
+    return 'flagged';
   }
 }

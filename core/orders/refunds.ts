@@ -57,6 +57,8 @@ export const REFUND_MESSAGES = {
   noPayment: 'This order has no payment to refund.',
   tooMuch: 'That is more than is left to refund on this payment.',
   wholeOnly: 'Crypto payments are refunded whole: refund all that is left of this payment.',
+  sameAmount:
+    'This payment was already refunded by exactly this amount, and its provider would take a second one as a repeat: refund a different amount (for example all that is left).',
   providerGone: 'The payment provider that took this payment is no longer configured.',
   linkInvalid: 'This refund link is not valid any more. Please contact us.',
 } as const;
@@ -80,6 +82,9 @@ export async function requestRefund(deps: RefundDeps, request: RefundRequest): P
   if (!payment) throw new RefundRefused(REFUND_MESSAGES.noPayment, 404);
   const provider = gateways.provider(payment.provider);
   if (!provider) throw new RefundRefused(REFUND_MESSAGES.providerGone, 409);
+  if (provider.refunds === 'distinct-amounts' && (await sameAmountRefunded(db, request))) {
+    throw new RefundRefused(REFUND_MESSAGES.sameAmount, 409);
+  }
   const toAddress = provider.refunds === 'whole-to-address';
   const token = toAddress ? randomBytes(24).toString('base64url') : undefined;
   const at = now().toISOString();
@@ -110,6 +115,28 @@ export async function requestRefund(deps: RefundDeps, request: RefundRequest): P
   }
   if (refund.status === 'pending') return sendRefund(deps, refund.id);
   return resultOf(refund);
+}
+
+/** Another refund (not this key's) of exactly this amount on the same payment, made or under way. */
+async function sameAmountRefunded(db: Kysely<Database>, request: RefundRequest): Promise<boolean> {
+  const payment = await db
+    .selectFrom('order_payments')
+    .select('id')
+    .where('order_id', '=', request.orderId)
+    .where((eb) =>
+      request.orderPaymentId !== undefined ? eb('id', '=', request.orderPaymentId) : eb('role', '=', 'applied'),
+    )
+    .executeTakeFirst();
+  if (!payment) return false;
+  const twin = await db
+    .selectFrom('refunds')
+    .select('id')
+    .where('order_payment_id', '=', payment.id)
+    .where('amount_e4', '=', request.amountE4)
+    .where('status', 'in', ['pending', 'done'])
+    .where('idempotency_key', '!=', request.idempotencyKey)
+    .executeTakeFirst();
+  return twin !== undefined;
 }
 
 function resultOf(refund: { id: number; status: string; amount_e4: number; failure: string | null }): RefundResult {

@@ -115,10 +115,12 @@ export interface PaymentProvider {
   /** The methods this provider serves. */
   readonly methods: readonly PaymentMethodId[];
   /**
-   * `any`: any amount up to what was paid, more than once. `whole-to-address`: only the whole
-   * payment, sent to an address the customer gives (crypto).
+   * `any`: any amount up to what was paid, more than once. `distinct-amounts`: the same, but the
+   * provider takes a second refund of an amount already refunded on the payment as a repeat of
+   * the first, so each must differ. `whole-to-address`: only the whole payment, sent to an
+   * address the customer gives (crypto).
    */
-  readonly refunds: 'any' | 'whole-to-address';
+  readonly refunds: 'any' | 'distinct-amounts' | 'whole-to-address';
   /** Opens a payment attempt with the provider. Throws PaymentProviderError when it cannot. */
   start(input: StartPaymentInput): Promise<StartedPayment>;
   /**

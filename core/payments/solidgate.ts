@@ -164,7 +164,8 @@ export function createSolidgateProvider(options: SolidgateOptions): PaymentProvi
     id: 'solidgate',
     label: 'Solidgate',
     methods: ['card-3ds'],
-    refunds: 'any',
+    // Solidgate takes a refund of the same order and amount as a repeat of the first.
+    refunds: 'distinct-amounts',
     acceptsWebhooks: webhookPublicKey !== '' && webhookSecretKey !== '',
 
     async start(input) {
