@@ -103,6 +103,9 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'DELETE /api/admin/suppliers/{id}': 'owner',
   'POST /api/admin/suppliers/{id}/import': 'owner',
   'GET /api/admin/suppliers/{id}/services': 'owner',
+  // The price change per payment method: owner only, like the catalogue's prices.
+  'GET /api/admin/payment-methods': 'owner',
+  'PUT /api/admin/payment-methods': 'owner',
   // Owner and support: orders, messages, reviews, their own session and security page.
   'GET /api/order/all-orders': 'owner+support',
   'GET /api/order/all-orders.csv': 'owner+support',
