@@ -21,36 +21,48 @@ interface Sums {
 }
 
 /**
- * The figures between two instants, `from` included and `until` excluded (ISO texts, which
- * compare like the instants they name).
+ * The four reads behind the figures, between two instants: `from` included and `until` excluded
+ * (ISO texts, which compare like the instants they name). Exported for the index checks in the
+ * tests, which EXPLAIN these very statements.
  */
-export async function providerMoney(db: Kysely<Database>, from: string, until: string): Promise<ProviderMoney[]> {
-  const [payments, refunds, disputes, waiting] = await Promise.all([
+export function providerMoneyQueries(from: string, until: string) {
+  return {
     // order_payments_created (created_at, provider): the range's payments, then their role.
-    sql<Sums & { provider: string; method: string; currency: string }>`
+    payments: sql<Sums & { provider: string; method: string; currency: string }>`
       select provider, method, currency, count(*) as n, sum(amount_e4) as e4
         from order_payments
        where created_at >= ${from} and created_at < ${until} and role = 'applied'
-       group by provider, method, currency`.execute(db),
+       group by provider, method, currency`,
     // refunds_settled (migration 023), partial on status = 'done'.
-    sql<Sums & { provider: string; currency: string }>`
+    refunds: sql<Sums & { provider: string; currency: string }>`
       select r.provider as provider, o.currency as currency, count(*) as n, sum(r.amount_e4) as e4
         from refunds r join orders o on o.id = r.order_id
        where r.status = 'done' and r.settled_at >= ${from} and r.settled_at < ${until}
-       group by r.provider, o.currency`.execute(db),
+       group by r.provider, o.currency`,
     // payment_disputes_created (created_at, provider).
-    sql<Sums & { provider: string; currency: string }>`
+    disputes: sql<Sums & { provider: string; currency: string }>`
       select d.provider as provider, o.currency as currency, count(*) as n, sum(d.amount_e4) as e4
         from payment_disputes d join orders o on o.id = d.order_id
        where d.created_at >= ${from} and d.created_at < ${until}
-       group by d.provider, o.currency`.execute(db),
+       group by d.provider, o.currency`,
     // order_payments_extra (migration 023), partial on role = 'extra'. A refund asked for and not
     // settled yet is on its way (or waits for the customer's address): not the owner's to do.
-    sql<Sums & { provider: string; currency: string }>`
+    waiting: sql<Sums & { provider: string; currency: string }>`
       select provider, currency, count(*) as n, sum(amount_e4 - refunded_e4 - refund_pending_e4) as e4
         from order_payments
        where role = 'extra' and amount_e4 > refunded_e4 + refund_pending_e4
-       group by provider, currency`.execute(db),
+       group by provider, currency`,
+  };
+}
+
+/** The figures between two instants, `from` included and `until` excluded. */
+export async function providerMoney(db: Kysely<Database>, from: string, until: string): Promise<ProviderMoney[]> {
+  const queries = providerMoneyQueries(from, until);
+  const [payments, refunds, disputes, waiting] = await Promise.all([
+    queries.payments.execute(db),
+    queries.refunds.execute(db),
+    queries.disputes.execute(db),
+    queries.waiting.execute(db),
   ]);
 
   interface Row extends Omit<ProviderMoney, 'revenue' | 'refunded' | 'disputed' | 'toRefundAmount' | 'methods'> {

@@ -28,14 +28,18 @@ const AdjustmentPercentSchema = z
 
 /** `PUT /api/admin/payment-methods`: the new price change of one or more methods, in percent. */
 export const PaymentMethodsUpdateSchema = z.object({
-  adjustments: z
-    .object(
-      Object.fromEntries(PAYMENT_METHOD_IDS.map((id) => [id, AdjustmentPercentSchema.optional()])) as Record<
-        (typeof PAYMENT_METHOD_IDS)[number],
-        z.ZodOptional<typeof AdjustmentPercentSchema>
-      >,
-    )
-    .strict('names a payment method this store does not have'),
+  adjustments: z.strictObject(
+    Object.fromEntries(PAYMENT_METHOD_IDS.map((id) => [id, AdjustmentPercentSchema.optional()])) as Record<
+      (typeof PAYMENT_METHOD_IDS)[number],
+      z.ZodOptional<typeof AdjustmentPercentSchema>
+    >,
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `names a payment method this store does not have (the methods are ${PAYMENT_METHOD_IDS.join(', ')})`
+          : 'must be an object of percents by payment method',
+    },
+  ),
 });
 export type PaymentMethodsUpdate = z.infer<typeof PaymentMethodsUpdateSchema>;
 
