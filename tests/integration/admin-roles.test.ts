@@ -51,7 +51,8 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'POST /api/order/verify-payment': 'public',
   'POST /api/order/payment-failed': 'public',
   'GET /api/order/order-status': 'public',
-  'POST /api/payments/razorpay/webhook': 'public',
+  // Each provider's signed webhook (Razorpay, Cryptomus, Solidgate), checked by its signature.
+  'POST /api/payments/{provider}/webhook': 'public',
   'POST /api/sandbox/pay': 'public',
   'POST /api/sandbox/fail': 'public',
   'POST /api/order/order-history/code': 'public',
