@@ -195,22 +195,20 @@ describe.each(dialects)('money by payment provider on %s', (dialect) => {
         ),
       );
     expect(again.outcome).toBe('already-paid');
-    const disputed = await t.database.db
-      .transaction()
-      .execute((trx) =>
-        recordDispute(
-          trx,
-          {
-            provider: 'razorpay',
-            reference,
-            disputeId: `disp_${dialect}`,
-            amountCents: 300,
-            currency: 'USD',
-            reason: 'fraudulent',
-          },
-          clock.now(),
-        ),
-      );
+    const disputed = await t.database.db.transaction().execute((trx) =>
+      recordDispute(
+        trx,
+        {
+          provider: 'razorpay',
+          reference,
+          disputeId: `disp_${dialect}`,
+          amountCents: 300,
+          currency: 'USD',
+          reason: 'fraudulent',
+        },
+        clock.now(),
+      ),
+    );
     expect(disputed).toBe(true);
 
     // A partial refund of the sandbox card order, the way the owner's refund asks for it.

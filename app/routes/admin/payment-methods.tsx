@@ -183,7 +183,9 @@ export default function PaymentMethodsPage({ loaderData: load }: Route.Component
       if (isUnauthorized(error)) return;
       if (error instanceof ApiError && error.fieldErrors.length > 0) {
         setServerErrors(
-          Object.fromEntries(error.fieldErrors.map((entry) => [entry.field.replace(/^adjustments\./, ''), entry.message])),
+          Object.fromEntries(
+            error.fieldErrors.map((entry) => [entry.field.replace(/^adjustments\./, ''), entry.message]),
+          ),
         );
       }
       toasts.show('The prices were not saved', 'error', messageOf(error));
@@ -246,8 +248,8 @@ export default function PaymentMethodsPage({ loaderData: load }: Route.Component
         </ul>
       )}
       <p className="mt-4 text-sm text-gray-700">
-        Changes from {settings.minPercent}% to +{settings.maxPercent}%, up to 2 decimals. Buyers see each method’s
-        price before they pay, and are charged exactly that; no method charges less than{' '}
+        Changes from {settings.minPercent}% to +{settings.maxPercent}%, up to 2 decimals. Buyers see each method’s price
+        before they pay, and are charged exactly that; no method charges less than{' '}
         {formatAdminPrice(e4ToNumber(MINIMUM_CHARGE_E4), '$')} unless the package itself costs less.
       </p>
       <ConfirmDialog
