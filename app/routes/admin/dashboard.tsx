@@ -182,7 +182,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         />
         {/* Each opened chargeback and each second payment also flags its order for review. */}
         <AttentionItem
-          label={`Chargebacks, last ${figures.range} days`}
+          label="Chargebacks in this period"
           value={count(chargebacks)}
           to="/admin/all-orders"
           tone={chargebacks > 0 ? 'warn' : 'ok'}

@@ -130,8 +130,8 @@ function MethodRow({
         ) : null}
         <p id={`${ids}-preview`} className="mt-1 text-sm text-gray-700" data-testid="payment-method-preview">
           {preview === null
-            ? `A ${formatAdminPrice(settings.previewBase, '$')} package: enter a valid percent to see its price.`
-            : `A ${formatAdminPrice(settings.previewBase, '$')} package costs ${formatAdminPrice(preview, '$')}.`}{' '}
+            ? `A ${formatAdminPrice(settings.previewBase)} package: enter a valid percent to see its price.`
+            : `A ${formatAdminPrice(settings.previewBase)} package costs ${formatAdminPrice(preview)}.`}{' '}
           Default {describePercent(method.defaultAdjustmentPercent)}.
         </p>
       </div>
@@ -197,7 +197,7 @@ export default function PaymentMethodsPage({ loaderData: load }: Route.Component
   const riskyText = risky
     .map(({ method, value }) => {
       const charge = e4ToNumber(adjustedAmountE4(PREVIEW_BASE_E4, value).amountE4);
-      return `${method.label} at ${describePercent(value)}: a ${formatAdminPrice(settings.previewBase, '$')} package would sell for ${formatAdminPrice(charge, '$')}`;
+      return `${method.label} at ${describePercent(value)}: a ${formatAdminPrice(settings.previewBase)} package would sell for ${formatAdminPrice(charge)}`;
     })
     .join('; ');
 
@@ -250,7 +250,7 @@ export default function PaymentMethodsPage({ loaderData: load }: Route.Component
       <p className="mt-4 text-sm text-gray-700">
         Changes from {settings.minPercent}% to +{settings.maxPercent}%, up to 2 decimals. Buyers see each method’s price
         before they pay, and are charged exactly that; no method charges less than{' '}
-        {formatAdminPrice(e4ToNumber(MINIMUM_CHARGE_E4), '$')} unless the package itself costs less.
+        {formatAdminPrice(e4ToNumber(MINIMUM_CHARGE_E4))} unless the package itself costs less.
       </p>
       <ConfirmDialog
         open={confirming}
