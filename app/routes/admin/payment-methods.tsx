@@ -177,8 +177,9 @@ export default function PaymentMethodsPage({ loaderData: load }: Route.Component
         body: { adjustments },
       });
       toasts.show(reply.message, 'success');
+      // The fields keep what was typed until the saved values have been read back.
+      await revalidator.revalidate();
       setTyped({});
-      void revalidator.revalidate();
     } catch (error) {
       if (isUnauthorized(error)) return;
       if (error instanceof ApiError && error.fieldErrors.length > 0) {
