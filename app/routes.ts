@@ -63,6 +63,8 @@ export default [
     // Owner only: supplier panels and their imported services (decision 045).
     route('suppliers', 'routes/admin/suppliers.tsx'),
     route('suppliers/:panelId/services', 'routes/admin/suppliers-services.tsx'),
+    // Owner only: the price change per payment method, like the catalogue's prices.
+    route('payment-methods', 'routes/admin/payment-methods.tsx'),
     // Owner only: the catalogue editor (decision 044).
     route('catalogue', 'routes/admin/catalogue.tsx'),
     route('catalogue/services/:slug', 'routes/admin/catalogue-service.tsx', { id: 'admin-catalogue-service' }),

@@ -23,6 +23,7 @@ import * as supplierPanels from './migrations/019-supplier-panels.ts';
 import * as catalogueEditing from './migrations/020-catalogue-editing.ts';
 import * as ordersKeywordWalk from './migrations/021-orders-keyword-walk.ts';
 import * as paymentMethods from './migrations/022-payment-methods.ts';
+import * as moneyByProvider from './migrations/023-money-by-provider.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '020-catalogue-editing': catalogueEditing,
   '021-orders-keyword-walk': ordersKeywordWalk,
   '022-payment-methods': paymentMethods,
+  '023-money-by-provider': moneyByProvider,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

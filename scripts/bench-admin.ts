@@ -2,7 +2,8 @@
  * `npm run bench:admin`: latency of the admin orders list (core/admin/orders-search.ts) and of
  * the owner's dashboard (core/admin/dashboard.ts) at a million orders, on SQLite and on
  * PostgreSQL, for every kind of request the console serves: no filter, each status, keyword
- * searches, status + keyword, pages 1, 2 and 500; the dashboard over 7, 30 and 90 days.
+ * searches, status + keyword, pages 1, 2 and 500, the payment provider filter; the dashboard over
+ * 7, 30 and 90 days.
  *
  * Each dialect gets its own store, seeded once with `seedOrders` (scripts/seed-orders.ts) and
  * reused by later runs:
@@ -238,6 +239,18 @@ async function combinations(handle: DatabaseHandle): Promise<Combination[]> {
     { group: 'pages', label: '"instagram followers", page 2', query: { keyword: 'instagram followers', page: 2 } },
     { group: 'pages', label: '"instagram followers", page 500', query: { keyword: 'instagram followers', page: 500 } },
     { group: 'pages', label: `"${emailFragment}", page 2`, query: { keyword: emailFragment, page: 2 } },
+    // The seeded orders are all Razorpay's: its filter is the widest one (an estimated count), and
+    // Cryptomus's the empty one.
+    { group: 'provider', label: 'Razorpay, page 1', query: { provider: 'razorpay' } },
+    { group: 'provider', label: 'Razorpay, page 500', query: { provider: 'razorpay', page: 500 } },
+    { group: 'provider', label: 'Razorpay + Completed', query: { provider: 'razorpay', status: 'Completed' } },
+    { group: 'provider', label: 'Razorpay + "gmail"', query: { provider: 'razorpay', keyword: 'gmail' } },
+    {
+      group: 'provider',
+      label: `Razorpay + "${emailFragment}"`,
+      query: { provider: 'razorpay', keyword: emailFragment },
+    },
+    { group: 'provider', label: 'Cryptomus (no orders)', query: { provider: 'cryptomus' } },
   );
   for (const dashboardDays of DASHBOARD_RANGES) {
     list.push({ group: 'dashboard', label: `figures, last ${dashboardDays} days`, query: { dashboardDays } });

@@ -39,6 +39,7 @@ import { adminRefillsApi, refillsApi } from './api/refills.ts';
 import { adminMailApi } from './api/admin-mail.ts';
 import { adminDashboardApi } from './api/admin-dashboard.ts';
 import { adminSuppliersApi } from './api/admin-suppliers.ts';
+import { adminPaymentMethodsApi } from './api/admin-payment-methods.ts';
 import { createDashboard } from '../core/admin/dashboard.ts';
 import { adminMessagesApi } from './api/admin-messages.ts';
 import { reviewsApi } from './api/reviews.ts';
@@ -309,6 +310,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(adminSuppliersApi, {
         suppliers: store.suppliers,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
+      await api.register(adminPaymentMethodsApi, {
+        db: store.database.db,
+        gateways: store.gateways,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
       await api.register(adminMessagesApi, {

@@ -234,7 +234,11 @@ export async function openStore(
     now: clock,
   });
   const refills = bindRefills(refillsDeps);
-  const ordersConsole = createOrdersConsole({ db, now: clock });
+  const ordersConsole = createOrdersConsole({
+    db,
+    now: clock,
+    configuredProviders: gateways.providers.map((provider) => provider.id),
+  });
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     dir: path.join(config.dataDir, 'mail'),

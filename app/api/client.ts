@@ -9,7 +9,7 @@
  * token provider (`createApiClient({ bearer })`).
  */
 
-type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One rejected field of a payload: `field` is its path joined with '.', e.g. 'email'. */
 export interface FieldError {

@@ -10,6 +10,7 @@ import { canApplyService, canReorder } from '../orders/status.ts';
 import { providerOrderIdFrom, publicOrderId } from '../orders/types.ts';
 import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';
 import type { ConsoleRow } from './contracts.ts';
+import { methodLabel, providerLabel } from './payment-words.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -34,6 +35,9 @@ export const LIST_COLUMNS = [
   'pending_action',
   // The action rules (core/orders/status.ts) read it: a refunded order is not sent again.
   'refunded_e4',
+  'provider',
+  'payment_method',
+  'adjustment_e4',
 ] as const;
 export type ListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
@@ -55,6 +59,9 @@ export function toRow(row: ListRow): ConsoleRow {
     needsReview: row.needs_review === 1,
     reviewReason: row.review_reason,
     fulfilmentState: row.fulfilment_state,
+    paymentMethod: methodLabel(row.payment_method),
+    paymentProvider: providerLabel(row.provider),
+    methodAdjustment: e4ToNumber(row.adjustment_e4),
     pendingAction: row.pending_action,
     canReorder: canReorder(row),
     canApplyService: canApplyService(row),

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { FULFILMENT_STATES, ORDER_STATUSES, PAYMENT_STATUSES, PENDING_ACTIONS } from '../orders/status.ts';
+import { PROVIDER_IDS } from '../payments/provider.ts';
 
 export const MAX_KEYWORD_LENGTH = 200;
 
@@ -21,11 +22,16 @@ const optionalPositiveInt = (max: number) =>
 /**
  * The list's filter (also the CSV export's). `status` is matched case-insensitively against
  * ORDER_STATUSES by the console ('in progress', 'In Progress', 'inprogress'); '' and 'all' mean
- * every status; anything else is a 400 with the list of statuses.
+ * every status; anything else is a 400 with the list of statuses. `provider` is the payment
+ * provider that took (or is to take) the order's money; '' means every provider.
  */
 export const OrdersFilterSchema = z.object({
   keyword: z.string().max(MAX_KEYWORD_LENGTH).optional(),
   status: z.string().max(40).optional(),
+  provider: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(PROVIDER_IDS, { error: `must be one of ${PROVIDER_IDS.join(', ')}` }).optional(),
+  ),
 });
 export type OrdersFilter = z.infer<typeof OrdersFilterSchema>;
 
@@ -69,6 +75,12 @@ export const ConsoleRowSchema = z.object({
   needsReview: z.boolean(),
   reviewReason: z.string().nullable(),
   fulfilmentState: z.enum(FULFILMENT_STATES),
+  /** The payment method in words ("Crypto"): the one that paid, or the buyer's latest choice. */
+  paymentMethod: z.string(),
+  /** Its provider's name for the owner ("Cryptomus"). */
+  paymentProvider: z.string(),
+  /** What that method changed the price by (negative: a discount), included in `price`. */
+  methodAdjustment: z.number(),
   /**
    * An admin action queued for the order and not finished yet: the console shows the row as
    * pending (no action offered) until its result is on the timeline.
@@ -98,7 +110,11 @@ export type OrdersPage = z.infer<typeof OrdersPageSchema>;
  */
 export const OrdersListReplySchema = z
   .object({ isSuccessful: z.boolean(), message: z.string(), data: OrdersPageSchema.shape.rows })
-  .extend(OrdersPageSchema.omit({ rows: true }).shape);
+  .extend(OrdersPageSchema.omit({ rows: true }).shape)
+  .extend({
+    /** The providers the filter offers: those configured and those that have orders. */
+    providers: z.array(z.object({ id: z.enum(PROVIDER_IDS), label: z.string() })),
+  });
 export type OrdersListReply = z.infer<typeof OrdersListReplySchema>;
 
 /** The detail's order: the row plus the facts only the detail shows. */

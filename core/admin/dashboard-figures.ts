@@ -39,6 +39,40 @@ export interface StatusCount {
   count: number;
 }
 
+/** What one payment method of a provider took in the range. */
+export interface MethodMoney {
+  /** The method's name for buyers ("Crypto"). */
+  label: string;
+  payments: number;
+  revenue: number;
+}
+
+/**
+ * One provider's money in one currency (core/admin/dashboard-money.ts). Payments, refunds and
+ * chargebacks are those of the range; second payments to refund are all that wait now, whenever
+ * they came.
+ */
+export interface ProviderMoney {
+  /** The provider's id: a key for the page, never shown. */
+  provider: string;
+  /** Its name for the owner ("Cryptomus", "Test payments"). */
+  label: string;
+  currency: string;
+  /** Payments that paid an order, and their amount. */
+  payments: number;
+  revenue: number;
+  methods: MethodMoney[];
+  /** Refunds made (the provider confirmed them), and their amount. */
+  refunds: number;
+  refunded: number;
+  /** Chargebacks and disputes opened: money the owner may lose, and a fee besides. */
+  disputes: number;
+  disputed: number;
+  /** Second payments and underpayments not refunded yet, and what is left of them to refund. */
+  toRefund: number;
+  toRefundAmount: number;
+}
+
 export interface DashboardFigures {
   range: DashboardRange;
   from: string;
@@ -48,4 +82,6 @@ export interface DashboardFigures {
   statuses: StatusCount[];
   delivery: ServiceDelivery[];
   flaggedForReview: number;
+  /** Per provider and currency, by provider name, then currency. */
+  byProvider: ProviderMoney[];
 }

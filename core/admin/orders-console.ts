@@ -5,16 +5,20 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { PROVIDER_IDS, type ProviderId } from '../payments/provider.ts';
 import { loadOrderDetail } from './order-detail.ts';
 import { createOrderActions } from './orders-actions.ts';
 import { exportOrdersCsv } from './orders-csv.ts';
 import { createOrdersSearch } from './orders-search.ts';
+import { providerLabel } from './payment-words.ts';
 
 interface OrdersConsoleOptions {
   db: Kysely<Database>;
   now?: () => Date;
   /** Overrides of the size thresholds (tests use tiny ones to reach every code path). */
   limits?: { smallResult?: number; statusScanLimit?: number; exportBatch?: number };
+  /** The providers this installation takes money through (the filter offers them before any order). */
+  configuredProviders?: readonly ProviderId[];
 }
 
 export function createOrdersConsole(options: OrdersConsoleOptions) {
@@ -26,9 +30,29 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
     detail: (orderId: string) => loadOrderDetail(db, orderId),
     reorder: actions.reorder,
     applyService: actions.applyService,
+    providers: () => providerChoices(db, options.configuredProviders ?? []),
     exportCsv: (query: Parameters<typeof exportOrdersCsv>[1] = {}) =>
       exportOrdersCsv({ db, search, batch: options.limits?.exportBatch }, query),
   };
+}
+
+/**
+ * The providers the list's filter offers, in PROVIDER_IDS order: those configured, and those any
+ * order names (one probe of the provider index each, never a scan).
+ */
+async function providerChoices(
+  db: Kysely<Database>,
+  configured: readonly ProviderId[],
+): Promise<{ id: ProviderId; label: string }[]> {
+  const used = await Promise.all(
+    PROVIDER_IDS.map(async (id) =>
+      configured.includes(id)
+        ? true
+        : (await db.selectFrom('orders').select('id').where('provider', '=', id).limit(1).executeTakeFirst()) !==
+          undefined,
+    ),
+  );
+  return PROVIDER_IDS.filter((_, i) => used[i]).map((id) => ({ id, label: providerLabel(id) }));
 }
 
 export type OrdersConsole = ReturnType<typeof createOrdersConsole>;

@@ -28,6 +28,9 @@ export const CSV_HEADER = [
   'Needs review',
   'Review reason',
   'Fulfilment state',
+  'Payment provider',
+  'Payment method',
+  'Method adjustment',
 ];
 
 function csvCells(row: ConsoleRow): (string | number)[] {
@@ -48,6 +51,9 @@ function csvCells(row: ConsoleRow): (string | number)[] {
     row.needsReview ? 'yes' : 'no',
     row.reviewReason ?? '',
     row.fulfilmentState,
+    row.paymentProvider,
+    row.paymentMethod,
+    row.methodAdjustment,
   ];
 }
 
@@ -91,7 +97,7 @@ export async function* exportOrdersCsv(options: CsvExportOptions, query: OrdersF
   const exportBatch = options.batch ?? EXPORT_BATCH;
   const status = normaliseStatus(query.status);
   const keyword = normaliseKeyword(query.keyword);
-  const scope = search.scopeOf(status);
+  const scope = search.scopeOf(status, query.provider ?? null);
   yield csvLine(CSV_HEADER);
 
   const plan = keyword ? await search.planKeyword(keyword) : null;

@@ -8,6 +8,11 @@
  * Status filter. One of ORDER_STATUSES, case-insensitive. 'Pending' also matches orders whose
  * payment is still `created` (the spec shows that payment state as pending).
  *
+ * Provider filter. The payment provider that took (or is to take) the order's money. It narrows
+ * every walk below, served by the index orders_provider_created (provider, created_at) when it
+ * is the only filter; its counts are exact up to STATUS_SCAN_LIMIT orders (counted through that
+ * index) and estimated beyond (orders-scope.ts), as the counters know statuses only.
+ *
  * Keyword. Trimmed and lowercased, it matches as a substring of the provider order id (so with
  * or without `order_`), the e-mail, the target or the service name. Keywords of one or two
  * characters are too short for a trigram index: they match as a prefix of the order id (with or
@@ -41,9 +46,20 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.ts';
 import type { Database } from '../../db/schema.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../orders/status.ts';
+import type { ProviderId } from '../payments/provider.ts';
 import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';
 import { rowsByIds } from './console-rows.ts';
 import { MAX_KEYWORD_LENGTH, type OrdersListQuery, type OrdersPage } from './contracts.ts';
+import {
+  type StatusScope,
+  caseVariants,
+  likeLiteral,
+  mergeOrdered,
+  prefixUpperBound,
+  scopeCounter,
+} from './orders-scope.ts';
+
+export { mergeOrdered };
 
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 100;
@@ -77,28 +93,6 @@ export function normaliseKeyword(keyword: string | undefined | null): string {
   return (keyword ?? '').trim().slice(0, MAX_KEYWORD_LENGTH).toLowerCase();
 }
 
-/** LIKE pattern text for a literal (backslash is the escape character in both dialects here). */
-function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** The smallest string greater than every string starting with `prefix` (binary order). */
-function prefixUpperBound(prefix: string): string {
-  const chars = [...prefix];
-  const last = chars.pop() as string;
-  return chars.join('') + String.fromCodePoint((last.codePointAt(0) as number) + 1);
-}
-
-/** Every upper/lower-case spelling of a short text (at most 2 characters: 4 spellings). */
-function caseVariants(text: string): string[] {
-  let variants = [''];
-  for (const ch of text) {
-    const options = [...new Set([ch.toLowerCase(), ch.toUpperCase()])];
-    variants = variants.flatMap((v) => options.map((o) => v + o));
-  }
-  return variants;
-}
-
 /** How a keyword search finds its rows. */
 interface KeywordPlan {
   /**
@@ -115,29 +109,38 @@ interface KeywordPlan {
   estimable?: RawBuilder<unknown>;
 }
 
-interface StatusScope {
-  /** Disjoint conditions, each walkable newest-first through one index; their union is the status. */
-  branches: [RawBuilder<unknown>, ...RawBuilder<unknown>[]];
-  /** The same as one condition, for filters. */
-  condition: RawBuilder<unknown> | null;
-}
-
 export function createOrdersSearch(options: OrdersSearchOptions) {
   const { db } = options;
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   const smallResult = options.limits?.smallResult ?? SMALL_RESULT[dialect];
   const statusScanLimit = options.limits?.statusScanLimit ?? STATUS_SCAN_LIMIT[dialect];
 
-  function scopeOf(status: OrderStatus | null): StatusScope {
-    if (!status) return { branches: [sql`1 = 1`], condition: null };
+  function statusScope(status: OrderStatus | null): StatusScope {
+    if (!status) return { branches: [sql`1 = 1`], condition: null, status, provider: null };
     if (status === 'Pending') {
       return {
         branches: [sql`order_status = 'Pending'`, sql`payment_status = 'created' and order_status <> 'Pending'`],
         condition: sql`(order_status = 'Pending' or payment_status = 'created')`,
+        status,
+        provider: null,
       };
     }
     const condition = sql`order_status = ${status}`;
-    return { branches: [condition], condition };
+    return { branches: [condition], condition, status, provider: null };
+  }
+
+  /** The status's branches and condition, each narrowed to the provider's orders when one is asked for. */
+  function scopeOf(status: OrderStatus | null, provider: ProviderId | null = null): StatusScope {
+    const scope = statusScope(status);
+    if (!provider) return scope;
+    const only = sql`provider = ${provider}`;
+    const [first, ...rest] = scope.branches;
+    return {
+      branches: [sql`${only} and ${first}`, ...rest.map((branch) => sql`${only} and ${branch}`)],
+      condition: scope.condition ? sql`${only} and ${scope.condition}` : only,
+      status,
+      provider,
+    };
   }
 
   /** Exact number of orders in a status (or all), from the trigger-maintained counters. */
@@ -161,6 +164,8 @@ export function createOrdersSearch(options: OrdersSearchOptions) {
     }>`explain (format json) select 1 from orders where ${predicate}`.execute(db);
     return Math.round(rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0);
   }
+
+  const scopeCount = scopeCounter({ db, dialect, exactUpTo: statusScanLimit, statusCount, pgEstimate });
 
   async function planKeyword(keyword: string): Promise<KeywordPlan> {
     const small = smallResult;
@@ -307,10 +312,11 @@ export function createOrdersSearch(options: OrdersSearchOptions) {
   async function list(query: OrdersListQuery = {}): Promise<OrdersPage> {
     const status = normaliseStatus(query.status);
     const keyword = normaliseKeyword(query.keyword);
+    const provider = query.provider ?? null;
     const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(Number(query.size) || DEFAULT_PAGE_SIZE)));
     const page = Math.max(1, Math.floor(Number(query.page) || 1));
     const offset = (page - 1) * size;
-    const scope = scopeOf(status);
+    const scope = scopeOf(status, provider);
     const result = (ids: number[], count: number, countExact: boolean) =>
       rowsByIds(db, ids).then((rows) => ({
         rows,
@@ -321,7 +327,13 @@ export function createOrdersSearch(options: OrdersSearchOptions) {
       }));
 
     if (!keyword) {
-      const count = await statusCount(status);
+      const { count, exact } = await scopeCount(scope);
+      if (!exact) {
+        // Many orders of the provider: newest first, and the count bounded by what the page saw.
+        const ids = await walkPage(scope, null, size, offset);
+        if (ids.length > 0 && ids.length < size) return result(ids, offset + ids.length, true);
+        return result(ids, ids.length === 0 ? Math.min(count, offset) : Math.max(count, offset + ids.length), false);
+      }
       if (offset >= count) return result([], count, true);
       // Past the middle, walking from the oldest end is shorter; the exact count makes it the same page.
       if (offset > count / 2) {
@@ -343,9 +355,9 @@ export function createOrdersSearch(options: OrdersSearchOptions) {
     // Past the last match the count is at most the offset; within the matches, at least the page's end.
     const bounded = (estimate: number) =>
       ids.length === 0 ? Math.min(estimate, offset) : Math.max(estimate, offset + ids.length);
-    if (!status) return result(ids, bounded(plan.estimate ?? 0), false);
-    const population = await statusCount(status);
-    if (population <= statusScanLimit) {
+    if (!scope.condition) return result(ids, bounded(plan.estimate ?? 0), false);
+    const population = await scopeCount(scope);
+    if (population.exact && population.count <= statusScanLimit) {
       // Few orders in the status: check each (through the status index) for an exact count.
       const { rows } = await sql<{ n: number | string }>`select ${sql.join(
         scope.branches.map((branch) => sql`(select count(*) from orders where ${branch} and ${plan.walk})`),
@@ -356,7 +368,7 @@ export function createOrdersSearch(options: OrdersSearchOptions) {
     const estimate =
       dialect === 'postgres' && plan.estimable
         ? await pgEstimate(sql`${scope.condition} and ${plan.estimable}`)
-        : Math.round(((plan.estimate ?? 0) * population) / Math.max(1, await statusCount(null)));
+        : Math.round(((plan.estimate ?? 0) * population.count) / Math.max(1, await statusCount(null)));
     return result(ids, bounded(estimate), false);
   }
 
@@ -364,13 +376,3 @@ export function createOrdersSearch(options: OrdersSearchOptions) {
 }
 
 export type OrdersSearch = ReturnType<typeof createOrdersSearch>;
-
-/** Merges lists each ordered by (created_at, id), descending unless `ascending`. */
-export function mergeOrdered<T extends { created_at: string; id: number }>(lists: T[][], ascending: boolean): T[] {
-  const [first, ...rest] = lists;
-  if (first && rest.length === 0) return first;
-  const sign = ascending ? 1 : -1;
-  const compare = (a: T, b: T) =>
-    sign * (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : Number(a.id) - Number(b.id));
-  return lists.flat().sort(compare);
-}

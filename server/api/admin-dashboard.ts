@@ -53,6 +53,22 @@ const DashboardSchema = z.object({
   statuses: z.array(z.object({ orderStatus: z.string(), paymentStatus: z.string(), count: z.number().int() })),
   delivery: z.array(z.object({ serviceSlug: z.string(), completed: z.number().int(), averageSeconds: z.number() })),
   flaggedForReview: z.number().int(),
+  byProvider: z.array(
+    z.object({
+      provider: z.string(),
+      label: z.string(),
+      currency: z.string(),
+      payments: z.number().int(),
+      revenue: z.number(),
+      methods: z.array(z.object({ label: z.string(), payments: z.number().int(), revenue: z.number() })),
+      refunds: z.number().int(),
+      refunded: z.number(),
+      disputes: z.number().int(),
+      disputed: z.number(),
+      toRefund: z.number().int(),
+      toRefundAmount: z.number(),
+    }),
+  ),
   failedMail: z.number().int(),
   supplierBalances: z.array(PanelBalanceSchema),
 });
@@ -67,7 +83,7 @@ export const adminDashboardApi: FastifyPluginAsyncZod<AdminDashboardApiOptions> 
       schema: {
         tags: ['admin'],
         summary:
-          'The owner dashboard: revenue, payments, refunds and checkouts per day (7, 30 or 90 days, per currency), order statuses, average delivery time per service, orders flagged for review, failed mail and each supplier panel’s balance',
+          'The owner dashboard: revenue, payments, refunds and checkouts per day (7, 30 or 90 days, per currency), order statuses, average delivery time per service, money per payment provider (payments, refunds, chargebacks, second payments to refund), orders flagged for review, failed mail and each supplier panel’s balance',
         querystring: DaysQuerySchema,
         response: { 200: envelopeOf(DashboardSchema), 400: FailureSchema, 401: FailureSchema },
       },

@@ -47,13 +47,13 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       schema: {
         tags: ['admin'],
         summary:
-          'All orders, newest first: status filter, keyword search (order id, e-mail, target, service name), pages',
+          'All orders, newest first: status and payment provider filters, keyword search (order id, e-mail, target, service name), pages, and the providers the filter offers',
         querystring: OrdersListQuerySchema,
         response: { 200: OrdersListReplySchema, 400: FailureSchema, 401: FailureSchema },
       },
     },
     async (request) => {
-      const result = await orders.list(request.query);
+      const [result, providers] = await Promise.all([orders.list(request.query), orders.providers()]);
       return {
         isSuccessful: true,
         message: result.count === 0 ? 'No orders found' : 'Success',
@@ -62,6 +62,7 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
         totalPages: result.totalPages,
         currentPage: result.currentPage,
         countExact: result.countExact,
+        providers,
       };
     },
   );

@@ -66,6 +66,10 @@ test('the owner dashboard: attention items, tiles, charts drawn, the numbers, th
   const notPaidToday = Number((await todayRow.getByRole('cell').nth(1).textContent())?.replaceAll(',', ''));
   expect(notPaidToday).toBeGreaterThanOrEqual(1);
   await expect(page.getByTestId('dashboard-statuses')).toContainText('Pending');
+  // Money by payment provider, and the chargebacks and second payments among what needs attention.
+  await expect(page.getByRole('heading', { name: 'Money by payment provider, last 30 days' })).toBeVisible();
+  await expect(attention.getByText('Chargebacks in this period')).toBeVisible();
+  await expect(attention.getByText('Second payments to refund')).toBeVisible();
   await expectNoSeriousAxeViolations(page, '/admin/dashboard, numbers open');
 
   await page.getByRole('link', { name: '7 days' }).click();

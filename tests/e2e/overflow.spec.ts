@@ -461,6 +461,7 @@ test('admin pages fit 360 to 1920 px without overflow or clipping', async ({ pag
       { url: '/admin/dashboard', ready: async (p) => expect(p.getByTestId('dashboard-attention')).toBeVisible() },
       { url: '/admin/admins', ready: async (p) => expect(p.getByTestId('admins-table')).toBeVisible() },
       { url: '/admin/suppliers', ready: async (p) => expect(p.getByTestId('panels')).toBeVisible() },
+      { url: '/admin/payment-methods', ready: async (p) => expect(p.getByTestId('payment-methods')).toBeVisible() },
       {
         url: '/admin/suppliers/1/services',
         ready: async (p) => expect(p.getByTestId('services-count')).toBeVisible(),

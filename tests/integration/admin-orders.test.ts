@@ -414,6 +414,10 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         needsReview: false,
         reviewReason: null,
         fulfilmentState: 'submitted',
+        // The method and provider in words, and the method's price change (none for cards by default).
+        paymentMethod: 'Card',
+        paymentProvider: 'Razorpay',
+        methodAdjustment: 0,
         pendingAction: null,
         canReorder: false,
         canApplyService: false,
@@ -761,6 +765,9 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         'no',
         '',
         'submitted',
+        'Razorpay',
+        'Card',
+        '0',
       ]);
 
       const completed = parseCsv((await get('/api/order/all-orders.csv?status=completed')).body).slice(1);

@@ -51,7 +51,10 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'POST /api/order/verify-payment': 'public',
   'POST /api/order/payment-failed': 'public',
   'GET /api/order/order-status': 'public',
+  // Each provider's signed webhook (Razorpay, Cryptomus, Solidgate), checked by its signature.
   'POST /api/payments/{provider}/webhook': 'public',
+  // The buyer back from a hosted payment page: asks the providers about one order.
+  'POST /api/order/check-payment': 'public',
   'POST /api/sandbox/pay': 'public',
   'POST /api/sandbox/fail': 'public',
   'POST /api/order/order-history/code': 'public',
@@ -103,6 +106,9 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'DELETE /api/admin/suppliers/{id}': 'owner',
   'POST /api/admin/suppliers/{id}/import': 'owner',
   'GET /api/admin/suppliers/{id}/services': 'owner',
+  // The price change per payment method: owner only, like the catalogue's prices.
+  'GET /api/admin/payment-methods': 'owner',
+  'PUT /api/admin/payment-methods': 'owner',
   // Owner and support: orders, messages, reviews, their own session and security page.
   'GET /api/order/all-orders': 'owner+support',
   'GET /api/order/all-orders.csv': 'owner+support',

@@ -3,6 +3,8 @@ import { Link, useLocation, useNavigation, useRevalidator, useSearchParams } fro
 import type { Route } from './+types/all-orders';
 import { MAX_KEYWORD_LENGTH, type OrdersListReply } from '../../../core/admin/contracts.ts';
 import { ORDER_STATUSES } from '../../../core/orders/status.ts';
+import { providerLabel } from '../../../core/admin/payment-words.ts';
+import { PROVIDER_IDS } from '../../../core/payments/provider.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
 import {
@@ -30,7 +32,8 @@ import { isAbort, messageOf } from '../../api/client.ts';
 import { StrokeIcon } from '../../components/StrokeIcon.tsx';
 
 /**
- * Admin all-orders (spec "Admin all-orders", sections 4, 8, 9): status filter, search (on Enter
+ * Admin all-orders (spec "Admin all-orders", sections 4, 8, 9): status and payment provider
+ * filters (the provider's only when there is more than one to choose), search (on Enter
  * or the magnifier; empty clears), the orders table with its row actions, pagination and a CSV
  * export. Filter, search and page live in the query string, so a reload or a shared link keeps
  * them; the route's clientLoader fetches the page for the address with the admin's token (the
@@ -49,18 +52,23 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
 const PAGE_SIZE = 20;
 
 const STATUS_VALUES = new Set<string>(ORDER_STATUSES);
+const PROVIDER_VALUES = new Set<string>(PROVIDER_IDS);
 
 interface Query {
   status: string;
+  /** The payment provider's id, '' for every provider. */
+  provider: string;
   keyword: string;
   page: number;
 }
 
 function readQuery(params: URLSearchParams): Query {
   const status = params.get('status') ?? '';
+  const provider = params.get('provider') ?? '';
   const page = Number(params.get('page'));
   return {
     status: STATUS_VALUES.has(status) ? status : '',
+    provider: PROVIDER_VALUES.has(provider) ? provider : '',
     keyword: (params.get('keyword') ?? '').trim(),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
@@ -69,6 +77,7 @@ function readQuery(params: URLSearchParams): Query {
 function toParams(query: Query): URLSearchParams {
   const params = new URLSearchParams();
   if (query.status) params.set('status', query.status);
+  if (query.provider) params.set('provider', query.provider);
   if (query.keyword) params.set('keyword', query.keyword);
   if (query.page > 1) params.set('page', String(query.page));
   return params;
@@ -80,10 +89,10 @@ type ListLoad =
   | { ok: false; message: string; unauthorized: boolean };
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<ListLoad> {
-  const { status, keyword, page } = readQuery(new URL(request.url).searchParams);
+  const { status, provider, keyword, page } = readQuery(new URL(request.url).searchParams);
   try {
     const reply = await adminApi.send<OrdersListReply>('GET', '/api/order/all-orders', {
-      query: { keyword, status, page, size: PAGE_SIZE },
+      query: { keyword, status, provider, page, size: PAGE_SIZE },
       signal: request.signal,
     });
     return { ok: true, reply };
@@ -172,7 +181,7 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
     setExporting(true);
     try {
       const response = await adminApi.raw('GET', '/api/order/all-orders.csv', {
-        query: { keyword: query.keyword, status: query.status },
+        query: { keyword: query.keyword, status: query.status, provider: query.provider },
       });
       if (!response.ok) {
         let message = `HTTP ${response.status}`;
@@ -202,7 +211,13 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
     }
   };
 
-  const filtered = query.status !== '' || query.keyword !== '';
+  const filtered = query.status !== '' || query.provider !== '' || query.keyword !== '';
+  // The providers configured or named by an order; one asked for in the address always shows.
+  const providerChoices = list.ok ? list.reply.providers : [];
+  const providerOptions =
+    query.provider && !providerChoices.some((choice) => choice.id === query.provider)
+      ? [...providerChoices, { id: query.provider, label: providerLabel(query.provider) }]
+      : providerChoices;
   const count = list.ok ? list.reply.count : 0;
   const about = list.ok && !list.reply.countExact ? 'about ' : '';
   const currentPage = list.ok && !loading ? list.reply.currentPage : query.page;
@@ -259,6 +274,28 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
             ))}
           </select>
         </div>
+
+        {providerOptions.length > 1 || query.provider ? (
+          <div className="min-w-0">
+            <label htmlFor={`${ids}-provider`} className="mb-1 block text-sm font-semibold text-gray-900">
+              Payment provider
+            </label>
+            <select
+              id={`${ids}-provider`}
+              value={query.provider}
+              onChange={(event) => go({ provider: event.target.value, page: 1 })}
+              className={`${adminFieldClass} w-full min-w-44`}
+              data-testid="orders-provider-filter"
+            >
+              <option value="">All</option>
+              {providerOptions.map((choice) => (
+                <option key={choice.id} value={choice.id}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
 
         <AdminSearchForm
           inputId={`${ids}-search`}
@@ -419,6 +456,10 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
                       >
                         {row.paymentStatus}
                       </span>
+                    </span>
+                    <span className="mt-1 block text-xs text-gray-700" data-testid="row-method">
+                      <span className="sr-only">Paid with: </span>
+                      {row.paymentMethod}
                     </span>
                   </td>
                   <td className="min-w-0 xl:px-3 xl:py-3">

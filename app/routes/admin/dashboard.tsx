@@ -5,13 +5,14 @@ import type { PanelBalance } from '../../../core/fulfilment/supplier-contracts.t
 import { CacheStrategy } from '../../cache.ts';
 import { AdminPageHeader } from '../../admin/list-parts.tsx';
 import { DayChart, formatUnit } from '../../admin/dashboard/DayChart.tsx';
+import { ProviderMoneyCards } from '../../admin/dashboard/ProviderMoneyCards.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
 
 /**
  * The owner's dashboard (decision 042): money, payments, refunds and checkouts per day over the last
- * 7, 30 or 90 days (per currency), the order statuses, average delivery time per service, and
- * what needs attention: orders flagged for review, failed mail, the supplier's balance. Owner
+ * 7, 30 or 90 days (per currency), money per payment provider, the order statuses, average
+ * delivery time per service, and what needs attention: orders flagged for review, failed mail, the supplier's balance. Owner
  * only (decision 041). Loaded in the browser with the admin's token, like every admin page.
  */
 
@@ -158,6 +159,8 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   const { figures } = loaderData;
   const balances = figures.supplierBalances;
   const days = figures.series[0]?.days.map((day) => day.day) ?? [];
+  const chargebacks = figures.byProvider.reduce((sum, row) => sum + row.disputes, 0);
+  const secondPayments = figures.byProvider.reduce((sum, row) => sum + row.toRefund, 0);
 
   return (
     <section aria-labelledby="dashboard-title" data-testid="dashboard">
@@ -176,6 +179,19 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           value={count(figures.failedMail)}
           to="/admin/mail"
           tone={figures.failedMail > 0 ? 'warn' : 'ok'}
+        />
+        {/* Each opened chargeback and each second payment also flags its order for review. */}
+        <AttentionItem
+          label="Chargebacks in this period"
+          value={count(chargebacks)}
+          to="/admin/all-orders"
+          tone={chargebacks > 0 ? 'warn' : 'ok'}
+        />
+        <AttentionItem
+          label="Second payments to refund"
+          value={count(secondPayments)}
+          to="/admin/all-orders"
+          tone={secondPayments > 0 ? 'warn' : 'ok'}
         />
         {balances.map(({ panelId, name, reading, lowBalanceThreshold }, index) => (
           <AttentionItem
@@ -279,6 +295,8 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           );
         })
       )}
+
+      <ProviderMoneyCards rows={figures.byProvider} range={figures.range} />
 
       <div className="mt-8 grid gap-4 xl:grid-cols-2">
         <section aria-labelledby="statuses-title" className="min-w-0 rounded-2xl border border-gray-200 bg-white p-4">

@@ -85,6 +85,12 @@ const ADMIN_NAV: NavItem[] = [
     icon: 'M3 7h11v9H3zM14 10h4l3 3v3h-7M7 19a2 2 0 1 0 0-.01M17 19a2 2 0 1 0 0-.01',
   },
   {
+    to: '/admin/payment-methods',
+    label: 'Payment methods',
+    matches: ['/admin/payment-methods'],
+    icon: 'M3 6h18v12H3zM3 10h18M7 15h4',
+  },
+  {
     to: '/admin/blog',
     label: 'Blog',
     matches: ['/admin/blog'],

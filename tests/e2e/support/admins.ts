@@ -53,6 +53,8 @@ export const E2E_ADMINS = {
   suppliers: 'suppliers@boostly.test',
   /** admin-catalogue.spec.ts: the owner who edits a price and publishes a draft service. */
   catalogue: 'catalogue@boostly.test',
+  /** admin-payment-methods.spec.ts: the owner who sets a payment method's price change. */
+  paymentMethods: 'payment-methods@boostly.test',
   /** admin-catalogue.spec.ts: a support admin (serve.ts gives it that role): no catalogue link. */
   catalogueSupport: 'catalogue-support@boostly.test',
 } as const;
