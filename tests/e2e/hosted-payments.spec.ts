@@ -1,0 +1,108 @@
+/**
+ * Purchases through the hosted payment pages, in Chromium: a store process of its own (its own
+ * data directory, SQLite) configured for Cryptomus and Solidgate, both pointing at local fakes
+ * that speak each vendor's protocol and sign both ways. The buyer chooses the method on the order
+ * page, is sent to the provider's page, pays there, the provider's signed webhook reaches the
+ * store, and the buyer lands on the confirmation page, which shows the order paid. The time from
+ * Continue to the paid confirmation is printed for the closing note.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Page, expect, test } from '@playwright/test';
+import { type FakeCryptomus, startFakeCryptomus } from '../fakes/cryptomus.ts';
+import { type FakeSolidgate, startFakeSolidgate } from '../fakes/solidgate.ts';
+import { type ServerProcess, startServer } from '../support/server-process.ts';
+import { plan } from './support/catalogue.ts';
+import { continueButton, enterTarget, openOrderForm, orderUrl, uniqueSuffix, verificationIcon } from './support/order.ts';
+
+const cryptomusKeys = { merchantId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', paymentKey: 'e2e-cryptomus-key' };
+const solidgateKeys = {
+  publicKey: 'api_pk_e2e',
+  secretKey: 'api_sk_e2e',
+  webhookPublicKey: 'wh_pk_e2e',
+  webhookSecretKey: 'wh_sk_e2e',
+};
+const IG_USERNAME = 'Instagram Username';
+const FOLLOWERS = orderUrl('instagram-followers', 100, 'Standard');
+const baseCents = Math.round(Number(plan('instagram-followers', 'Standard').tiers[0]!.price) * 100);
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+test.describe.configure({ mode: 'serial' });
+
+test.describe('purchases through the providers’ hosted pages', () => {
+  let cryptomus: FakeCryptomus;
+  let solidgate: FakeSolidgate;
+  let server: ServerProcess;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    cryptomus = await startFakeCryptomus(cryptomusKeys);
+    solidgate = await startFakeSolidgate(solidgateKeys);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'boostly-e2e-hosted-'));
+    server = await startServer({
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      CRYPTOMUS_MERCHANT_ID: cryptomusKeys.merchantId,
+      CRYPTOMUS_PAYMENT_KEY: cryptomusKeys.paymentKey,
+      CRYPTOMUS_API_URL: cryptomus.url,
+      SOLIDGATE_PUBLIC_KEY: solidgateKeys.publicKey,
+      SOLIDGATE_SECRET_KEY: solidgateKeys.secretKey,
+      SOLIDGATE_WEBHOOK_PUBLIC_KEY: solidgateKeys.webhookPublicKey,
+      SOLIDGATE_WEBHOOK_SECRET_KEY: solidgateKeys.webhookSecretKey,
+      SOLIDGATE_API_URL: solidgate.url,
+      SOLIDGATE_PAYMENT_PAGE_URL: solidgate.url,
+    });
+    solidgate.setWebhookUrl(`${server.url}/api/payments/solidgate/webhook`);
+  });
+  test.afterAll(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
+    await server?.exited;
+    await cryptomus?.close();
+    await solidgate?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Fills the followers form on this store, chooses the method, and presses Continue; returns when. */
+  async function orderWith(page: Page, method: RegExp) {
+    const suffix = uniqueSuffix();
+    await openOrderForm(page, `${server.url}${FOLLOWERS}`, IG_USERNAME);
+    await enterTarget(page, IG_USERNAME, `e2e.hosted.${suffix}`.slice(0, 30));
+    await expect(verificationIcon(page)).toHaveAttribute('data-state', 'success');
+    await page.getByLabel('Email', { exact: true }).fill(`hosted-${suffix}@example.com`);
+    await page.getByRole('radio', { name: method }).check();
+    await expect(continueButton(page)).toBeEnabled();
+    const started = Date.now();
+    await continueButton(page).click();
+    return started;
+  }
+
+  test('crypto: Cryptomus invoice page → pay → webhook → paid confirmation', async ({ page }) => {
+    const started = await orderWith(page, /Crypto/);
+    await expect(page).toHaveURL(new RegExp(`^${cryptomus.url}/pay/`));
+    const cryptoCents = Math.round(baseCents * 0.95);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Pay ${(cryptoCents / 100).toFixed(2)} USD`);
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+    await expect(page).toHaveURL(new RegExp(`^${server.url}/order-confirm/[A-Za-z0-9]+$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you');
+    await expect(page.getByTestId('order-amount')).toHaveText(dollars(cryptoCents));
+    await expect(page.getByTestId('order-payment')).toHaveText(/paid/i);
+    console.log(`hosted purchase, crypto (Cryptomus fake): Continue → paid confirmation in ${Date.now() - started} ms`);
+    expect(cryptomus.webhooks.filter((w) => w.responseStatus === 200)).toHaveLength(1);
+  });
+
+  test('3-D Secure card: Solidgate payment page → pay → webhook → paid confirmation', async ({ page }) => {
+    const started = await orderWith(page, /Apple Pay/);
+    await expect(page).toHaveURL(new RegExp(`^${solidgate.url}/payment-page/`));
+    const cardCents = Math.round(baseCents * 1.05);
+    await expect(page.locator('body')).toContainText(`${(cardCents / 100).toFixed(2)} USD`);
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+    await expect(page).toHaveURL(new RegExp(`^${server.url}/order-confirm/[A-Za-z0-9]+$`));
+    await expect(page.getByTestId('order-amount')).toHaveText(dollars(cardCents));
+    await expect(page.getByTestId('order-payment')).toHaveText(/paid/i);
+    console.log(`hosted purchase, 3-D Secure card (Solidgate fake): Continue → paid confirmation in ${Date.now() - started} ms`);
+  });
+});
