@@ -14,7 +14,7 @@ import { orderByReference } from '../support/order-reference.ts';
 const followers = catalogueSeed.groups[0].services[0];
 const standard = followers.plans[0];
 /** A package well above the minimum charge, so every method's percentage shows in cents. */
-const tier = standard.tiers.find((t) => Number(t.price) >= 5) ?? standard.tiers[standard.tiers.length - 1]!;
+const tier = standard.tiers.find((t) => Number(t.price) >= 5) ?? standard.tiers[standard.tiers.length - 1];
 const base = Number(tier.price);
 /** The price with a percentage, rounded to whole cents as the store rounds it. */
 const withPercent = (percent: number) => Math.round(base * (100 + percent)) / 100;
@@ -34,7 +34,12 @@ describe.each(dialects)('payment method chooser on %s', (dialect) => {
   // Each call from its own address, so the per-client rate limits stay out of the way.
   let clients = 0;
   const post = (url: string, payload: object) =>
-    t.app.inject({ method: 'POST', url, payload, remoteAddress: `10.7.${Math.floor(++clients / 250)}.${clients % 250}` });
+    t.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      remoteAddress: `10.7.${Math.floor(++clients / 250)}.${clients % 250}`,
+    });
   const orderForm = (overrides: Record<string, unknown> = {}) => ({
     type: standard.type,
     slug: followers.slug,
@@ -54,7 +59,13 @@ describe.each(dialects)('payment method chooser on %s', (dialect) => {
     expect(detail.paymentMethods).toEqual([
       expect.objectContaining({ id: 'card', label: 'Card', adjustmentPercent: 0, charge: base, default: true }),
       expect.objectContaining({ id: 'card-3ds', adjustmentPercent: 5, charge: withPercent(5), default: false }),
-      expect.objectContaining({ id: 'crypto', label: 'Crypto', adjustmentPercent: -5, charge: withPercent(-5), default: false }),
+      expect.objectContaining({
+        id: 'crypto',
+        label: 'Crypto',
+        adjustmentPercent: -5,
+        charge: withPercent(-5),
+        default: false,
+      }),
     ]);
     for (const method of detail.paymentMethods) expect(method.detail).not.toBe('');
   });
@@ -66,13 +77,18 @@ describe.each(dialects)('payment method chooser on %s', (dialect) => {
     expect(created.paymentMethod).toBe('crypto');
     expect(created.amountCents).toBe(Math.round(withPercent(-5) * 100));
     expect(created.adjustmentCents).toBe(Math.round((withPercent(-5) - base) * 100));
-    expect(created.checkout).toMatchObject({ provider: 'sandbox', methodLabel: 'Crypto', amountCents: created.amountCents });
+    expect(created.checkout).toMatchObject({
+      provider: 'sandbox',
+      methodLabel: 'Crypto',
+      amountCents: created.amountCents,
+    });
     const row = await orderByReference(t.database.db, created.razorpay_order_id);
     expect(row.payment_method).toBe('crypto');
     expect(row.amount_e4).toBe(created.amountCents * 100);
 
-    const status = (await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${created.orderId}` })).json()
-      .data;
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${created.orderId}` })
+    ).json().data;
     expect(status).toMatchObject({ paymentMethod: 'Crypto', amount: withPercent(-5), testMode: true });
     expect(status.adjustment).toBeCloseTo(withPercent(-5) - base, 4);
   });
@@ -125,6 +141,10 @@ describe.each(dialects)('payment method chooser on %s', (dialect) => {
       expect(refused.json().message).toBe('This order is already paid.');
     }
     const paidRow = await orderByReference(t.database.db, card.razorpay_order_id);
-    expect(paidRow).toMatchObject({ payment_status: 'paid', payment_method: 'card', amount_e4: card.amountCents * 100 });
+    expect(paidRow).toMatchObject({
+      payment_status: 'paid',
+      payment_method: 'card',
+      amount_e4: card.amountCents * 100,
+    });
   });
 });
