@@ -3,7 +3,10 @@
  * every method): the form's data lists each method with its price for the package, an order is
  * charged exactly the chosen method's price, an unknown method is refused on its field, an
  * omitted one is the default card method, and the same form sent again with another method
- * moves the unpaid order to that method and price (a paid one is refused).
+ * moves the unpaid order to that method and price (a paid one is refused). The order page's first
+ * HTML has the chooser with the default picked; the confirmation page names the method and its
+ * price change, and says it is waiting while the payment is not confirmed. Needs the production
+ * build for the pages (`npm run build`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
@@ -25,7 +28,7 @@ const nextClientId = () => String((sequence += 1));
 describe.each(dialects)('payment method chooser on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(dialect);
+    t = await startTestApp(dialect, { withPages: true });
   });
   afterAll(async () => {
     await t?.close();
@@ -146,5 +149,37 @@ describe.each(dialects)('payment method chooser on %s', (dialect) => {
       payment_method: 'card',
       amount_e4: card.amountCents * 100,
     });
+  });
+
+  it('renders the chooser in the order page’s first HTML, the default method picked and test mode said', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/order/${followers.slug}GOI${tier.qty}?type=${standard.type}`,
+    });
+    expect(response.statusCode).toBe(200);
+    const html = response.body;
+    const radios = [...html.matchAll(/<input[^>]*name="paymentMethod"[^>]*>/g)].map((match) => match[0]);
+    expect(radios).toHaveLength(3);
+    expect(radios.filter((radio) => /\schecked=""/.test(radio))).toEqual([expect.stringContaining('value="card"')]);
+    expect(html).toContain('Test mode: no money moves.');
+    expect(html).toMatch(/data-testid="method-crypto-badge"[^>]*>.*?−5%<\/span>/);
+    expect(html).toMatch(/data-testid="method-card-3ds-badge"[^>]*>.*?\+5%<\/span>/);
+    expect(html).toMatch(new RegExp(`data-testid="method-crypto-price"[^>]*>\\$${withPercent(-5).toFixed(2)}<`));
+  });
+
+  it('confirmation page: waiting while unpaid, the method, its discount line and the total', async () => {
+    const created = (await post('/api/order', orderForm({ paymentMethod: 'crypto' }))).json().data;
+    const html = (await t.app.inject({ method: 'GET', url: `/order-confirm/${created.orderId}` })).body;
+    expect(html).toContain('Waiting for your payment to be confirmed…');
+    expect(html).toMatch(/data-testid="order-method"[^>]*>Crypto</);
+    const discount = `−$${(base - withPercent(-5)).toFixed(2)}`;
+    expect(html).toMatch(new RegExp(`data-testid="order-adjustment"[^>]*>${discount.replace('$', '\\$')}<`));
+    expect(html).toMatch(new RegExp(`data-testid="order-amount"[^>]*>\\$${withPercent(-5).toFixed(2)}<`));
+
+    const paid = (await post('/api/sandbox/pay', { razorpay_order_id: created.checkout.order_id })).json().data;
+    expect((await post('/api/order/verify-payment', paid)).statusCode).toBe(200);
+    const after = (await t.app.inject({ method: 'GET', url: `/order-confirm/${created.orderId}` })).body;
+    expect(after).not.toContain('Waiting for your payment to be confirmed');
+    expect(after).toMatch(/data-testid="order-payment"[^>]*>Paid</);
   });
 });
