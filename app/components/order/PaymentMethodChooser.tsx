@@ -2,7 +2,7 @@ import { formatHomePrice } from '../../../core/catalogue/pricing.ts';
 import type { PaymentMethodOption } from '../../../core/orders/contracts.ts';
 
 /** "−5%", "+5%", or nothing for a method at the package's price. */
-export function adjustmentBadge(percent: number): string | null {
+function adjustmentBadge(percent: number): string | null {
   if (percent === 0) return null;
   return `${percent < 0 ? '−' : '+'}${Math.abs(percent)}%`;
 }

@@ -13,7 +13,7 @@ export const VERIFICATION_FAILED_PREFIX = 'Payment verification failed: ';
 export const WINDOW_CLOSED_NOTICE =
   'The payment window was closed before the payment was completed. Nothing was charged.';
 
-export const HOSTED_PAGE_LEFT_NOTICE =
+const HOSTED_PAGE_LEFT_NOTICE =
   'You came back from the payment page. If you did not pay there, nothing was charged: you can pay again or choose another method.';
 
 interface PaymentResult {
