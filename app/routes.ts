@@ -20,10 +20,11 @@ export default [
   // The static course catalogue: the list at /courses per decision 002; decision 027.
   route('courses', 'routes/courses.tsx'),
   route('course/:slug', 'routes/course.tsx'),
-  // The spec's static mock-ups, built as honest previews that take no payment (docs/decisions/028-mock-up-pages.md).
+  // The spec's static mock-up, built as an honest preview that gives nothing away (docs/decisions/028-mock-up-pages.md).
   route('free-followers', 'routes/mockups/free-followers.tsx'),
-  route('payment', 'routes/mockups/payment.tsx'),
-  route('payment/sample-confirmation', 'routes/mockups/sample-confirmation.tsx'),
+  // The payment mock-up's addresses: the chooser is real on the order page now, so they go home (301).
+  route('payment', 'routes/payment.tsx', { id: 'payment' }),
+  route('payment/sample-confirmation', 'routes/payment.tsx', { id: 'payment-sample-confirmation' }),
   route('login', 'routes/login.tsx'),
   // The review page the completion e-mail links to, with its single-use token (docs/decisions/039-real-reviews.md).
   route('review/:token', 'routes/review.tsx'),

@@ -20,7 +20,7 @@ import type * as OrderExtras from './order/OrderExtras.tsx';
 export interface LazyModules {
   /** The sale bar, header and footer (app/root.tsx). */
   chrome: typeof StorefrontChrome;
-  /** The order page's header, activity line, trust list and secure-checkout note (order/lazy-extras.tsx). */
+  /** The order page's header, activity line, trust list, secure-checkout note and payment method chooser (order/lazy-extras.tsx). */
   orderExtras: typeof OrderExtras;
 }
 

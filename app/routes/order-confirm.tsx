@@ -1,4 +1,5 @@
-import { Link } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useRevalidator } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
 import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
 import type { OrderStatusView } from '../../core/orders/contracts.ts';
@@ -23,6 +24,38 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     if (isRefusal(error)) return { order: null, error: error.message };
     throw error;
   }
+}
+
+/**
+ * A buyer back from a hosted payment page may arrive before the provider has told us (crypto waits
+ * for confirmations): the page asks again every few seconds, for a while, then leaves it to a button.
+ */
+const RECHECK_EVERY_MS = 5_000;
+const RECHECK_FOR_MS = 10 * 60_000;
+
+/** Re-reads the order while its payment is awaited (from mount); `stopped` once the while has passed. */
+function usePaymentWatch() {
+  const { revalidate, state } = useRevalidator();
+  const [stopped, setStopped] = useState(false);
+  useEffect(() => {
+    if (stopped) return;
+    let checks = 0;
+    const timer = window.setInterval(() => {
+      checks += 1;
+      if (checks * RECHECK_EVERY_MS > RECHECK_FOR_MS) {
+        window.clearInterval(timer);
+        setStopped(true);
+        return;
+      }
+      void revalidate();
+    }, RECHECK_EVERY_MS);
+    return () => window.clearInterval(timer);
+  }, [stopped, revalidate]);
+  const checkAgain = () => {
+    setStopped(false);
+    void revalidate();
+  };
+  return { stopped, checking: state === 'loading', checkAgain };
 }
 
 export default function OrderConfirmPage({ loaderData, params }: Route.ComponentProps) {
@@ -92,9 +125,56 @@ function OrderFailed({ order }: { order: OrderStatusView }) {
   );
 }
 
+/** "Waiting for your payment to be confirmed…", then, after a while, a button to ask again. */
+function AwaitingPayment({ method }: { method: string }) {
+  const watch = usePaymentWatch();
+  return (
+    <div
+      data-testid="awaiting-payment"
+      className="mt-6 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+    >
+      {watch.stopped ? (
+        <>
+          <p className="font-semibold">We have not heard about your payment by {method} yet.</p>
+          <p className="mt-1">
+            Some payments take longer to confirm. If you paid, this page will show it once the payment is confirmed; if
+            you did not, nothing was charged.
+          </p>
+          <button
+            type="button"
+            onClick={watch.checkAgain}
+            disabled={watch.checking}
+            className="mt-3 rounded-xl border-2 border-brand-700 bg-white px-4 py-2 font-bold text-brand-800 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:opacity-60"
+          >
+            Check again
+          </button>
+        </>
+      ) : (
+        <p className="flex items-center gap-2 font-semibold">
+          <span
+            aria-hidden="true"
+            className="h-4 w-4 shrink-0 animate-spin rounded-full border-2 border-amber-200 border-t-amber-800"
+          />
+          Waiting for your payment to be confirmed…
+        </p>
+      )}
+    </div>
+  );
+}
+
 function OrderThanks({ order }: { order: OrderStatusView }) {
   const paid = order.paymentStatus === 'paid';
-  const fee = processingFee(order.price, order.amount);
+  const fee = processingFee(order.price, order.amount - order.adjustment);
+  /** The package price is its own line when a fee or the method's change is added to it. */
+  const itemised = fee > 0 || order.adjustment !== 0;
+  const adjustmentLine =
+    order.adjustment !== 0
+      ? [
+          `${order.paymentMethod} ${order.adjustment < 0 ? 'discount' : 'surcharge'}`,
+          `${order.adjustment < 0 ? '−' : '+'}${formatMoney(Math.abs(order.adjustment), order.currency)}`,
+          'order-adjustment',
+        ]
+      : null;
   const refund = describeRefund(
     { charged: order.amount, refunded: order.refunded, refundedAt: order.refundedAt },
     order.currency,
@@ -111,6 +191,7 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
         <h1 className="mt-4 text-3xl font-extrabold text-gray-900">Thank you</h1>
         <p className="mt-2 text-gray-700">Your order has been placed.</p>
       </div>
+      {order.paymentStatus === 'created' ? <AwaitingPayment method={order.paymentMethod} /> : null}
       <dl
         className="mt-6 divide-y divide-gray-200 rounded-xl border border-gray-200 text-sm"
         data-testid="order-summary"
@@ -120,13 +201,11 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
           ['Service', order.serviceName, 'order-service'],
           ['Quantity', order.quantity.toLocaleString('en-US'), 'order-quantity'],
           ['Target', order.target, 'order-target'],
-          ...(fee > 0
-            ? [
-                ['Package price', formatMoney(order.price, order.currency), 'order-package-price'],
-                [PROCESSING_FEE_LABEL, formatMoney(fee, order.currency), 'order-fee'],
-              ]
-            : []),
-          [fee > 0 ? 'Total' : 'Amount', formatMoney(order.amount, order.currency), 'order-amount'],
+          ...(itemised ? [['Package price', formatMoney(order.price, order.currency), 'order-package-price']] : []),
+          ...(fee > 0 ? [[PROCESSING_FEE_LABEL, formatMoney(fee, order.currency), 'order-fee']] : []),
+          ...(adjustmentLine ? [adjustmentLine] : []),
+          [itemised ? 'Total' : 'Amount', formatMoney(order.amount, order.currency), 'order-amount'],
+          ['Payment method', order.paymentMethod, 'order-method'],
           ['Payment', paymentState(order.paymentStatus, order.amount, order.refunded), 'order-payment'],
           ...(refund ? [['Refund', refund, 'order-refund']] : []),
           ['E-mail', order.email, 'order-email'],
@@ -145,6 +224,14 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
           </dd>
         </div>
       </dl>
+      {order.testMode ? (
+        <p
+          data-testid="confirm-test-mode"
+          className="mt-6 rounded-lg bg-amber-50 px-3 py-2 text-center text-sm text-amber-900"
+        >
+          Test mode: payments in this store are simulated, so no money moved for this order.
+        </p>
+      ) : null}
       <p className="mt-6 text-center text-sm text-gray-700" data-testid="receipt-note">
         {paid
           ? `A receipt has been e-mailed to ${order.email}.`

@@ -89,7 +89,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
             Get Started
           </h1>
           <p className="mt-1 text-gray-700">
-            {detail ? `${detail.name} · ${detail.planTitle}` : 'Tell us where to deliver, then pay securely by card.'}
+            {detail ? `${detail.name} · ${detail.planTitle}` : 'Tell us where to deliver, then choose how to pay.'}
           </p>
 
           {error ? (

@@ -145,6 +145,9 @@ async function reopenOrder(
   existing: Selectable<OrdersTable>,
   requestedMethod: string | undefined,
 ): Promise<CreatedOrder> {
+  // Whatever method is asked, a paid order is not offered for payment again: its
+  // earlier attempts would still hand the browser a window for money already taken.
+  if (!PAYABLE_STATUSES.includes(existing.payment_status)) throw new OrderError(PAYMENT_MESSAGES.alreadyPaid, 409);
   const priced = await pricedMethod(deps, requestedMethod, existing.amount_e4 - existing.adjustment_e4);
   const attemptOf = () =>
     deps.db
@@ -155,7 +158,6 @@ async function reopenOrder(
       .executeTakeFirst();
   let attempt = await attemptOf();
   if (!attempt) {
-    if (!PAYABLE_STATUSES.includes(existing.payment_status)) throw new OrderError(PAYMENT_MESSAGES.alreadyPaid, 409);
     const started = await startPayment(deps, existing, priced);
     await addPaymentAttempt(deps.db, {
       order_id: existing.id,

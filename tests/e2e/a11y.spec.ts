@@ -22,8 +22,6 @@ for (const url of [
   '/courses',
   '/course/ai-for-beginners',
   '/free-followers',
-  '/payment',
-  '/payment/sample-confirmation',
   '/client',
   '/login',
   '/no-such-page',

@@ -50,7 +50,8 @@ test.describe('checkout with the sandbox payment window', () => {
     await expect(dialog).toHaveAttribute('aria-modal', 'true');
     await expect(dialog.getByTestId('sandbox-amount')).toHaveText('$2.99');
     await expect(dialog.getByTestId('sandbox-email')).toHaveText(email);
-    await expect(dialog).toContainText('no real card is charged');
+    await expect(dialog).toContainText('Test mode: no money moves');
+    await expect(dialog.getByTestId('sandbox-method')).toHaveText('Card');
     await expect(dialog.getByRole('button', { name: 'Simulate a failed payment' })).toBeVisible();
     // No fee above 1: the window shows the amount alone.
     await expect(dialog.getByTestId('sandbox-fee')).toHaveCount(0);
@@ -515,7 +516,8 @@ test.describe('Razorpay checkout window (browser side)', () => {
       () => (window as unknown as { __rzpOptions: Record<string, unknown> }).__rzpOptions,
     );
     expect(options).toMatchObject({ key: 'rzp_test_standin', amount: 299, currency: 'USD', prefill: { email } });
-    expect(String(options.order_id)).toMatch(/^order_/);
+    // The window gets the payment attempt's reference: here the sandbox's, which the stand-in passes on.
+    expect(String(options.order_id)).toMatch(/^sbx_/);
     await expect(page).toHaveURL(/\/order\/instagram-followersGOI100/);
     expect(await page.locator('script[src="https://checkout.razorpay.com/v1/checkout.js"]').count()).toBe(1);
   });

@@ -29,8 +29,6 @@ const EXPECTED_PUBLIC_ROUTES = [
   'routes/courses',
   'routes/course',
   'routes/mockups/free-followers',
-  'routes/mockups/payment',
-  'routes/mockups/sample-confirmation',
   'routes/login',
   'routes/blog/index',
   'routes/blog/category',

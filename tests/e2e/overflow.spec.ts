@@ -376,8 +376,6 @@ test('store pages fit 360 to 1920 px without overflow or clipping', async ({ pag
     { url: '/courses' },
     { url: '/course/ai-for-beginners' },
     { url: '/free-followers' },
-    { url: '/payment' },
-    { url: '/payment/sample-confirmation' },
     { url: '/login' },
     // Without the e-mailed link's token it explains what to do (decision 041).
     { url: '/accept-invitation', ready: async (p) => expect(p.getByTestId('invitation-refused')).toBeVisible() },

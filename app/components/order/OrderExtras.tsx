@@ -3,12 +3,14 @@
  * "208 people are buying right now" and the press quote were invented, so the activity line is a
  * real count from the database and there is no press quote.
  *
- * None of them holds state, so the browser loads this module lazily, after the page's own code
- * (decision 050, 120 KB budget); the server renders them in place (lazy-extras.tsx). The header's
- * links are plain links in the server's HTML until then, as the storefront header's are elsewhere.
+ * None of them holds state (the payment method chooser's choice is the form's), so the browser
+ * loads this module lazily, after the page's own code (decision 050, 120 KB budget); the server
+ * renders them in place (lazy-extras.tsx). The header's links are plain links in the server's
+ * HTML until then, as the storefront header's are elsewhere.
  */
 export { OrderHeader } from './OrderHeader.tsx';
 export { SecureCheckoutNote } from './SecureCheckout.tsx';
+export { PaymentMethodChooser } from './PaymentMethodChooser.tsx';
 
 /** "12 orders paid in the last 24 hours", or nothing when there were none. */
 export function LiveUsers({ count }: { count: number }) {

@@ -10,7 +10,7 @@ import { TextAreaField, TextField } from '../form.tsx';
 import { useFormCheck } from '../use-form-check.ts';
 import { readOrderDraft, saveOrderDraft } from './order-draft.ts';
 import { QuantityDropdown } from './QuantityDropdown.tsx';
-import { SecureCheckoutNote } from './lazy-extras.tsx';
+import { PaymentMethodChooser, SecureCheckoutNote } from './lazy-extras.tsx';
 import { INVALID_URL_MESSAGE, isTargetAccepted, useTargetVerification } from './target-verification.ts';
 
 /** The spec's random 6-digit, left-padded client order id (section 9). */
@@ -22,6 +22,11 @@ export function newClientOrderId(): string {
 
 const FORM_FIELDS = ['name', 'email', 'comment'] as const satisfies readonly OrderFormCheckField[];
 const isFormField = (name: string): name is OrderFormCheckField => (FORM_FIELDS as readonly string[]).includes(name);
+/** The method the store marks as default (the card method), which the chooser starts on. */
+function defaultMethodOf(detail: OrderFormDetail): string {
+  return (detail.paymentMethods.find((method) => method.default) ?? detail.paymentMethods[0])?.id ?? '';
+}
+
 /** A field as TextField binds it: uncontrolled, empty at first (a draft is written in after hydration). */
 const bound = (name: OrderFormCheckField) => ({ name, key: undefined, initialValue: undefined });
 
@@ -65,8 +70,13 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const verification = useTargetVerification(targetField.title, detail.targetKind);
-  /** One id per form: a double click or a retry names the same order; renewed after a creation. */
-  const clientOrderId = useRef<string | null>(null);
+  const [methodId, setMethodId] = useState(() => defaultMethodOf(detail));
+  /**
+   * One id per order the form sends: a double click, a retry, or Continue again after closing the
+   * payment window (with the same or another method) names the same order, which the store moves
+   * to the method chosen. Another package, target, e-mail or comment is another order: a new id.
+   */
+  const clientOrder = useRef<{ id: string; of: string } | null>(null);
   const sending = useRef(false);
   const targetInput = useRef<HTMLInputElement>(null);
   const emailInput = useRef<HTMLInputElement>(null);
@@ -74,6 +84,10 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
 
   const targetAccepted = isTargetAccepted(verification, targetValue);
   const canContinue = targetAccepted && !submitting && !refreshing;
+  const method = detail.paymentMethods.find((option) => option.id === methodId);
+  /** Exactly what the chosen method charges for the package (priced by the store, form-detail). */
+  const total = method?.charge ?? detail.selected.charge;
+  const adjustment = Math.round((total - detail.selected.charge) * 100) / 100;
 
   // What the customer typed before a closed payment window, a failed payment's "Try again" or a
   // reload comes back (order-draft.ts); read after hydration, so the server's HTML stays the same.
@@ -100,25 +114,26 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
     sending.current = true;
     setSubmitting(true);
     setFormError(null);
-    clientOrderId.current ??= newClientOrderId();
+    const orderOf = JSON.stringify([detail.serviceId, detail.selected.qty, values.name, values.email, values.comment]);
+    if (clientOrder.current?.of !== orderOf) clientOrder.current = { id: newClientOrderId(), of: orderOf };
     const payload: CreateOrderPayload = {
       type: detail.planType,
       slug: detail.serviceId,
       qty: detail.selected.qty,
       name: values.name,
       email: values.email,
-      amount: detail.selected.charge,
+      // The chosen method's price: what the buyer saw is what the store charges (or it answers 409).
+      amount: total,
       currency: 'USD',
-      order_id: clientOrderId.current,
+      order_id: clientOrder.current.id,
       ...(commentShown ? { comment: values.comment ?? '' } : {}),
+      ...(method ? { paymentMethod: method.id } : {}),
     };
     try {
       // Kept until the order is paid: closing the payment window leaves the form as it was.
       saveOrderDraft({ name: values.name, email: values.email, comment: values.comment ?? '' });
       const created = await api.post<CreatedOrder, CreateOrderPayload>('/api/order', payload);
       setFormError(null);
-      // The next Continue (after a closed window) is a new order, under a new id.
-      clientOrderId.current = null;
       onCreated(created);
     } catch (error) {
       const fieldErrors = error instanceof ApiError ? error.fieldErrors : [];
@@ -314,6 +329,16 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
         />
       ) : null}
 
+      {detail.paymentMethods.length > 0 ? (
+        <PaymentMethodChooser
+          methods={detail.paymentMethods}
+          selected={methodId}
+          onSelect={setMethodId}
+          testMode={detail.testMode}
+          refreshing={refreshing}
+        />
+      ) : null}
+
       <dl className="space-y-1 rounded-xl bg-gray-50 px-4 py-3 text-sm" data-testid="order-charges">
         <div className="flex items-baseline justify-between gap-4">
           <dt className="text-gray-800">
@@ -331,10 +356,20 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
             </dd>
           </div>
         ) : null}
+        {method && adjustment !== 0 ? (
+          <div className="flex items-baseline justify-between gap-4">
+            <dt className="text-gray-800">
+              {method.label} {adjustment < 0 ? 'discount' : 'surcharge'} ({Math.abs(method.adjustmentPercent)}%)
+            </dt>
+            <dd data-testid="order-adjustment" className="font-semibold text-gray-900 tabular-nums">
+              {refreshing ? '…' : `${adjustment < 0 ? '−' : '+'}${formatHomePrice(Math.abs(adjustment))}`}
+            </dd>
+          </div>
+        ) : null}
         <div className="flex items-baseline justify-between gap-4 border-t border-gray-200 pt-2">
           <dt className="text-gray-700">Total</dt>
           <dd data-testid="order-total" className="text-2xl font-extrabold text-gray-900 tabular-nums">
-            {refreshing ? '…' : formatHomePrice(detail.selected.charge)}
+            {refreshing ? '…' : formatHomePrice(total)}
           </dd>
         </div>
       </dl>

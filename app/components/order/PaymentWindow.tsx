@@ -13,14 +13,18 @@ export const VERIFICATION_FAILED_PREFIX = 'Payment verification failed: ';
 export const WINDOW_CLOSED_NOTICE =
   'The payment window was closed before the payment was completed. Nothing was charged.';
 
+const HOSTED_PAGE_LEFT_NOTICE =
+  'You came back from the payment page. If you did not pay there, nothing was charged: you can pay again or choose another method.';
+
 interface PaymentResult {
   orderId: string;
 }
 
 /**
- * Opens the payment window an order creation asked for (`checkout`): the sandbox dialog or
- * Razorpay's Standard Checkout. A verified payment or a failed attempt ends on the order's
- * confirmation page; a failed verification shows the spec's alert (section 8).
+ * Opens the payment an order creation asked for (`checkout`): the sandbox dialog, Razorpay's
+ * Standard Checkout, or a provider's hosted page (`redirectUrl`: crypto, 3-D Secure cards) the
+ * browser is sent to. A verified payment or a failed attempt ends on the order's confirmation
+ * page; a failed verification shows the spec's alert (section 8).
  */
 export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDismiss: (notice?: string) => void }) {
   const navigate = useNavigate();
@@ -67,6 +71,8 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
     [windowOrderId, navigate],
   );
 
+  const hosted = 'redirectUrl' in checkout;
+
   // A hosted payment page (crypto, 3-D Secure cards): the provider sends the buyer back to the
   // order's confirmation page, which follows the payment from there.
   useEffect(() => {
@@ -74,6 +80,17 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
     opened.current = checkout.redirectUrl;
     window.location.assign(checkout.redirectUrl);
   }, [checkout]);
+
+  // The browser's Back button from the hosted page may show this page from its cache, still
+  // "taking you" there: the form comes back instead, to pay again or with another method.
+  useEffect(() => {
+    if (!hosted) return;
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) onDismiss(HOSTED_PAGE_LEFT_NOTICE);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, [hosted, onDismiss]);
 
   useEffect(() => {
     if (checkout.provider !== 'razorpay' || opened.current === checkout.order_id) return;
@@ -131,6 +148,8 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
         currency={checkout.currency}
         email={order.email}
         serviceName={order.serviceName}
+        methodLabel={checkout.methodLabel}
+        adjustmentCents={order.adjustmentCents}
         onPay={async () => {
           const result = await api.post<RazorpaySuccess>('/api/sandbox/pay', { razorpay_order_id: checkout.order_id });
           await finishPaid(result);
@@ -152,19 +171,23 @@ export function PaymentWindow({ order, onDismiss }: { order: CreatedOrder; onDis
       <div className="rounded-2xl bg-white px-8 py-6 shadow-xl">
         <Spinner
           label={
-            phase === 'opening'
-              ? 'Opening the payment window'
-              : phase === 'verifying'
-                ? 'Confirming your payment'
-                : 'Recording the failed payment'
+            hosted
+              ? 'Taking you to the secure payment page'
+              : phase === 'opening'
+                ? 'Opening the payment window'
+                : phase === 'verifying'
+                  ? 'Confirming your payment'
+                  : 'Recording the failed payment'
           }
         />
         <p aria-hidden="true" className="text-center text-sm font-medium text-gray-800">
-          {phase === 'opening'
-            ? 'Opening the payment window…'
-            : phase === 'verifying'
-              ? 'Confirming your payment…'
-              : 'One moment…'}
+          {hosted
+            ? 'Taking you to the secure payment page…'
+            : phase === 'opening'
+              ? 'Opening the payment window…'
+              : phase === 'verifying'
+                ? 'Confirming your payment…'
+                : 'One moment…'}
         </p>
       </div>
     </div>

@@ -18,6 +18,10 @@ export interface SandboxCheckoutProps {
   currency: string;
   email: string;
   serviceName: string;
+  /** The payment method being simulated ("Crypto"). */
+  methodLabel: string;
+  /** The method's price change included in the total (negative: a discount), in cents. */
+  adjustmentCents: number;
   /** Pay pressed; resolves when the payment was handled (the page navigates), rejects with a message to show. */
   onPay: () => Promise<void>;
   onFail: () => Promise<void>;
@@ -26,7 +30,8 @@ export interface SandboxCheckoutProps {
 }
 
 /**
- * The keyless sandbox's payment window: a modal dialog standing in for the card provider's.
+ * The keyless sandbox's payment window: a modal dialog standing in for the chosen method's
+ * provider (its window, or its hosted page for crypto and 3-D Secure cards).
  * Native `<dialog>` opened with showModal() keeps focus inside and closes on Escape.
  */
 export function SandboxCheckout({
@@ -36,6 +41,8 @@ export function SandboxCheckout({
   currency,
   email,
   serviceName,
+  methodLabel,
+  adjustmentCents,
   onPay,
   onFail,
   onClose,
@@ -46,7 +53,9 @@ export function SandboxCheckout({
   const [busy, setBusy] = useState<'pay' | 'fail' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const amount = formatCents(amountCents, currency);
-  const feeCents = Math.max(0, amountCents - packageCents);
+  const feeCents = Math.max(0, amountCents - adjustmentCents - packageCents);
+  /** The package price, the fee or the method's change make the total more than one line. */
+  const itemised = feeCents > 0 || adjustmentCents !== 0;
   const onSale = listCents !== undefined && listCents > packageCents;
   /** The package price; during a sale the list price struck through before it, as on the cards. */
   const packagePrice = onSale ? (
@@ -127,7 +136,11 @@ export function SandboxCheckout({
       </div>
       <div className="space-y-4 px-6 py-5">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-          {feeCents > 0 || onSale ? (
+          <dt className="text-gray-700">Method</dt>
+          <dd data-testid="sandbox-method" className="text-right font-semibold">
+            {methodLabel}
+          </dd>
+          {itemised || onSale ? (
             <>
               <dt className="text-gray-700">{onSale ? 'Sale price' : 'Package price'}</dt>
               <dd className="text-right">{packagePrice}</dd>
@@ -141,7 +154,16 @@ export function SandboxCheckout({
               </dd>
             </>
           ) : null}
-          <dt className="text-gray-700">{feeCents > 0 ? 'Total' : 'Amount'}</dt>
+          {adjustmentCents !== 0 ? (
+            <>
+              <dt className="text-gray-700">{adjustmentCents < 0 ? 'Method discount' : 'Method surcharge'}</dt>
+              <dd data-testid="sandbox-adjustment" className="text-right">
+                {adjustmentCents < 0 ? '−' : '+'}
+                {formatCents(Math.abs(adjustmentCents), currency)}
+              </dd>
+            </>
+          ) : null}
+          <dt className="text-gray-700">{itemised ? 'Total' : 'Amount'}</dt>
           <dd data-testid="sandbox-amount" className="text-right text-lg font-extrabold">
             {amount}
           </dd>
@@ -151,7 +173,8 @@ export function SandboxCheckout({
           </dd>
         </dl>
         <p id={noteId} className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          This is a test payment window: no real card is charged. Choose how the payment should end.
+          Test mode: no money moves. This window stands in for paying by {methodLabel}; choose how the payment should
+          end.
         </p>
         {error ? (
           <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800">

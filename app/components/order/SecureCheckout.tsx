@@ -1,8 +1,8 @@
 /**
  * The payment methods accepted and the secure-checkout note by the pay button. It says only what
- * is true (decisions 006, 014, 033): with Razorpay keys the card is typed into Razorpay's own
- * window and never reaches this store; without them the sandbox takes the "payment" and no card
- * is asked for at all.
+ * is true (decisions 006, 014, 033): with a real provider the buyer pays in its own window
+ * (Razorpay) or on its hosted page (Cryptomus, Solidgate), and no card number reaches this store;
+ * without one the sandbox takes the "payment" and no card is asked for at all.
  */
 
 function VisaMark() {
@@ -51,7 +51,7 @@ export function SecureCheckoutNote({ sandbox }: { sandbox: boolean }) {
         </svg>
         {sandbox
           ? 'Test mode: payments run in a sandbox, no card is asked for or charged.'
-          : 'Secure checkout by Razorpay: you type your card in its window, we never see your card number.'}
+          : 'Secure checkout: you pay in the payment provider’s own window or page, we never see your card number.'}
       </p>
       <p className="flex items-center gap-2 text-sm text-gray-700">
         <span className="sr-only">We accept </span>

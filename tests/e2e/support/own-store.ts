@@ -30,10 +30,19 @@ export interface OwnStore {
   stop(): Promise<void>;
 }
 
-/** Starts the store with `env` over the suite's environment; `name` appears in errors. */
-export async function startOwnStore(name: string, env: Record<string, string> = {}): Promise<OwnStore> {
+/**
+ * Starts the store with `env` over the suite's environment; `name` appears in errors. `env` may be
+ * made from the store's own address, for settings that must name it: a payment provider's fake
+ * started by the spec sends the buyer back to, and its webhooks to, `PUBLIC_URL` (e.g.
+ * `(base) => ({ PUBLIC_URL: base, CRYPTOMUS_API_URL: fake.url, … })`).
+ */
+export async function startOwnStore(
+  name: string,
+  env: Record<string, string> | ((base: string) => Record<string, string>) = {},
+): Promise<OwnStore> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `boostly-e2e-${name}-`));
   const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -42,7 +51,7 @@ export async function startOwnStore(name: string, env: Record<string, string> = 
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     TRUST_PROXY: 'true',
-    ...env,
+    ...(typeof env === 'function' ? env(base) : env),
   };
   // SQLite in the data directory and mail in files there, whatever the shared store uses.
   delete childEnv.DATABASE_URL;
@@ -52,7 +61,6 @@ export async function startOwnStore(name: string, env: Record<string, string> = 
     env: childEnv,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const base = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
