@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useRevalidator } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
 import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
@@ -33,12 +33,26 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 const RECHECK_EVERY_MS = 5_000;
 const RECHECK_FOR_MS = 10 * 60_000;
 
+/**
+ * Asks the store to ask the payment providers about the order now (their webhook may be slow or
+ * lost); a failure changes nothing, the page simply reads the order again.
+ */
+function askProviders(orderId: string): Promise<unknown> {
+  return fetch('/api/order/check-payment', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderId }),
+  }).catch(() => undefined);
+}
+
 /** Re-reads the order while its payment is awaited (from mount); `stopped` once the while has passed. */
-function usePaymentWatch() {
+function usePaymentWatch(orderId: string) {
   const { revalidate, state } = useRevalidator();
   const [stopped, setStopped] = useState(false);
+  const recheck = useCallback(() => askProviders(orderId).then(() => revalidate()), [orderId, revalidate]);
   useEffect(() => {
     if (stopped) return;
+    void recheck();
     let checks = 0;
     const timer = window.setInterval(() => {
       checks += 1;
@@ -47,13 +61,13 @@ function usePaymentWatch() {
         setStopped(true);
         return;
       }
-      void revalidate();
+      void recheck();
     }, RECHECK_EVERY_MS);
     return () => window.clearInterval(timer);
-  }, [stopped, revalidate]);
+  }, [stopped, recheck]);
   const checkAgain = () => {
     setStopped(false);
-    void revalidate();
+    void recheck();
   };
   return { stopped, checking: state === 'loading', checkAgain };
 }
@@ -126,8 +140,8 @@ function OrderFailed({ order }: { order: OrderStatusView }) {
 }
 
 /** "Waiting for your payment to be confirmed…", then, after a while, a button to ask again. */
-function AwaitingPayment({ method }: { method: string }) {
-  const watch = usePaymentWatch();
+function AwaitingPayment({ method, orderId }: { method: string; orderId: string }) {
+  const watch = usePaymentWatch(orderId);
   return (
     <div
       data-testid="awaiting-payment"
@@ -191,7 +205,9 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
         <h1 className="mt-4 text-3xl font-extrabold text-gray-900">Thank you</h1>
         <p className="mt-2 text-gray-700">Your order has been placed.</p>
       </div>
-      {order.paymentStatus === 'created' ? <AwaitingPayment method={order.paymentMethod} /> : null}
+      {order.paymentStatus === 'created' ? (
+        <AwaitingPayment method={order.paymentMethod} orderId={order.orderId} />
+      ) : null}
       <dl
         className="mt-6 divide-y divide-gray-200 rounded-xl border border-gray-200 text-sm"
         data-testid="order-summary"

@@ -6,15 +6,19 @@
  * store, and the buyer lands on the confirmation page, which shows the order paid. The time from
  * Continue to the paid confirmation is printed for the closing note.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
 import { type FakeCryptomus, startFakeCryptomus } from '../fakes/cryptomus.ts';
 import { type FakeSolidgate, startFakeSolidgate } from '../fakes/solidgate.ts';
-import { type ServerProcess, startServer } from '../support/server-process.ts';
 import { plan } from './support/catalogue.ts';
-import { continueButton, enterTarget, openOrderForm, orderUrl, uniqueSuffix, verificationIcon } from './support/order.ts';
+import { type OwnStore, startOwnStore } from './support/own-store.ts';
+import {
+  continueButton,
+  enterTarget,
+  openOrderForm,
+  orderUrl,
+  uniqueSuffix,
+  verificationIcon,
+} from './support/order.ts';
 
 const cryptomusKeys = { merchantId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', paymentKey: 'e2e-cryptomus-key' };
 const solidgateKeys = {
@@ -25,7 +29,7 @@ const solidgateKeys = {
 };
 const IG_USERNAME = 'Instagram Username';
 const FOLLOWERS = orderUrl('instagram-followers', 100, 'Standard');
-const baseCents = Math.round(Number(plan('instagram-followers', 'Standard').tiers[0]!.price) * 100);
+const baseCents = Math.round(Number(plan('instagram-followers', 'Standard').tiers[0].price) * 100);
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 test.describe.configure({ mode: 'serial' });
@@ -33,17 +37,15 @@ test.describe.configure({ mode: 'serial' });
 test.describe('purchases through the providers’ hosted pages', () => {
   let cryptomus: FakeCryptomus;
   let solidgate: FakeSolidgate;
-  let server: ServerProcess;
-  let dataDir: string;
+  let server: OwnStore;
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     cryptomus = await startFakeCryptomus(cryptomusKeys);
     solidgate = await startFakeSolidgate(solidgateKeys);
-    dataDir = mkdtempSync(path.join(tmpdir(), 'boostly-e2e-hosted-'));
-    server = await startServer({
-      DATABASE_URL: '',
-      DATA_DIR: dataDir,
+    // Cryptomus sends the buyer back to, and its webhook to, the store's own address.
+    server = await startOwnStore('hosted-payments', (base) => ({
+      PUBLIC_URL: base,
       CRYPTOMUS_MERCHANT_ID: cryptomusKeys.merchantId,
       CRYPTOMUS_PAYMENT_KEY: cryptomusKeys.paymentKey,
       CRYPTOMUS_API_URL: cryptomus.url,
@@ -53,25 +55,23 @@ test.describe('purchases through the providers’ hosted pages', () => {
       SOLIDGATE_WEBHOOK_SECRET_KEY: solidgateKeys.webhookSecretKey,
       SOLIDGATE_API_URL: solidgate.url,
       SOLIDGATE_PAYMENT_PAGE_URL: solidgate.url,
-    });
-    solidgate.setWebhookUrl(`${server.url}/api/payments/solidgate/webhook`);
+    }));
+    solidgate.setWebhookUrl(`${server.base}/api/payments/solidgate/webhook`);
   });
   test.afterAll(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
-    await server?.exited;
+    await server?.stop();
     await cryptomus?.close();
     await solidgate?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** Fills the followers form on this store, chooses the method, and presses Continue; returns when. */
-  async function orderWith(page: Page, method: RegExp) {
+  async function orderWith(page: Page, method: 'crypto' | 'card-3ds') {
     const suffix = uniqueSuffix();
-    await openOrderForm(page, `${server.url}${FOLLOWERS}`, IG_USERNAME);
+    await openOrderForm(page, `${server.base}${FOLLOWERS}`, IG_USERNAME);
     await enterTarget(page, IG_USERNAME, `e2e.hosted.${suffix}`.slice(0, 30));
     await expect(verificationIcon(page)).toHaveAttribute('data-state', 'success');
     await page.getByLabel('Email', { exact: true }).fill(`hosted-${suffix}@example.com`);
-    await page.getByRole('radio', { name: method }).check();
+    await page.locator(`#payment-method-${method}`).check();
     await expect(continueButton(page)).toBeEnabled();
     const started = Date.now();
     await continueButton(page).click();
@@ -79,13 +79,13 @@ test.describe('purchases through the providers’ hosted pages', () => {
   }
 
   test('crypto: Cryptomus invoice page → pay → webhook → paid confirmation', async ({ page }) => {
-    const started = await orderWith(page, /Crypto/);
+    const started = await orderWith(page, 'crypto');
     await expect(page).toHaveURL(new RegExp(`^${cryptomus.url}/pay/`));
     const cryptoCents = Math.round(baseCents * 0.95);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Pay ${(cryptoCents / 100).toFixed(2)} USD`);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
-    await expect(page).toHaveURL(new RegExp(`^${server.url}/order-confirm/[A-Za-z0-9]+$`));
+    await expect(page).toHaveURL(new RegExp(`^${server.base}/order-confirm/[A-Za-z0-9]+$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you');
     await expect(page.getByTestId('order-amount')).toHaveText(dollars(cryptoCents));
     await expect(page.getByTestId('order-payment')).toHaveText(/paid/i);
@@ -94,15 +94,17 @@ test.describe('purchases through the providers’ hosted pages', () => {
   });
 
   test('3-D Secure card: Solidgate payment page → pay → webhook → paid confirmation', async ({ page }) => {
-    const started = await orderWith(page, /Apple Pay/);
+    const started = await orderWith(page, 'card-3ds');
     await expect(page).toHaveURL(new RegExp(`^${solidgate.url}/payment-page/`));
     const cardCents = Math.round(baseCents * 1.05);
     await expect(page.locator('body')).toContainText(`${(cardCents / 100).toFixed(2)} USD`);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
-    await expect(page).toHaveURL(new RegExp(`^${server.url}/order-confirm/[A-Za-z0-9]+$`));
+    await expect(page).toHaveURL(new RegExp(`^${server.base}/order-confirm/[A-Za-z0-9]+$`));
     await expect(page.getByTestId('order-amount')).toHaveText(dollars(cardCents));
     await expect(page.getByTestId('order-payment')).toHaveText(/paid/i);
-    console.log(`hosted purchase, 3-D Secure card (Solidgate fake): Continue → paid confirmation in ${Date.now() - started} ms`);
+    console.log(
+      `hosted purchase, 3-D Secure card (Solidgate fake): Continue → paid confirmation in ${Date.now() - started} ms`,
+    );
   });
 });
