@@ -71,7 +71,8 @@ test.describe('purchases through the providers’ hosted pages', () => {
     await enterTarget(page, IG_USERNAME, `e2e.hosted.${suffix}`.slice(0, 30));
     await expect(verificationIcon(page)).toHaveAttribute('data-state', 'success');
     await page.getByLabel('Email', { exact: true }).fill(`hosted-${suffix}@example.com`);
-    await page.locator(`#payment-method-${method}`).check();
+    await page.locator(`label[for="payment-method-${method}"]`).click();
+    await expect(page.locator(`#payment-method-${method}`)).toBeChecked();
     await expect(continueButton(page)).toBeEnabled();
     const started = Date.now();
     await continueButton(page).click();
