@@ -29,6 +29,7 @@ import { type JobWorker, createJobWorker, handleJob } from '../core/jobs/worker.
 import { type Mailer, createMailer } from '../core/mail/mailer.ts';
 import { createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
+import { createRefundLinks } from '../core/orders/refund-links.ts';
 import { handleOrderEvents } from '../core/orders/events.ts';
 import { type OrderService, createOrderService } from '../core/orders/orders.ts';
 import { PAYMENT_RECONCILE_JOB } from '../core/orders/reconcile.ts';
@@ -234,7 +235,7 @@ export async function openStore(
     now: clock,
   });
   const refills = bindRefills(refillsDeps);
-  const ordersConsole = createOrdersConsole({ db, now: clock });
+  const ordersConsole = createOrdersConsole({ db, now: clock, gateways });
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     dir: path.join(config.dataDir, 'mail'),
@@ -304,6 +305,7 @@ export async function openStore(
     publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
     storeInfo: config.storeInfo,
     reviews,
+    refundLinks: createRefundLinks({ db, gateways, now: clock }),
   };
 
   return {

@@ -5,6 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { AdminRole } from '../auth/roles.ts';
+import type { PaymentGateways } from '../payments/methods.ts';
 import { loadOrderDetail } from './order-detail.ts';
 import { createOrderActions } from './orders-actions.ts';
 import { exportOrdersCsv } from './orders-csv.ts';
@@ -13,6 +15,8 @@ import { createOrdersSearch } from './orders-search.ts';
 interface OrdersConsoleOptions {
   db: Kysely<Database>;
   now?: () => Date;
+  /** The configured payment providers: how each of an order's payments can be refunded. */
+  gateways?: PaymentGateways;
   /** Overrides of the size thresholds (tests use tiny ones to reach every code path). */
   limits?: { smallResult?: number; statusScanLimit?: number; exportBatch?: number };
 }
@@ -23,7 +27,7 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
   const actions = createOrderActions({ db, now: options.now });
   return {
     list: search.list,
-    detail: (orderId: string) => loadOrderDetail(db, orderId),
+    detail: (orderId: string, role?: AdminRole) => loadOrderDetail(db, orderId, { gateways: options.gateways, role }),
     reorder: actions.reorder,
     applyService: actions.applyService,
     exportCsv: (query: Parameters<typeof exportOrdersCsv>[1] = {}) =>
