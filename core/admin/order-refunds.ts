@@ -14,7 +14,7 @@ import { e4ToNumber, formatMoney } from '../money/money.ts';
 import { type RefundDeps, type RefundResult, requestRefund } from '../orders/refunds.ts';
 import { REFUND_STATE_TEXT } from '../orders/refund-rules.ts';
 import { type PaymentGateways, PAYMENT_METHODS, PROVIDER_LABELS, isPaymentMethodId } from '../payments/methods.ts';
-import type { ProviderId } from '../payments/provider.ts';
+import type { PaymentMethodId, ProviderId } from '../payments/provider.ts';
 import { findOrder } from './console-rows.ts';
 import type { AdminRefundResult, OrderMoney, OrderPaymentEntry, OrderRefundEntry } from './refund-contracts.ts';
 
@@ -32,6 +32,16 @@ export function providerLabel(gateways: PaymentGateways | undefined, provider: s
 
 function methodLabel(method: string): string {
   return isPaymentMethodId(method) ? PAYMENT_METHODS[method].label : 'Other';
+}
+
+const DESTINATIONS: Readonly<Record<PaymentMethodId, string>> = {
+  card: "the buyer's card",
+  'card-3ds': "the buyer's card or wallet",
+  crypto: "the buyer's crypto wallet",
+};
+
+function destinationOf(method: string): string {
+  return isPaymentMethodId(method) ? DESTINATIONS[method] : 'the buyer';
 }
 
 function refundStateText(status: RefundStatus, failure: string | null): string {
@@ -106,6 +116,7 @@ export async function loadOrderMoney(
         id: p.id,
         providerLabel: providerLabel(gateways, p.provider),
         methodLabel: methodLabel(p.method),
+        destination: destinationOf(p.method),
         amount: e4ToNumber(p.amount_e4),
         currency: p.currency,
         kind,

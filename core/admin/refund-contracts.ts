@@ -54,6 +54,8 @@ export const OrderPaymentEntrySchema = z.object({
   providerLabel: z.string(),
   /** "Card, Apple Pay or Google Pay", "Crypto". */
   methodLabel: z.string(),
+  /** Where a refund of it goes, for the owner's confirmation: "the buyer's card", "the buyer's crypto wallet". */
+  destination: z.string(),
   amount: z.number(),
   currency: z.string(),
   /** Paid this order (it is the order's payment), or an extra one to settle. */

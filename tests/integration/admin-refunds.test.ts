@@ -172,7 +172,7 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
       .execute();
     expect(audit.map((entry) => entry.outcome)).toEqual([200, 200]);
     expect(audit[0]).toMatchObject({ admin_email: ownerEmail, target_type: 'order' });
-    expect(JSON.parse(audit[0]!.summary!)).toMatchObject({
+    expect(JSON.parse(audit[0].summary!)).toMatchObject({
       after: { reason: 'Customer changed their mind', state: REFUND_STATE_TEXT.done, provider: 'Test payments' },
     });
     const refusedAudit = await t.database.db
@@ -184,13 +184,13 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
     expect(refusedAudit).toHaveLength(1);
 
     // The event's subscriber queues the customer's e-mail once, however often the event runs.
-    const events = await refundedEvents([refunds[0]!.id]);
+    const events = await refundedEvents([refunds[0].id]);
     expect(events).toHaveLength(1);
     const handler = handleOrderEvents(t.database.db, [orderMailsSubscriber({ publicUrl: 'https://shop.example' })]);
     const job = await t.database.db
       .selectFrom('jobs')
       .selectAll()
-      .where('dedupe_key', '=', events[0]!.dedupe_key)
+      .where('dedupe_key', '=', events[0].dedupe_key)
       .executeTakeFirstOrThrow();
     await handler.run(JSON.parse(job.payload_json), job);
     await handler.run(JSON.parse(job.payload_json), job);
@@ -198,10 +198,10 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
       .selectFrom('jobs')
       .select('payload_json')
       .where('kind', '=', MAIL_JOB)
-      .where('dedupe_key', '=', refundMailKey(refunds[0]!.id))
+      .where('dedupe_key', '=', refundMailKey(refunds[0].id))
       .execute();
     expect(mails).toHaveLength(1);
-    const mail = JSON.parse(mails[0]!.payload_json) as { to: string; subject: string; text: string };
+    const mail = JSON.parse(mails[0].payload_json) as { to: string; subject: string; text: string };
     expect(mail.to).toBe(row.email);
     expect(mail.subject).toContain('refunded');
     expect(mail.text).toContain(`We refunded $${(cents / 100).toFixed(2)} for your order ${orderId}.`);
@@ -239,7 +239,7 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
       idempotencyKey: uuid(),
     });
     expect(first.statusCode, first.body).toBe(200);
-    expect((await detail(orderId)).money.payments[0]!.left).toBe((cents - part) / 100);
+    expect((await detail(orderId)).money.payments[0].left).toBe((cents - part) / 100);
 
     const tooMuch = await refund(orderId, {
       amountCents: cents - part + 1,
@@ -299,7 +299,7 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
     expect([...keysAsked][0]).toContain(key);
     expect((await orderRow(row.id)).refunded_e4).toBe(row.amount_e4);
     expect(refunds[0]).toMatchObject({ status: 'done', amount_e4: row.amount_e4 });
-    expect(await refundedEvents([refunds[0]!.id])).toHaveLength(1);
+    expect(await refundedEvents([refunds[0].id])).toHaveLength(1);
     const payment = await t.database.db
       .selectFrom('order_payments')
       .selectAll()
@@ -368,7 +368,7 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
       idempotencyKey: uuid(),
     });
     expect(all.statusCode).toBe(409);
-    expect((await detail(b.orderId)).money.payments[0]!.left).toBe(left / 10_000);
+    expect((await detail(b.orderId)).money.payments[0].left).toBe(left / 10_000);
     const rest = await refund(b.orderId, { amountCents: left / 100, reason: 'The rest', idempotencyKey: uuid() });
     expect(rest.statusCode, rest.body).toBe(200);
     expect((await orderRow(b.row.id)).refunded_e4).toBe(b.row.amount_e4);
@@ -380,7 +380,7 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
     expect(row.needs_review).toBe(1);
     const { money } = await detail(orderId);
     expect(money.payments.map((p) => p.roleText)).toEqual([PAYMENT_ROLE_TEXT.applied, PAYMENT_ROLE_TEXT.second]);
-    const second = money.payments[1]!;
+    const second = money.payments[1];
     expect(second.left).toBe(row.amount_e4 / 10_000);
 
     const response = await refund(orderId, {
