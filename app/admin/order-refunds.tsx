@@ -219,7 +219,7 @@ function RefundDialog({
   );
   const [amountText, setAmountText] = useState((leftCents / 100).toFixed(2));
   const [reason, setReason] = useState(target.oneClick ? SECOND_PAYMENT_REASON : '');
-  const [errors, setErrors] = useState<{ amount?: string; reason?: string; form?: string }>({});
+  const [errors, setErrors] = useState<{ amount?: string | undefined; reason?: string | undefined; form?: string }>({});
   const [busy, setBusy] = useState<'refund' | 'cancel' | null>(null);
 
   useEffect(() => {
