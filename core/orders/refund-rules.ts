@@ -37,8 +37,10 @@ export function refundAddressError(value: string): string | undefined {
   const trimmed = value.trim();
   if (trimmed === '') return REFUND_FORM_MESSAGES.addressRequired;
   if (hasUnsafeCharacters(trimmed)) return UNSAFE_TEXT_MESSAGE;
-  if (trimmed.length < REFUND_ADDRESS_MIN_LENGTH) return REFUND_FORM_MESSAGES.addressTooShort;
-  if (trimmed.length > REFUND_ADDRESS_MAX_LENGTH) return REFUND_FORM_MESSAGES.addressTooLong;
+  // Counted as zod counts (code points), so the page and the API agree on an emoji.
+  const length = [...trimmed].length;
+  if (length < REFUND_ADDRESS_MIN_LENGTH) return REFUND_FORM_MESSAGES.addressTooShort;
+  if (length > REFUND_ADDRESS_MAX_LENGTH) return REFUND_FORM_MESSAGES.addressTooLong;
   return REFUND_ADDRESS_PATTERN.test(trimmed) ? undefined : REFUND_FORM_MESSAGES.addressCharacters;
 }
 
