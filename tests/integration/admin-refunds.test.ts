@@ -406,6 +406,52 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('tells the dialog when the order still runs at the supplier, and a support admin that only the owner refunds', async () => {
+    const { orderId, row } = await paidOrder();
+    expect((await detail(orderId)).money.runningAtSupplier).toBe(false);
+    // What submitting to the supplier leaves behind (core/fulfilment writes it in production).
+    await t.database.db
+      .insertInto('supplier_orders')
+      .values({
+        order_id: row.id,
+        supplier_order_id: `sup-${row.id}`,
+        quantity: row.quantity,
+        status: 'In Progress',
+        remains: row.quantity,
+        start_count: 10,
+        charge_e4: null,
+        cancel_requested_at: null,
+        error_message: null,
+        created_at: new Date().toISOString(),
+        synced_at: null,
+      })
+      .execute();
+    await t.database.db.updateTable('orders').set({ order_status: 'In Progress' }).where('id', '=', row.id).execute();
+    expect((await detail(orderId)).money.runningAtSupplier).toBe(true);
+
+    const supportEmail = `support-${dialect}@refunds.example`;
+    const support = await seedAdmin(t.database.db, supportEmail, PASSWORD, { verified: true });
+    await t.database.db.updateTable('admins').set({ role: 'support' }).where('id', '=', support.id).execute();
+    const supportToken = await adminToken(t, { email: supportEmail, password: PASSWORD }, '10.91.0.2');
+    const seen = await t.app.inject({
+      method: 'GET',
+      url: `/api/order/detail/${orderId}`,
+      headers: { authorization: `Bearer ${supportToken}` },
+    });
+    expect(OrderDetailSchema.parse(seen.json<{ data: unknown }>().data).money).toMatchObject({
+      canRefund: false,
+      payments: [expect.objectContaining({ roleText: PAYMENT_ROLE_TEXT.applied })],
+    });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${orderId}/refunds`,
+      headers: { authorization: `Bearer ${supportToken}` },
+      payload: { amountCents: 100, reason: 'Trying', idempotencyKey: uuid() },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(await refundsOf(row.id)).toEqual([]);
+  });
+
   it('refuses a spent or unknown refund link, in the customer words, from the API and the page data', async () => {
     const unknown = await post('/api/refunds/address', {
       token: 'x'.repeat(32),
