@@ -5,6 +5,7 @@ import type {
   AdminRefundResult,
   OrderMoney,
   OrderPaymentEntry,
+  OrderRefundEntry,
 } from '../../core/admin/refund-contracts.ts';
 import { REFUND_REASON_MAX_LENGTH } from '../../core/orders/refund-rules.ts';
 import { ApiError, type Envelope, messageOf } from '../api/client.ts';
@@ -170,6 +171,9 @@ export function OrderRefundsPanel({
                   </span>
                 </p>
                 <p className="break-words text-gray-700">{refund.reason}</p>
+                {money.canRefund && refund.retryKey ? (
+                  <RetryRefundButton orderId={orderId} refund={refund} money={money} retryKey={refund.retryKey} />
+                ) : null}
               </li>
             ))}
           </ul>
@@ -187,6 +191,64 @@ export function OrderRefundsPanel({
         />
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Asks the provider again for an owner's refund it has not confirmed, with the refund's own key:
+ * the same refund, never a second one.
+ */
+function RetryRefundButton({
+  orderId,
+  refund,
+  money,
+  retryKey,
+}: {
+  orderId: string;
+  refund: OrderRefundEntry;
+  money: OrderMoney;
+  retryKey: string;
+}) {
+  const toasts = useToasts();
+  const revalidator = useRevalidator();
+  const [busy, setBusy] = useState(false);
+  const payment = money.payments.find((p) => p.id === refund.paymentId);
+
+  async function retry() {
+    if (busy) return;
+    setBusy(true);
+    const body: AdminRefundBody = {
+      amountCents: Math.round(refund.amount * 100),
+      reason: refund.reason,
+      idempotencyKey: retryKey,
+      ...(payment && payment.kind !== 'applied' ? { orderPaymentId: payment.id } : {}),
+    };
+    try {
+      const reply = await adminApi.send<Envelope<AdminRefundResult>, AdminRefundBody>(
+        'POST',
+        `/api/admin/orders/${encodeURIComponent(orderId)}/refunds`,
+        { body },
+      );
+      toasts.show(reply.message, reply.data?.state === 'done' ? 'success' : 'info');
+    } catch (error) {
+      toasts.show(messageOf(error), 'error');
+    } finally {
+      setBusy(false);
+      void revalidator.revalidate();
+    }
+  }
+
+  return (
+    <button
+      type="button"
+      className={`mt-2 ${adminSecondaryButtonClass}`}
+      disabled={busy}
+      data-testid="refund-retry"
+      onClick={() => void retry()}
+    >
+      {busy ? <ButtonSpinner /> : null}
+      Ask the provider again
+    </button>
   );
 }
 

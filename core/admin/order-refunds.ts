@@ -48,6 +48,14 @@ function refundStateText(status: RefundStatus, failure: string | null): string {
   return status === 'failed' && failure ? `${REFUND_STATE_TEXT.failed}: ${failure}` : REFUND_STATE_TEXT[status];
 }
 
+/** The owner's refunds are keyed per order (`owner:<order>:<the dialog's key>`), so no key answers for another order. */
+const ownerRefundKey = (orderId: number, dialogKey: string) => `owner:${orderId}:${dialogKey}`;
+
+function dialogKeyOf(orderId: number, storedKey: string): string | null {
+  const prefix = ownerRefundKey(orderId, '');
+  return storedKey.startsWith(prefix) ? storedKey.slice(prefix.length) : null;
+}
+
 export function mayRefund(role: AdminRole | undefined): boolean {
   return role !== undefined && REFUND_ROLES.includes(role);
 }
@@ -86,6 +94,8 @@ export async function loadOrderMoney(
       .select([
         'refunds.id',
         'refunds.order_payment_id',
+        'refunds.idempotency_key',
+        'refunds.origin',
         'refunds.amount_e4',
         'refunds.reason',
         'refunds.requested_by',
@@ -137,6 +147,7 @@ export async function loadOrderMoney(
       state: r.status,
       stateText: refundStateText(r.status, r.failure),
       paymentId: r.order_payment_id,
+      retryKey: r.origin === 'owner' && r.status === 'pending' ? dialogKeyOf(order.id, r.idempotency_key) : null,
       createdAt: r.created_at,
       settledAt: r.settled_at,
     })),
@@ -174,8 +185,8 @@ function sentence(result: RefundResult, amount: string, provider: string): strin
 
 /**
  * A refund the owner asks for on the order with this public id (ConsoleError 404 when there is
- * none; RefundRefused when the payment or the amount does not allow it). The key is the dialog's,
- * kept per order so a key can never answer for another order's refund.
+ * none; RefundRefused when the payment or the amount does not allow it). The key is the dialog's
+ * (or a pending refund's `retryKey`: the same refund, asked of the provider again).
  */
 export async function refundOrderByOwner(
   deps: RefundDeps,
@@ -190,7 +201,7 @@ export async function refundOrderByOwner(
     amountE4: request.amountCents * 100,
     reason: request.reason,
     origin: 'owner',
-    idempotencyKey: `owner:${order.id}:${request.idempotencyKey}`,
+    idempotencyKey: ownerRefundKey(order.id, request.idempotencyKey),
     requestedBy: adminEmail,
   });
   const refund = await deps.db

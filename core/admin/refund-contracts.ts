@@ -88,6 +88,11 @@ export const OrderRefundEntrySchema = z.object({
   stateText: z.string(),
   /** The payment it gives back (OrderPaymentEntry.id); null when that payment is gone. */
   paymentId: z.number().int().nullable(),
+  /**
+   * An owner's refund the provider has not confirmed: the key its dialog made, so "Try again"
+   * asks for that same refund (never a second one); null otherwise.
+   */
+  retryKey: z.string().nullable(),
   createdAt: z.string(),
   settledAt: z.string().nullable(),
 });

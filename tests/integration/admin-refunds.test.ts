@@ -15,6 +15,7 @@ import { orderMailsSubscriber, refundMailKey } from '../../core/notifications/or
 import { ORDER_EVENT_JOB, handleOrderEvents } from '../../core/orders/events.ts';
 import { REFUND_FORM_MESSAGES, REFUND_STATE_TEXT } from '../../core/orders/refund-rules.ts';
 import { REFUND_MESSAGES } from '../../core/orders/refunds.ts';
+import { reserveRefund } from '../../core/orders/transitions/index.ts';
 import type { PaymentProvider, RefundInput } from '../../core/payments/provider.ts';
 import { seedAdmin } from '../support/admin-accounts.ts';
 import { adminToken } from '../support/admin-session.ts';
@@ -404,6 +405,36 @@ describe.each(dialects)('owner refunds on %s', (dialect) => {
       orderPaymentId: second.id,
     });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('finishes an owner refund left unconfirmed (a crash after asking the provider) with its own key, once', async () => {
+    const { orderId, row } = await paidOrder();
+    const key = uuid();
+    // What a crash between reserving the refund and recording the provider's answer leaves.
+    const reserved = await reserveRefund(
+      t.database.db,
+      {
+        orderId: row.id,
+        amountE4: 10_000,
+        reason: 'Interrupted',
+        origin: 'owner',
+        idempotencyKey: `owner:${row.id}:${key}`,
+        requestedBy: ownerEmail,
+        wholeOnly: false,
+      },
+      new Date().toISOString(),
+    );
+    expect(reserved.outcome).toBe('reserved');
+    const pending = (await detail(orderId)).money;
+    expect(pending.refunds).toEqual([expect.objectContaining({ stateText: REFUND_STATE_TEXT.pending, retryKey: key })]);
+    expect(pending.payments[0].left).toBe((row.amount_e4 - 10_000) / 10_000);
+
+    const retried = await refund(orderId, { amountCents: 100, reason: 'Interrupted', idempotencyKey: key });
+    expect(retried.statusCode, retried.body).toBe(200);
+    const after = (await detail(orderId)).money;
+    expect(after.refunds).toEqual([expect.objectContaining({ stateText: REFUND_STATE_TEXT.done, retryKey: null })]);
+    expect((await orderRow(row.id)).refunded_e4).toBe(10_000);
+    expect(await refundsOf(row.id)).toHaveLength(1);
   });
 
   it('tells the dialog when the order still runs at the supplier, and a support admin that only the owner refunds', async () => {
