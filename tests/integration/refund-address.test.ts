@@ -43,14 +43,15 @@ describe.each(dialects)('crypto refunds to an address on %s', (dialect) => {
     t = await startTestApp(dialect, {
       env: { PUBLIC_URL: 'https://shop.example' },
       // The refund API over the Cryptomus deps, bound once the store's database exists.
-      routes: (app) =>
-        app.register(refundsApi, {
+      routes: async (app) => {
+        await app.register(refundsApi, {
           prefix: '/crypto',
           links: {
             view: (token) => links!.view(token),
             giveAddress: (token, address) => links!.giveAddress(token, address),
           },
-        }),
+        });
+      },
     });
     links = createRefundLinks(deps());
   });
