@@ -56,6 +56,17 @@ function dialogKeyOf(orderId: number, storedKey: string): string | null {
   return storedKey.startsWith(prefix) ? storedKey.slice(prefix.length) : null;
 }
 
+/**
+ * How the dialog refunds a payment: any amount, or only the whole of it to an address; null when
+ * its provider is gone. A provider's finer rules (one that refuses a second refund of the same
+ * amount) are its refusals' to explain.
+ */
+function refundModeOf(gateways: PaymentGateways | undefined, provider: string): OrderPaymentEntry['refunds'] {
+  const adapter = gateways?.provider(provider);
+  if (!adapter) return null;
+  return adapter.refunds === 'whole-to-address' ? 'whole-to-address' : 'any';
+}
+
 export function mayRefund(role: AdminRole | undefined): boolean {
   return role !== undefined && REFUND_ROLES.includes(role);
 }
@@ -133,7 +144,7 @@ export async function loadOrderMoney(
         roleText: PAYMENT_ROLE_TEXT[kind],
         refunded: e4ToNumber(p.refunded_e4),
         left: e4ToNumber(Math.max(0, p.amount_e4 - p.refunded_e4 - p.refund_pending_e4)),
-        refunds: gateways?.provider(p.provider)?.refunds ?? null,
+        refunds: refundModeOf(gateways, p.provider),
         paymentId: p.payment_id,
         createdAt: p.created_at,
       };
