@@ -39,6 +39,15 @@ interface DialogTarget {
   oneClick: boolean;
 }
 
+/** Asks for a refund; the reply's message says what it came to. */
+function postRefund(orderId: string, body: AdminRefundBody): Promise<Envelope<AdminRefundResult>> {
+  return adminApi.send<Envelope<AdminRefundResult>, AdminRefundBody>(
+    'POST',
+    `/api/admin/orders/${encodeURIComponent(orderId)}/refunds`,
+    { body },
+  );
+}
+
 /** 32 random hex digits; getRandomValues works on plain-HTTP origins too, where randomUUID does not exist. */
 function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -224,11 +233,7 @@ function RetryRefundButton({
       ...(payment && payment.kind !== 'applied' ? { orderPaymentId: payment.id } : {}),
     };
     try {
-      const reply = await adminApi.send<Envelope<AdminRefundResult>, AdminRefundBody>(
-        'POST',
-        `/api/admin/orders/${encodeURIComponent(orderId)}/refunds`,
-        { body },
-      );
+      const reply = await postRefund(orderId, body);
       toasts.show(reply.message, reply.data?.state === 'done' ? 'success' : 'info');
     } catch (error) {
       toasts.show(messageOf(error), 'error');
@@ -334,11 +339,7 @@ function RefundDialog({
       ...(payment.kind === 'applied' ? {} : { orderPaymentId: payment.id }),
     };
     try {
-      const reply = await adminApi.send<Envelope<AdminRefundResult>, AdminRefundBody>(
-        'POST',
-        `/api/admin/orders/${encodeURIComponent(orderId)}/refunds`,
-        { body },
-      );
+      const reply = await postRefund(orderId, body);
       toasts.show(reply.message, reply.data?.state === 'done' ? 'success' : 'info');
       onClose();
       void revalidator.revalidate();
