@@ -8,6 +8,7 @@ import type { Catalogue } from '../core/catalogue/catalogue.ts';
 import type { SaleBanner, SaleBannerGroup } from '../core/catalogue/sale.ts';
 import type { OrderFormLookup } from '../core/orders/form-detail.ts';
 import type { OrderStatusView } from '../core/orders/contracts.ts';
+import type { RefundLinks } from '../core/orders/refund-links.ts';
 import type { Reviews } from '../core/reviews/reviews.ts';
 import type { StoreInfo } from '../core/settings/store-info.ts';
 
@@ -37,6 +38,8 @@ export interface StoreServices {
   storeInfo: StoreInfo;
   /** Customers' reviews: the review page, the home carousel, the services' AggregateRating (decision 039). */
   reviews: Reviews;
+  /** A crypto refund's e-mailed link: what it refunds, and the wallet address the customer gives. */
+  refundLinks: RefundLinks;
 }
 
 /** A domain refusal (OrderError and its kind): a status and a message written for the buyer. */

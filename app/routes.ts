@@ -28,6 +28,8 @@ export default [
   route('login', 'routes/login.tsx'),
   // The review page the completion e-mail links to, with its single-use token (docs/decisions/039-real-reviews.md).
   route('review/:token', 'routes/review.tsx'),
+  // A crypto refund's e-mailed single-use link: the customer gives the wallet address to send it to.
+  route('refund/:token', 'routes/refund.tsx'),
   // An admin invitation's link: set a password, then log in (decision 041).
   route('accept-invitation', 'routes/accept-invitation.tsx'),
   // The public blog (decision 020) in its own header and footer; /instagram-issue and /media-update

@@ -36,6 +36,8 @@ import { contactApi } from './api/contact.ts';
 import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
 import { adminRefillsApi, refillsApi } from './api/refills.ts';
+import { adminRefundsApi } from './api/admin-refunds.ts';
+import { refundsApi } from './api/refunds.ts';
 import { adminMailApi } from './api/admin-mail.ts';
 import { adminDashboardApi } from './api/admin-dashboard.ts';
 import { adminSuppliersApi } from './api/admin-suppliers.ts';
@@ -297,6 +299,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         refills: store.refills,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
+      await api.register(adminRefundsApi, {
+        refunds: { db: store.database.db, gateways: store.gateways, now: store.adminAuth.clock },
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
+      await api.register(refundsApi, { links: store.services.refundLinks });
       const failedMail = createFailedMailConsole({ db: store.database.db });
       await api.register(adminMailApi, {
         failedMail,

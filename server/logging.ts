@@ -61,8 +61,8 @@ export const LOG_REDACT_PATHS: string[] = SECRET_FIELDS.flatMap((field) => [
 /** Query parameters whose values are blanked in a logged URL. */
 const SECRET_QUERY_PARAM = /(token|code|otp|signature|secret|password|key|session)/i;
 
-/** Paths whose last segment is a secret: the review link's token (decision 039). */
-const SECRET_PATH = /^(\/review\/)[^/?#]+/;
+/** Paths whose last segment is a secret: the review link's token (decision 039), a refund link's token. */
+const SECRET_PATH = /^(\/(?:review|refund)\/)[^/?#]+/;
 
 /** `/path?token=abc&page=2` → `/path?token=[redacted]&page=2`; `/review/<token>` → `/review/[redacted]`. */
 function redactUrl(logged: unknown): unknown {

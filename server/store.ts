@@ -29,6 +29,7 @@ import { type JobWorker, createJobWorker, handleJob } from '../core/jobs/worker.
 import { type Mailer, createMailer } from '../core/mail/mailer.ts';
 import { createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
+import { createRefundLinks } from '../core/orders/refund-links.ts';
 import { handleOrderEvents } from '../core/orders/events.ts';
 import { type OrderService, createOrderService } from '../core/orders/orders.ts';
 import { PAYMENT_RECONCILE_JOB } from '../core/orders/reconcile.ts';
@@ -237,6 +238,7 @@ export async function openStore(
   const ordersConsole = createOrdersConsole({
     db,
     now: clock,
+    gateways,
     configuredProviders: gateways.providers.map((provider) => provider.id),
   });
   const mailer = createMailer({
@@ -308,6 +310,7 @@ export async function openStore(
     publicUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
     storeInfo: config.storeInfo,
     reviews,
+    refundLinks: createRefundLinks({ db, gateways, now: clock }),
   };
 
   return {

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { FULFILMENT_STATES, ORDER_STATUSES, PAYMENT_STATUSES, PENDING_ACTIONS } from '../orders/status.ts';
 import { PROVIDER_IDS } from '../payments/provider.ts';
+import { OrderMoneySchema } from './refund-contracts.ts';
 
 export const MAX_KEYWORD_LENGTH = 200;
 
@@ -166,6 +167,8 @@ export const OrderDetailSchema = z.object({
   /** Oldest first. */
   timeline: z.array(TimelineEntrySchema),
   emails: z.array(OrderEmailSchema),
+  /** The payments received, what is left to refund on each, and the refunds made. */
+  money: OrderMoneySchema,
 });
 export type OrderDetail = z.infer<typeof OrderDetailSchema>;
 

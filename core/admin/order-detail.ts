@@ -1,23 +1,44 @@
-/** One order for the admin: every column that matters, its timeline, and the e-mails queued for it. */
+/** One order for the admin: every column that matters, its timeline, the e-mails queued for it, and its money. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { MAIL_JOB } from '../mail/send-mail-job.ts';
 import { e4ToNumber } from '../money/money.ts';
+import type { AdminRole } from '../auth/roles.ts';
+import { refundAddressMailKey, refundMailKey } from '../notifications/order-mails.ts';
 import { ORDER_STATUSES } from '../orders/status.ts';
+import type { PaymentGateways } from '../payments/methods.ts';
 import { findOrder, toRow } from './console-rows.ts';
 import type { OrderDetail } from './contracts.ts';
+import { loadOrderMoney } from './order-refunds.ts';
+
+export interface OrderDetailViewer {
+  /** The configured providers: how each payment can be refunded. */
+  gateways?: PaymentGateways | undefined;
+  /** The reading admin's role: whether the page offers a refund. */
+  role?: AdminRole | undefined;
+}
 
 /** The order with this provider or public id, or ConsoleError 404. */
-export async function loadOrderDetail(db: Kysely<Database>, orderId: string): Promise<OrderDetail> {
+export async function loadOrderDetail(
+  db: Kysely<Database>,
+  orderId: string,
+  viewer: OrderDetailViewer = {},
+): Promise<OrderDetail> {
   const order = await findOrder(db, orderId);
+  const money = await loadOrderMoney(db, viewer.gateways, order, viewer.role);
+  const refundMailKeys = money.refunds.flatMap((r) => [refundMailKey(r.id), refundAddressMailKey(r.id)]);
   const [events, mails] = await Promise.all([
     db.selectFrom('order_events').selectAll().where('order_id', '=', order.id).orderBy('at').orderBy('id').execute(),
     db
       .selectFrom('jobs')
       .select(['id', 'dedupe_key', 'payload_json', 'status', 'attempts', 'last_error', 'created_at', 'updated_at'])
       .where('kind', '=', MAIL_JOB)
-      // The receipt and one status e-mail per status (core/fulfilment: `status-mail:{id}:{status}`).
-      .where('dedupe_key', 'in', [`receipt:${order.id}`, ...ORDER_STATUSES.map((s) => `status-mail:${order.id}:${s}`)])
+      // The receipt, one status e-mail per status and the refunds' e-mails (core/notifications/order-mails.ts).
+      .where('dedupe_key', 'in', [
+        `receipt:${order.id}`,
+        ...ORDER_STATUSES.map((s) => `status-mail:${order.id}:${s}`),
+        ...refundMailKeys,
+      ])
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
@@ -67,5 +88,6 @@ export async function loadOrderDetail(db: Kysely<Database>, orderId: string): Pr
         updatedAt: m.updated_at,
       };
     }),
+    money,
   };
 }

@@ -5,6 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { AdminRole } from '../auth/roles.ts';
+import type { PaymentGateways } from '../payments/methods.ts';
 import { PROVIDER_IDS, type ProviderId } from '../payments/provider.ts';
 import { loadOrderDetail } from './order-detail.ts';
 import { createOrderActions } from './orders-actions.ts';
@@ -15,6 +17,8 @@ import { providerLabel } from './payment-words.ts';
 interface OrdersConsoleOptions {
   db: Kysely<Database>;
   now?: () => Date;
+  /** The configured payment providers: how each of an order's payments can be refunded. */
+  gateways?: PaymentGateways;
   /** Overrides of the size thresholds (tests use tiny ones to reach every code path). */
   limits?: { smallResult?: number; statusScanLimit?: number; exportBatch?: number };
   /** The providers this installation takes money through (the filter offers them before any order). */
@@ -27,7 +31,7 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
   const actions = createOrderActions({ db, now: options.now });
   return {
     list: search.list,
-    detail: (orderId: string) => loadOrderDetail(db, orderId),
+    detail: (orderId: string, role?: AdminRole) => loadOrderDetail(db, orderId, { gateways: options.gateways, role }),
     reorder: actions.reorder,
     applyService: actions.applyService,
     providers: () => providerChoices(db, options.configuredProviders ?? []),

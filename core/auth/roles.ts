@@ -1,6 +1,6 @@
 /**
  * Admin roles (decision 041). An owner can do everything; a support admin runs the day-to-day
- * customer work: orders (including refills and cancels), contact messages, reviews, and their own
+ * customer work: orders (including refills and cancels, not refunds), contact messages, reviews, and their own
  * security page. Catalogue, suppliers, the blog, the mail log, admins and the audit log are the
  * owner's. The server enforces it on every admin route (server/api/admin-guard.ts); the admin
  * navigation only hides what a role cannot open.
@@ -13,6 +13,11 @@ export type AllowedRoles = readonly [AdminRole, ...AdminRole[]];
 
 export const OWNER_ONLY: AllowedRoles = ['owner'];
 export const OWNER_AND_SUPPORT: AllowedRoles = ['owner', 'support'];
+/**
+ * Giving money back is the owner's decision: support sees the payments and refunds on the order
+ * and can cancel at the supplier, but a refund (which cannot be taken back) is the owner's.
+ */
+export const REFUND_ROLES: AllowedRoles = OWNER_ONLY;
 
 export const ROLE_LABELS: Record<AdminRole, string> = { owner: 'Owner', support: 'Support' };
 

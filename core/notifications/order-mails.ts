@@ -4,11 +4,14 @@
  * is rendered now and queued under a dedupe key (`receipt:<order>`,
  * `status-mail:<order>:<status>`), so a retried event sends nothing twice. The Completed e-mail
  * carries the order's review link (decision 039), made once per order in the same transaction.
+ * Refunds: one e-mail per refund made (`refund-mail:<refund>`), and for a crypto refund the
+ * single-use link that asks for the wallet address (`refund-address-mail:<refund>`).
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { enqueueMail } from '../mail/send-mail-job.ts';
 import { renderReceipt } from '../mail/templates/receipt.ts';
+import { renderRefundAddressRequest, renderRefunded } from '../mail/templates/refund.ts';
 import { renderStatusUpdate } from '../mail/templates/status-update.ts';
 import { type AmountE4, e4ToNumber, formatMoney } from '../money/money.ts';
 import { type Clock, systemClock } from '../clock.ts';
@@ -31,6 +34,18 @@ const money = (amount: AmountE4, currency: string) => formatMoney(e4ToNumber(amo
 function loadOrder(trx: Transaction<Database>, orderId: number) {
   return trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
 }
+
+function loadRefund(trx: Transaction<Database>, refundId: number) {
+  return trx
+    .selectFrom('refunds')
+    .leftJoin('order_payments', 'order_payments.id', 'refunds.order_payment_id')
+    .select(['refunds.amount_e4', 'refunds.origin', 'refunds.reason', 'order_payments.method'])
+    .where('refunds.id', '=', refundId)
+    .executeTakeFirstOrThrow();
+}
+
+export const refundMailKey = (refundId: number) => `refund-mail:${refundId}`;
+export const refundAddressMailKey = (refundId: number) => `refund-address-mail:${refundId}`;
 
 export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubscriber {
   const trackingUrl = (providerOrderId: string) =>
@@ -86,6 +101,36 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
         email: order.email,
       });
       await enqueueMail(trx, { to: order.email, ...mail }, { dedupeKey: `status-mail:${order.id}:${status}` });
+    },
+
+    async onRefunded(trx, event) {
+      const order = await loadOrder(trx, event.orderId);
+      const refund = await loadRefund(trx, event.refundId);
+      const mail = renderRefunded({
+        orderNumber: publicOrderId(order.provider_order_id),
+        serviceName: order.service_name,
+        amountText: money(refund.amount_e4, order.currency),
+        kind: refund.origin,
+        // The automatic refund's reason is the order's status: the sentence already says why.
+        reason: refund.origin === 'owner' ? refund.reason : null,
+        toWallet: refund.method === 'crypto',
+        trackingUrl: trackingUrl(order.provider_order_id),
+        email: order.email,
+      });
+      await enqueueMail(trx, { to: order.email, ...mail }, { dedupeKey: refundMailKey(event.refundId) });
+    },
+
+    async onRefundAddressNeeded(trx, event) {
+      const order = await loadOrder(trx, event.orderId);
+      const refund = await loadRefund(trx, event.refundId);
+      const mail = renderRefundAddressRequest({
+        orderNumber: publicOrderId(order.provider_order_id),
+        serviceName: order.service_name,
+        amountText: money(refund.amount_e4, order.currency),
+        refundUrl: new URL(`/refund/${event.token}`, options.publicUrl).toString(),
+        email: order.email,
+      });
+      await enqueueMail(trx, { to: order.email, ...mail }, { dedupeKey: refundAddressMailKey(event.refundId) });
     },
   };
 }

@@ -98,12 +98,12 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
     {
       schema: {
         tags: ['admin'],
-        summary: 'One order with its timeline and the e-mails sent for it',
+        summary: 'One order with its timeline, the e-mails sent for it, its payments and refunds',
         params: OrderDetailParamsSchema,
         response: { 200: envelopeOf(OrderDetailSchema), 400: FailureSchema, 401: FailureSchema, 404: FailureSchema },
       },
     },
-    async (request) => ok(await orders.detail(request.params.orderId)),
+    async (request) => ok(await orders.detail(request.params.orderId, request.admin?.role)),
   );
 
   app.post(

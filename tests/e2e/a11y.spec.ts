@@ -24,6 +24,8 @@ for (const url of [
   '/free-followers',
   '/client',
   '/login',
+  // A refund link that does not work: the page that says so, with the way to support.
+  '/refund/not-a-refund-link-0123456789',
   '/no-such-page',
 ]) {
   test(`axe finds no serious or critical violations on ${url}`, async ({ page }) => {

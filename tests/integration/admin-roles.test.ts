@@ -61,6 +61,8 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'PATCH /api/order/order-history': 'public',
   'POST /api/contact': 'public',
   'POST /api/reviews': 'public',
+  // A crypto refund's wallet address, from the customer's e-mailed link.
+  'POST /api/refunds/address': 'public',
   // A customer's refill request (decision 040): its order id and e-mail, no admin.
   'POST /api/order/refill': 'public',
   // The login and the invitation link (their own credentials are in the body).
@@ -110,6 +112,8 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'GET /api/admin/payment-methods': 'owner',
   'PUT /api/admin/payment-methods': 'owner',
   // Owner and support: orders, messages, reviews, their own session and security page.
+  // Money going back is the owner's (REFUND_ROLES); support sees the payments on the detail.
+  'POST /api/admin/orders/{orderId}/refunds': 'owner',
   'GET /api/order/all-orders': 'owner+support',
   'GET /api/order/all-orders.csv': 'owner+support',
   'GET /api/order/detail/{orderId}': 'owner+support',

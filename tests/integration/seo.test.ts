@@ -322,6 +322,7 @@ describe.each(dialects)('search engines and sharing on %s', (dialect) => {
       '/client',
       '/login',
       '/review/',
+      '/refund/',
       '/api/',
     ]) {
       expect(lines, path).toContain(`Disallow: ${path}`);

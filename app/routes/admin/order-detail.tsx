@@ -14,14 +14,15 @@ import {
   useRevalidateWhile,
 } from '../../admin/orders.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
+import { OrderRefundsPanel } from '../../admin/order-refunds.tsx';
 import { SupplierActionsPanel } from '../../admin/supplier-actions.tsx';
 import { isAbort, messageOf } from '../../api/client.ts';
 
 /**
- * One order for the admin: its facts, its timeline (every recorded event: payment, supplier,
- * status changes, admin actions) and the e-mails sent about it. The route's clientLoader fetches
- * it with the admin's token (browser only); while an action on it is queued, it is asked for
- * again every 2 s until the result is in.
+ * One order for the admin: its facts, its payments and refunds (with the owner's Refund), its
+ * timeline (every recorded event: payment, supplier, status changes, admin actions) and the
+ * e-mails sent about it. The route's clientLoader fetches it with the admin's token (browser
+ * only); while an action on it is queued, it is asked for again every 2 s until the result is in.
  */
 
 export const meta: Route.MetaFunction = ({ params }) => [
@@ -228,6 +229,8 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
       </div>
 
       <SupplierActionsPanel orderId={order.razorPayOrderId} version={`${order.orderStatus}:${timeline.length}`} />
+
+      <OrderRefundsPanel orderId={order.orderId} reference={order.razorPayOrderId} money={detail.money} />
 
       <h2 id="order-timeline" className="mt-10 text-xl font-bold text-gray-900">
         Timeline

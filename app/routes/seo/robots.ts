@@ -18,6 +18,8 @@ const DISALLOWED_PATHS = [
   '/login',
   // A customer's single-use review link (decision 039).
   '/review/',
+  // A customer's single-use refund link.
+  '/refund/',
   '/api/',
 ] as const;
 

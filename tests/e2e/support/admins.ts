@@ -47,6 +47,8 @@ export const E2E_ADMINS = {
   carousel: 'carousel@boostly.test',
   /** refills.spec.ts: the order detail's refill and cancel panel (decision 040). */
   refills: 'refills@boostly.test',
+  /** admin-refunds.spec.ts: the owner who refunds part of an order from its detail. */
+  refunds: 'refunds@boostly.test',
   /** admin-dashboard.spec.ts: the owner's dashboard. */
   dashboard: 'dashboard@boostly.test',
   /** admin-suppliers.spec.ts: the owner who adds a supplier panel and imports its services. */
