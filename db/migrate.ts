@@ -54,6 +54,13 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
+/** "schema "x" does not exist" about a schema that is not this database's own. */
+function isOtherSchemaGone(error: unknown, ownSchema: string | undefined): boolean {
+  if (!(error instanceof Error) || ownSchema === undefined) return false;
+  const missing = /^schema "([^"]+)" does not exist$/.exec(error.message)?.[1];
+  return missing !== undefined && missing !== ownSchema;
+}
+
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(db: MigrationDb): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one: pin it to
@@ -64,7 +71,14 @@ export async function migrateToLatest(db: MigrationDb): Promise<string[]> {
   const migrator = new Migrator(
     migrationTableSchema === undefined ? { db, provider } : { db, provider, migrationTableSchema },
   );
-  const { error, results = [] } = await migrator.migrateToLatest();
+  let outcome = await migrator.migrateToLatest();
+  // Kysely checks for its bookkeeping tables by listing the tables of every schema with
+  // has_schema_privilege(): a schema dropped between the catalog scan and that call (another
+  // database on the same server going away, as parallel test suites' schemas do) fails the whole
+  // check with "schema … does not exist". Nothing was migrated then; asking again is safe.
+  for (let retry = 0; retry < 3 && isOtherSchemaGone(outcome.error, migrationTableSchema); retry += 1)
+    outcome = await migrator.migrateToLatest();
+  const { error, results = [] } = outcome;
   const failed = results.find((r) => r.status === 'Error');
   if (error) {
     const reason = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);

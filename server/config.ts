@@ -217,7 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithDotEnv()): Co
   // keyless default (sandbox + simulated panel) needs no opt-in.
   if (paymentsSimulated && values.SMM_PANEL_URL && values.SANDBOX_PAYMENTS !== 'allow') {
     throw new ConfigError(
-      "Refusing to start: SMM_PANEL_URL sends orders to a real supplier, but without the keys of a payment provider (Razorpay, Cryptomus or Solidgate) payments are only simulated. Set a provider's keys, or SANDBOX_PAYMENTS=allow to accept simulated payments on purpose.",
+      "Refusing to start: SMM_PANEL_URL sends orders to a real supplier, but without the keys of a payment provider (RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, CRYPTOMUS_MERCHANT_ID and CRYPTOMUS_PAYMENT_KEY, or the SOLIDGATE_* keys) payments are only simulated. Set a provider's keys, or SANDBOX_PAYMENTS=allow to accept simulated payments on purpose.",
     );
   }
   const refundHoursNeeded = shortestHonestRefundWindowHours({

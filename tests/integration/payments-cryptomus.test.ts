@@ -190,6 +190,10 @@ describe.each(dialects)('crypto payments through Cryptomus on %s', (dialect) => 
     expect(order).toMatchObject({ payment_status: 'paid', provider: 'cryptomus', payment_method: 'crypto' });
     expect(await count(created.orderId, 'payment.paid')).toBe(1);
     expect(await jobs(`event:order.paid:${order.id}`)).toBe(1);
+    // Deliveries out of order: an earlier "waiting" and a "cancel" arriving after the payment.
+    for (const stale of ['check', 'cancel'] as const)
+      expect((await cryptoWebhook(other, cryptomus.webhookBody(created.orderId, stale))).statusCode).toBe(200);
+    expect(await orderRow(created.orderId)).toMatchObject({ payment_status: 'paid', error_message: null });
     while ((await t.store.worker.runOnce()) + (await other.store.worker.runOnce()) > 0) {
       // the paid event, then the receipt and the supplier submission it enqueues
     }

@@ -76,7 +76,12 @@ afterAll(async () => {
 
 describe('Solidgate adapter', () => {
   it('describes itself', () => {
-    expect(provider).toMatchObject({ id: 'solidgate', label: 'Solidgate', methods: ['card-3ds'], refunds: 'any' });
+    expect(provider).toMatchObject({
+      id: 'solidgate',
+      label: 'Solidgate',
+      methods: ['card-3ds'],
+      refunds: 'distinct-amounts',
+    });
     expect(provider.acceptsWebhooks).toBe(true);
     expect(provider.isValidWindowResult('BST-1', 'pay_1', 'anything')).toBe(false);
     const withoutWebhooks = createSolidgateProvider({ ...keys, webhookSecretKey: '', apiUrl: '', paymentPageUrl: '' });
