@@ -26,7 +26,7 @@ import { publicOrderId } from './types.ts';
  * or, from a client that sends the order's own reference, that order's current attempt.
  */
 async function windowAttempt(deps: OrderServiceDeps, reference: string) {
-  const byReference = await deps.db
+  const attempts = deps.db
     .selectFrom('payment_attempts')
     .innerJoin('orders', 'orders.id', 'payment_attempts.order_id')
     .select([
@@ -36,24 +36,15 @@ async function windowAttempt(deps: OrderServiceDeps, reference: string) {
       'orders.provider_order_id',
       'orders.currency',
       'orders.payment_status',
-    ])
+    ]);
+  const byReference = await attempts
     .where('payment_attempts.reference', '=', reference)
     .where('payment_attempts.provider', 'in', ['sandbox', 'razorpay'])
     .executeTakeFirst();
   if (byReference) return byReference;
   const order = await findOrderByReference(deps, reference);
   if (!order) return undefined;
-  return deps.db
-    .selectFrom('payment_attempts')
-    .innerJoin('orders', 'orders.id', 'payment_attempts.order_id')
-    .select([
-      'payment_attempts.provider',
-      'payment_attempts.reference',
-      'payment_attempts.amount_e4',
-      'orders.provider_order_id',
-      'orders.currency',
-      'orders.payment_status',
-    ])
+  return attempts
     .where('payment_attempts.order_id', '=', order.id)
     .where('payment_attempts.method', '=', order.payment_method)
     .executeTakeFirst();

@@ -8,13 +8,18 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { RefundOrigin } from '../../db/column-values.ts';
 import type { Database } from '../../db/schema.ts';
 import { formatAmountE4 } from '../money/money.ts';
 import type { PaymentGateways } from '../payments/methods.ts';
 import { PaymentProviderError } from '../payments/provider.ts';
 import { publishOrderEvent } from './events.ts';
-import { acceptRefundAddress, failRefund, reserveRefund, settleRefund } from './transitions/index.ts';
+import {
+  type RefundRequest,
+  acceptRefundAddress,
+  failRefund,
+  reserveRefund,
+  settleRefund,
+} from './transitions/index.ts';
 
 export interface RefundDeps {
   db: Kysely<Database>;
@@ -22,18 +27,7 @@ export interface RefundDeps {
   now: () => Date;
 }
 
-export interface RefundRequest {
-  orderId: number;
-  /** The payment to return; undefined: the one that paid the order. */
-  orderPaymentId?: number | undefined;
-  amountE4: number;
-  reason: string;
-  origin: RefundOrigin;
-  /** The same key is the same refund, however often it is asked. */
-  idempotencyKey: string;
-  /** The admin's e-mail; null for the automatic refunds. */
-  requestedBy: string | null;
-}
+export type { RefundRequest };
 
 export type RefundResult =
   | { status: 'done'; refundId: number; amountE4: number }

@@ -9,6 +9,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { type FakeCryptomus, startFakeCryptomus } from '../fakes/cryptomus.ts';
 import { type FakeSolidgate, startFakeSolidgate } from '../fakes/solidgate.ts';
+import { CRYPTOMUS_TEST_KEYS, SOLIDGATE_TEST_KEYS, cryptomusEnv, solidgateEnv } from '../support/provider-env.ts';
 import { plan } from './support/catalogue.ts';
 import { type OwnStore, startOwnStore } from './support/own-store.ts';
 import {
@@ -20,13 +21,6 @@ import {
   verificationIcon,
 } from './support/order.ts';
 
-const cryptomusKeys = { merchantId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', paymentKey: 'e2e-cryptomus-key' };
-const solidgateKeys = {
-  publicKey: 'api_pk_e2e',
-  secretKey: 'api_sk_e2e',
-  webhookPublicKey: 'wh_pk_e2e',
-  webhookSecretKey: 'wh_sk_e2e',
-};
 const IG_USERNAME = 'Instagram Username';
 const FOLLOWERS = orderUrl('instagram-followers', 100, 'Standard');
 const baseCents = Math.round(Number(plan('instagram-followers', 'Standard').tiers[0].price) * 100);
@@ -41,20 +35,13 @@ test.describe('purchases through the providers’ hosted pages', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    cryptomus = await startFakeCryptomus(cryptomusKeys);
-    solidgate = await startFakeSolidgate(solidgateKeys);
+    cryptomus = await startFakeCryptomus(CRYPTOMUS_TEST_KEYS);
+    solidgate = await startFakeSolidgate(SOLIDGATE_TEST_KEYS);
     // Cryptomus sends the buyer back to, and its webhook to, the store's own address.
     server = await startOwnStore('hosted-payments', (base) => ({
       PUBLIC_URL: base,
-      CRYPTOMUS_MERCHANT_ID: cryptomusKeys.merchantId,
-      CRYPTOMUS_PAYMENT_KEY: cryptomusKeys.paymentKey,
-      CRYPTOMUS_API_URL: cryptomus.url,
-      SOLIDGATE_PUBLIC_KEY: solidgateKeys.publicKey,
-      SOLIDGATE_SECRET_KEY: solidgateKeys.secretKey,
-      SOLIDGATE_WEBHOOK_PUBLIC_KEY: solidgateKeys.webhookPublicKey,
-      SOLIDGATE_WEBHOOK_SECRET_KEY: solidgateKeys.webhookSecretKey,
-      SOLIDGATE_API_URL: solidgate.url,
-      SOLIDGATE_PAYMENT_PAGE_URL: solidgate.url,
+      ...cryptomusEnv(cryptomus.url),
+      ...solidgateEnv(solidgate.url),
     }));
     solidgate.setWebhookUrl(`${server.base}/api/payments/solidgate/webhook`);
   });

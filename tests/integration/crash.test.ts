@@ -5,16 +5,12 @@
  * and holds its reply), and started again on the same database. The restarted store must not
  * guess: the order is flagged for review (`needs_review`) and the supplier never gets it twice.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
+import type { DialectName } from '../../db/database.ts';
 import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes/smm-panel.ts';
-import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
 import { orderBody, supplierServiceId } from '../scale/order-body.ts';
 import { startPanelProxy } from '../fakes/panel-proxy.ts';
-import { type ServerProcess, startServer } from '../support/server-process.ts';
+import { processDatabase } from '../support/server-process.ts';
 import { dialects } from '../support/databases.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -65,45 +61,26 @@ async function within<T>(promise: Promise<T>, ms: number, what: () => string): P
 describe.each(dialects)('a server killed inside a supplier submission (%s)', (dialect: DialectName) => {
   let panel: FakeSmmPanel;
   let proxy: Awaited<ReturnType<typeof startHoldingProxy>>;
-  let dataDir: string;
-  let fresh: FreshDatabase | undefined;
-  let database: DatabaseHandle;
-  let databaseEnv: Record<string, string>;
-  const servers: ServerProcess[] = [];
+  let store: Awaited<ReturnType<typeof processDatabase>>;
 
   beforeAll(async () => {
     panel = await startFakeSmmPanel({ key: PANEL_KEY });
     panel.services.push(followersService(supplierServiceId));
     proxy = await startHoldingProxy(panel.url);
-    dataDir = mkdtempSync(path.join(tmpdir(), 'boostly-crash-'));
-    if (dialect === 'postgres') {
-      fresh = await createFreshDatabase(process.env.TEST_DATABASE_URL ?? '', 'boostly_crash');
-      databaseEnv = { DATABASE_URL: fresh.url };
-      database = openDatabase({ url: fresh.url, poolSize: 2 });
-    } else {
-      databaseEnv = { DATABASE_URL: '' };
-      database = openDatabase({ sqlitePath: path.join(dataDir, 'store.db') });
-    }
+    store = await processDatabase(dialect, 'crash');
   });
   afterAll(async () => {
-    for (const server of servers) {
-      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-      await server.exited;
-    }
-    await database?.close();
-    await fresh?.drop();
+    await store?.close();
     await proxy?.close();
     await panel?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it(
     'flags the order for review after the restart and never sends it to the supplier twice',
     { timeout: 180_000 },
     async () => {
+      const { database } = store;
       const env = {
-        ...databaseEnv,
-        DATA_DIR: dataDir,
         SMM_PANEL_URL: proxy.url,
         SMM_PANEL_KEY: PANEL_KEY,
         // Simulated payments with a (fake) real panel: the explicit opt-in of decision 014.
@@ -113,8 +90,7 @@ describe.each(dialects)('a server killed inside a supplier submission (%s)', (di
         JOB_LEASE_SECONDS: String(LEASE_SECONDS),
         JOB_POLL_MS: '100',
       };
-      const first = await startServer(env);
-      servers.push(first);
+      const first = await store.start(env);
 
       const order = orderBody('crash', 1);
       const created = await fetch(`${first.url}/api/order`, {
@@ -157,8 +133,7 @@ describe.each(dialects)('a server killed inside a supplier submission (%s)', (di
           .executeTakeFirstOrThrow();
       expect(await row()).toMatchObject({ payment_status: 'paid', fulfilment_state: 'submitting' });
 
-      const second = await startServer(env);
-      servers.push(second);
+      const second = await store.start(env);
       await waitFor(async () => (await row()).fulfilment_state === 'needs_review', {
         timeout: 30_000,
         interval: 200,

@@ -5,63 +5,36 @@
  * and another is started on the same database: its reconciler finds the payment and pays the
  * order exactly once, and the webhook's late delivery changes nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
+import type { DialectName } from '../../db/database.ts';
 import { type FakeCryptomus, startFakeCryptomus } from '../fakes/cryptomus.ts';
-import { type FreshDatabase, createFreshDatabase } from '../scale/fresh-database.ts';
 import { orderBody } from '../scale/order-body.ts';
 import { dialects } from '../support/databases.ts';
-import { type ServerProcess, startServer } from '../support/server-process.ts';
+import { CRYPTOMUS_TEST_KEYS, cryptomusEnv } from '../support/provider-env.ts';
+import { processDatabase } from '../support/server-process.ts';
 import { waitFor } from '../support/wait-for.ts';
-
-const keys = { merchantId: '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0', paymentKey: 'crash-cryptomus-key' };
 
 describe.each(dialects)('a server killed between the capture and the paid transition (%s)', (dialect: DialectName) => {
   let cryptomus: FakeCryptomus;
-  let dataDir: string;
-  let fresh: FreshDatabase | undefined;
-  let database: DatabaseHandle;
-  let databaseEnv: Record<string, string>;
-  const servers: ServerProcess[] = [];
+  let store: Awaited<ReturnType<typeof processDatabase>>;
 
   beforeAll(async () => {
-    cryptomus = await startFakeCryptomus(keys);
-    dataDir = mkdtempSync(path.join(tmpdir(), 'boostly-payment-crash-'));
-    if (dialect === 'postgres') {
-      fresh = await createFreshDatabase(process.env.TEST_DATABASE_URL ?? '', 'boostly_payment_crash');
-      databaseEnv = { DATABASE_URL: fresh.url };
-      database = openDatabase({ url: fresh.url, poolSize: 2 });
-    } else {
-      databaseEnv = { DATABASE_URL: '' };
-      database = openDatabase({ sqlitePath: path.join(dataDir, 'store.db') });
-    }
+    cryptomus = await startFakeCryptomus(CRYPTOMUS_TEST_KEYS);
+    store = await processDatabase(dialect, 'payment_crash');
   });
   afterAll(async () => {
-    for (const server of servers) {
-      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-      await server.exited;
-    }
-    await database?.close();
-    await fresh?.drop();
+    await store?.close();
     await cryptomus?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('the restarted store finds the payment and pays the order once', { timeout: 120_000 }, async () => {
+    const { database } = store;
     const env = {
-      ...databaseEnv,
-      DATA_DIR: dataDir,
-      CRYPTOMUS_MERCHANT_ID: keys.merchantId,
-      CRYPTOMUS_PAYMENT_KEY: keys.paymentKey,
-      CRYPTOMUS_API_URL: cryptomus.url,
+      ...cryptomusEnv(cryptomus.url),
       PAYMENT_RECONCILE_SECONDS: '1',
       JOB_POLL_MS: '100',
     };
-    const first = await startServer(env);
-    servers.push(first);
+    const first = await store.start(env);
     const created = await fetch(`${first.url}/api/order`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -88,8 +61,7 @@ describe.each(dialects)('a server killed between the capture and the paid transi
       .where('provider_order_id', '=', `order_${orderId}`)
       .execute();
 
-    const second = await startServer(env);
-    servers.push(second);
+    const second = await store.start(env);
     await waitFor(async () => (await row()).payment_status === 'paid', {
       timeout: 30_000,
       interval: 200,

@@ -15,14 +15,8 @@ import { type FakeSolidgate, startFakeSolidgate } from '../fakes/solidgate.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { createTestClock } from '../support/clock.ts';
 import { dialects } from '../support/databases.ts';
+import { CRYPTOMUS_TEST_KEYS, SOLIDGATE_TEST_KEYS, cryptomusEnv, solidgateEnv } from '../support/provider-env.ts';
 
-const cryptomusKeys = { merchantId: '8b03432e-385b-4670-8d06-064591096795', paymentKey: 'cryptomus-payment-key-test' };
-const solidgateKeys = {
-  publicKey: 'api_pk_boostly_test',
-  secretKey: 'api_sk_boostly_test',
-  webhookPublicKey: 'wh_pk_boostly_test',
-  webhookSecretKey: 'wh_sk_boostly_test',
-};
 const followers = catalogueSeed.groups[0].services[0];
 const standard = followers.plans[0];
 const tier = standard.tiers[0];
@@ -39,20 +33,10 @@ describe.each(dialects)('crypto payments through Cryptomus on %s', (dialect) => 
   let address = 0;
 
   beforeAll(async () => {
-    cryptomus = await startFakeCryptomus(cryptomusKeys);
-    solidgate = await startFakeSolidgate(solidgateKeys);
+    cryptomus = await startFakeCryptomus(CRYPTOMUS_TEST_KEYS);
+    solidgate = await startFakeSolidgate(SOLIDGATE_TEST_KEYS);
     // Cryptomus takes the webhook's address with each invoice: it is the store's PUBLIC_URL.
-    const env = {
-      CRYPTOMUS_MERCHANT_ID: cryptomusKeys.merchantId,
-      CRYPTOMUS_PAYMENT_KEY: cryptomusKeys.paymentKey,
-      CRYPTOMUS_API_URL: cryptomus.url,
-      SOLIDGATE_PUBLIC_KEY: solidgateKeys.publicKey,
-      SOLIDGATE_SECRET_KEY: solidgateKeys.secretKey,
-      SOLIDGATE_WEBHOOK_PUBLIC_KEY: solidgateKeys.webhookPublicKey,
-      SOLIDGATE_WEBHOOK_SECRET_KEY: solidgateKeys.webhookSecretKey,
-      SOLIDGATE_API_URL: solidgate.url,
-      SOLIDGATE_PAYMENT_PAGE_URL: solidgate.url,
-    };
+    const env = { ...cryptomusEnv(cryptomus.url), ...solidgateEnv(solidgate.url) };
     // The first instance learns its address only once listening: start it, then the real one.
     const probe = await startTestApp(dialect, { env, overrides: { clock: clock.now } });
     const port = Number(new URL(await probe.app.listen({ port: 0, host: '127.0.0.1' })).port);

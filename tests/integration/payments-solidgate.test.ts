@@ -13,13 +13,8 @@ import { type FakeSolidgate, startFakeSolidgate } from '../fakes/solidgate.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { createTestClock } from '../support/clock.ts';
 import { dialects } from '../support/databases.ts';
+import { SOLIDGATE_TEST_KEYS, solidgateEnv } from '../support/provider-env.ts';
 
-const keys = {
-  publicKey: 'api_pk_boostly_test',
-  secretKey: 'api_sk_boostly_test',
-  webhookPublicKey: 'wh_pk_boostly_test',
-  webhookSecretKey: 'wh_sk_boostly_test',
-};
 const followers = catalogueSeed.groups[0].services[0];
 const standard = followers.plans[0];
 const tier = standard.tiers[0];
@@ -32,16 +27,9 @@ describe.each(dialects)('Solidgate payments on %s', (dialect) => {
   let address = 0;
 
   beforeAll(async () => {
-    solidgate = await startFakeSolidgate(keys);
+    solidgate = await startFakeSolidgate(SOLIDGATE_TEST_KEYS);
     t = await startTestApp(dialect, {
-      env: {
-        SOLIDGATE_PUBLIC_KEY: keys.publicKey,
-        SOLIDGATE_SECRET_KEY: keys.secretKey,
-        SOLIDGATE_WEBHOOK_PUBLIC_KEY: keys.webhookPublicKey,
-        SOLIDGATE_WEBHOOK_SECRET_KEY: keys.webhookSecretKey,
-        SOLIDGATE_API_URL: solidgate.url,
-        SOLIDGATE_PAYMENT_PAGE_URL: solidgate.url,
-      },
+      env: solidgateEnv(solidgate.url),
       overrides: { clock: clock.now },
     });
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -3,6 +3,11 @@
  * start another on the same database. Resolves once it answers /readyz.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
+import { createFreshDatabase } from '../scale/fresh-database.ts';
 import { root } from './app.ts';
 import { freePort } from './free-port.ts';
 import { waitFor } from './wait-for.ts';
@@ -48,4 +53,40 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     { timeout: 30_000, interval: 100, message: 'the server to answer /readyz' },
   );
   return { url, child, exited, output: () => output };
+}
+
+/**
+ * A database for server processes started by a test, and the settings that point them at it:
+ * on PostgreSQL a fresh database of its own (the processes are separate), on SQLite a file in a
+ * data directory. The test reads it through `database`; `close` stops whatever processes are
+ * still running (SIGKILL), then drops it all.
+ */
+export async function processDatabase(dialect: DialectName, name: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `boostly-${name}-`));
+  const fresh =
+    dialect === 'postgres' ? await createFreshDatabase(process.env.TEST_DATABASE_URL ?? '', `boostly_${name}`) : null;
+  const database: DatabaseHandle = fresh
+    ? openDatabase({ url: fresh.url, poolSize: 2 })
+    : openDatabase({ sqlitePath: path.join(dataDir, 'store.db') });
+  const servers: ServerProcess[] = [];
+  return {
+    database,
+    /** DATABASE_URL and DATA_DIR for the processes. */
+    env: { DATABASE_URL: fresh?.url ?? '', DATA_DIR: dataDir },
+    /** Starts a server process on this database (with `env` over its settings) and keeps it to stop. */
+    async start(env: Record<string, string>): Promise<ServerProcess> {
+      const server = await startServer({ DATABASE_URL: fresh?.url ?? '', DATA_DIR: dataDir, ...env });
+      servers.push(server);
+      return server;
+    },
+    async close() {
+      for (const server of servers) {
+        if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+        await server.exited;
+      }
+      await database.close();
+      await fresh?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

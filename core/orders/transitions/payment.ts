@@ -12,6 +12,7 @@ import { e4ToCents, formatAmountE4 } from '../../money/money.ts';
 import { publishOrderEvent } from '../events.ts';
 import { PAYABLE_STATUSES, PAYMENT_TRANSITIONS, type PaymentStatus } from '../status.ts';
 import { recordOrderEvent } from '../timeline.ts';
+import { flagOrderForOwner } from './flag.ts';
 
 export type PaymentSource = 'checkout' | 'webhook' | 'reconciler';
 
@@ -158,24 +159,17 @@ export async function markPaid(
       .values({ ...payment, role: 'extra' })
       .onConflict((oc) => oc.columns(['provider', 'payment_id']).doNothing())
       .executeTakeFirst();
-    if (Number(extra.numInsertedOrUpdatedRows ?? 0) === 1) {
-      await trx
-        .updateTable('orders')
-        .set({
-          needs_review: 1,
-          review_reason: `A second payment ${facts.paymentId} was received for this order: refund it`,
-          updated_at: now,
-        })
-        .where('id', '=', order.id)
-        .execute();
-      await recordOrderEvent(
+    if (Number(extra.numInsertedOrUpdatedRows ?? 0) === 1)
+      await flagOrderForOwner(
         trx,
         order.id,
-        'payment.duplicate',
-        { paymentId: facts.paymentId, provider: attempt.provider, source: facts.source },
+        `A second payment ${facts.paymentId} was received for this order: refund it`,
+        {
+          kind: 'payment.duplicate',
+          detail: { paymentId: facts.paymentId, provider: attempt.provider, source: facts.source },
+        },
         now,
       );
-    }
     return { outcome: 'already-paid', orderId: order.id };
   }
 
@@ -232,20 +226,11 @@ export async function recordUnderpayment(
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
   const received = formatAmountE4(facts.amountCents * 100, 2);
   const due = formatAmountE4(attempt.amount_e4, 2);
-  await trx
-    .updateTable('orders')
-    .set({
-      needs_review: 1,
-      review_reason: `Underpaid: ${received} received of ${due} (payment ${facts.paymentId}); the order was not paid`,
-      updated_at: at,
-    })
-    .where('id', '=', attempt.order_id)
-    .execute();
-  await recordOrderEvent(
+  await flagOrderForOwner(
     trx,
     attempt.order_id,
-    'payment.underpaid',
-    { paymentId: facts.paymentId, received, due, source: facts.source },
+    `Underpaid: ${received} received of ${due} (payment ${facts.paymentId}); the order was not paid`,
+    { kind: 'payment.underpaid', detail: { paymentId: facts.paymentId, received, due, source: facts.source } },
     at,
   );
   return true;
@@ -281,19 +266,17 @@ export async function recordDispute(
     .onConflict((oc) => oc.columns(['provider', 'dispute_id']).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-  await trx
-    .updateTable('orders')
-    .set({ needs_review: 1, review_reason: `Chargeback opened: ${facts.reason.slice(0, 200)}`, updated_at: at })
-    .where('id', '=', attempt.order_id)
-    .execute();
-  await recordOrderEvent(
+  await flagOrderForOwner(
     trx,
     attempt.order_id,
-    'payment.disputed',
+    `Chargeback opened: ${facts.reason.slice(0, 200)}`,
     {
-      disputeId: facts.disputeId,
-      amount: formatAmountE4(facts.amountCents * 100, 2),
-      reason: facts.reason.slice(0, 300),
+      kind: 'payment.disputed',
+      detail: {
+        disputeId: facts.disputeId,
+        amount: formatAmountE4(facts.amountCents * 100, 2),
+        reason: facts.reason.slice(0, 300),
+      },
     },
     at,
   );

@@ -11,21 +11,28 @@
  *    the payment that paid it) or `failRefund` (refused: the reservation is released).
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { RefundOrigin } from '../../../db/column-values.ts';
 import type { Database, RefundsTable } from '../../../db/schema.ts';
 import { formatAmountE4 } from '../../money/money.ts';
+import type { RefundOrigin } from '../../../db/column-values.ts';
 import { publishOrderEvent } from '../events.ts';
 import { recordOrderEvent } from '../timeline.ts';
 
-export interface RefundReservation {
+/** A refund asked for (core/orders/refunds.ts carries it to the provider). */
+export interface RefundRequest {
   orderId: number;
   /** The payment to return; undefined: the one that paid the order. */
   orderPaymentId?: number | undefined;
   amountE4: number;
   reason: string;
   origin: RefundOrigin;
+  /** The same key is the same refund, however often it is asked. */
   idempotencyKey: string;
+  /** The admin's e-mail; null for the automatic refunds. */
   requestedBy: string | null;
+}
+
+/** A refund to reserve: the request (core/orders/refunds.ts) and what its provider allows. */
+export interface RefundReservation extends RefundRequest {
   /** A crypto refund: it waits for the customer's wallet address (the hash of the link's token). */
   addressTokenHash?: string | undefined;
   /** The provider refunds only a whole payment: the amount must be all that is left of it. */
