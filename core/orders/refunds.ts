@@ -12,7 +12,6 @@ import type { Database } from '../../db/schema.ts';
 import { formatAmountE4 } from '../money/money.ts';
 import type { PaymentGateways } from '../payments/methods.ts';
 import { PaymentProviderError } from '../payments/provider.ts';
-import { publishOrderEvent } from './events.ts';
 import {
   type RefundRequest,
   acceptRefundAddress,
@@ -67,7 +66,7 @@ export async function requestRefund(deps: RefundDeps, request: RefundRequest): P
   const { db, gateways, now } = deps;
   const payment = await db
     .selectFrom('order_payments')
-    .select(['provider'])
+    .select(['id', 'provider'])
     .where('order_id', '=', request.orderId)
     .where((eb) =>
       request.orderPaymentId !== undefined ? eb('id', '=', request.orderPaymentId) : eb('role', '=', 'applied'),
@@ -76,7 +75,7 @@ export async function requestRefund(deps: RefundDeps, request: RefundRequest): P
   if (!payment) throw new RefundRefused(REFUND_MESSAGES.noPayment, 404);
   const provider = gateways.provider(payment.provider);
   if (!provider) throw new RefundRefused(REFUND_MESSAGES.providerGone, 409);
-  if (provider.refunds === 'distinct-amounts' && (await sameAmountRefunded(db, request))) {
+  if (provider.refunds === 'distinct-amounts' && (await sameAmountRefunded(db, payment.id, request))) {
     throw new RefundRefused(REFUND_MESSAGES.sameAmount, 409);
   }
   const toAddress = provider.refunds === 'whole-to-address';
@@ -84,7 +83,12 @@ export async function requestRefund(deps: RefundDeps, request: RefundRequest): P
   const at = now().toISOString();
   const reserved = await reserveRefund(
     db,
-    { ...request, wholeOnly: toAddress, addressTokenHash: token ? refundTokenHash(token) : undefined },
+    {
+      ...request,
+      orderPaymentId: payment.id,
+      wholeOnly: toAddress,
+      addressLink: token ? { token, tokenHash: refundTokenHash(token) } : undefined,
+    },
     at,
   );
   if (reserved.outcome === 'refused') {
@@ -96,36 +100,20 @@ export async function requestRefund(deps: RefundDeps, request: RefundRequest): P
     throw new RefundRefused(message, reserved.reason === 'no-payment' ? 404 : 409);
   }
   const { refund } = reserved;
-  if (reserved.outcome === 'reserved' && token) {
-    await db
-      .transaction()
-      .execute((trx) =>
-        publishOrderEvent(
-          trx,
-          { type: 'order.refund_address_needed', orderId: refund.order_id, refundId: refund.id, token },
-          now(),
-        ),
-      );
-  }
   if (refund.status === 'pending') return sendRefund(deps, refund.id);
   return resultOf(refund);
 }
 
 /** Another refund (not this key's) of exactly this amount on the same payment, made or under way. */
-async function sameAmountRefunded(db: Kysely<Database>, request: RefundRequest): Promise<boolean> {
-  const payment = await db
-    .selectFrom('order_payments')
-    .select('id')
-    .where('order_id', '=', request.orderId)
-    .where((eb) =>
-      request.orderPaymentId !== undefined ? eb('id', '=', request.orderPaymentId) : eb('role', '=', 'applied'),
-    )
-    .executeTakeFirst();
-  if (!payment) return false;
+async function sameAmountRefunded(
+  db: Kysely<Database>,
+  orderPaymentId: number,
+  request: RefundRequest,
+): Promise<boolean> {
   const twin = await db
     .selectFrom('refunds')
     .select('id')
-    .where('order_payment_id', '=', payment.id)
+    .where('order_payment_id', '=', orderPaymentId)
     .where('amount_e4', '=', request.amountE4)
     .where('status', 'in', ['pending', 'done'])
     .where('idempotency_key', '!=', request.idempotencyKey)

@@ -33,8 +33,12 @@ export interface RefundRequest {
 
 /** A refund to reserve: the request (core/orders/refunds.ts) and what its provider allows. */
 export interface RefundReservation extends RefundRequest {
-  /** A crypto refund: it waits for the customer's wallet address (the hash of the link's token). */
-  addressTokenHash?: string | undefined;
+  /**
+   * A crypto refund: it waits for the customer's wallet address, asked through a single-use link.
+   * The row keeps the token's hash; the token goes only into the e-mail's event, published in the
+   * reservation's transaction so the customer is asked if and only if the refund exists.
+   */
+  addressLink?: { token: string; tokenHash: string } | undefined;
   /** The provider refunds only a whole payment: the amount must be all that is left of it. */
   wholeOnly: boolean;
 }
@@ -76,7 +80,7 @@ export async function reserveRefund(
           order_payment_id: payment.id,
           idempotency_key: facts.idempotencyKey,
           origin: facts.origin,
-          status: facts.addressTokenHash ? 'awaiting_address' : 'pending',
+          status: facts.addressLink ? 'awaiting_address' : 'pending',
           provider: payment.provider,
           provider_refund_id: null,
           amount_e4: facts.amountE4,
@@ -84,7 +88,7 @@ export async function reserveRefund(
           requested_by: facts.requestedBy,
           failure: null,
           payout_address: null,
-          address_token_hash: facts.addressTokenHash ?? null,
+          address_token_hash: facts.addressLink?.tokenHash ?? null,
           created_at: at,
           settled_at: null,
         })
@@ -123,6 +127,17 @@ export async function reserveRefund(
         { amount: formatAmountE4(facts.amountE4, 2), reason: facts.reason, by: facts.requestedBy ?? 'automatic' },
         at,
       );
+      if (facts.addressLink)
+        await publishOrderEvent(
+          trx,
+          {
+            type: 'order.refund_address_needed',
+            orderId: facts.orderId,
+            refundId: inserted.id,
+            token: facts.addressLink.token,
+          },
+          new Date(at),
+        );
       return { outcome: 'reserved' as const, refund: inserted };
     });
   } catch (error) {
