@@ -22,9 +22,10 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
  * orders.fulfilment_state: where the latest submission to the supplier stands. none: not sent
  * yet; submitting: `add` is in flight (found after a crash it means "unknown", never resent
  * automatically); submitted: the supplier has it; retry: refused for now (balance, rate limit),
- * the job tries again; needs_review: ambiguous, a person decides; failed: refused for good.
+ * the job tries again; needs_review: ambiguous, a person decides; failed: refused for good;
+ * queued: paid, waiting for the order ahead of it on the same link to finish (decision 057).
  */
-export const FULFILMENT_STATES = ['none', 'submitting', 'submitted', 'retry', 'needs_review', 'failed'] as const;
+export const FULFILMENT_STATES = ['none', 'submitting', 'submitted', 'retry', 'needs_review', 'failed', 'queued'] as const;
 export type FulfilmentState = (typeof FULFILMENT_STATES)[number];
 
 /** orders.pending_action: an admin action queued for an order and not finished yet (decision 012). */
@@ -84,3 +85,18 @@ export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
  */
 export const REFUND_STATUSES = ['pending', 'awaiting_address', 'done', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/**
+ * services.kind and orders.kind: what a service sells (decision 057). package: a quantity
+ * delivered once; automatic_likes: a panel subscription, likes on each new post for a period;
+ * daily_followers: a drip-feed, followers every day for a period.
+ */
+export const SERVICE_KINDS = ['package', 'automatic_likes', 'daily_followers'] as const;
+export type ServiceKind = (typeof SERVICE_KINDS)[number];
+
+/**
+ * subscriptions.end_reason: why a subscription stopped. expired: its period ran out; panel: the
+ * supplier ended it by itself (no new posts for about 30 days); customer / owner: cancelled.
+ */
+export const SUBSCRIPTION_END_REASONS = ['expired', 'panel', 'customer', 'owner'] as const;
+export type SubscriptionEndReason = (typeof SUBSCRIPTION_END_REASONS)[number];

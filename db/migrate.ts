@@ -24,6 +24,7 @@ import * as catalogueEditing from './migrations/020-catalogue-editing.ts';
 import * as ordersKeywordWalk from './migrations/021-orders-keyword-walk.ts';
 import * as paymentMethods from './migrations/022-payment-methods.ts';
 import * as moneyByProvider from './migrations/023-money-by-provider.ts';
+import * as subscriptions from './migrations/024-subscriptions.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '021-orders-keyword-walk': ordersKeywordWalk,
   '022-payment-methods': paymentMethods,
   '023-money-by-provider': moneyByProvider,
+  '024-subscriptions': subscriptions,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

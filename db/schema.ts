@@ -10,7 +10,12 @@ import type {
   PendingAction,
   RefundOrigin,
   RefundStatus,
+  ServiceKind,
+  SubscriptionEndReason,
 } from './column-values.ts';
+
+/** A nullable column an insert may leave out. */
+type Optional<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export interface ServiceGroupsTable {
   id: Generated<number>;
@@ -38,6 +43,14 @@ export interface ServicesTable {
   revision: Generated<number>;
   /** When first published; from then on the slug is fixed. */
   published_at: string | null;
+  /** What the service sells (migration 024, decision 057). */
+  kind: Generated<ServiceKind>;
+  /** A subscription kind's period in days (null for packages). */
+  period_days: number | null;
+  /** Automatic likes: how many new posts one period covers. */
+  posts_per_period: number | null;
+  /** Automatic likes: minutes the panel waits after a post before it starts. */
+  post_delay_minutes: number | null;
 }
 
 export interface PlansTable {
@@ -111,6 +124,8 @@ export interface Database {
   service_delivery_daily: ServiceDeliveryDailyTable;
   supplier_panels: SupplierPanelsTable;
   supplier_services: SupplierServicesTable;
+  subscriptions: SubscriptionsTable;
+  supplier_lanes: SupplierLanesTable;
 }
 
 export interface OrdersTable {
@@ -180,6 +195,54 @@ export interface OrdersTable {
   payment_method: Generated<string>;
   /** What that method changed the price by (negative: a discount), included in amount_e4. */
   adjustment_e4: Generated<number>;
+  /** The service's kind when the order was made (migration 024); subscription kinds have a subscriptions row. */
+  kind: Generated<ServiceKind>;
+  /** The link the supplier delivers to, with the kind of delivery (core/subscriptions/lanes.ts); null: no lane. */
+  lane_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/**
+ * An order of a subscription kind (migration 024, decision 057): the terms it was bought with,
+ * and what the panel reported while it ran.
+ */
+export interface SubscriptionsTable {
+  order_id: number;
+  kind: Exclude<ServiceKind, 'package'>;
+  /** Likes per post (automatic likes) or followers per day (daily followers). */
+  per_unit: number;
+  /** Automatic likes: the most new posts the period covers. */
+  posts: Optional<number>;
+  /** Automatic likes: minutes after a post before the likes start. */
+  delay_minutes: Optional<number>;
+  /** Daily followers: the drip-feed's runs (one a day) and minutes between them. */
+  runs: Optional<number>;
+  interval_minutes: Optional<number>;
+  period_days: number;
+  /** Set when it reaches the panel; ends_at is starts_at + period_days (the panel's expiry). */
+  starts_at: Optional<string>;
+  ends_at: Optional<string>;
+  /** As the panel last reported: posts served (automatic likes), runs done (daily followers). */
+  posts_served: Optional<number>;
+  runs_done: Optional<number>;
+  /** The panel's own status word, as it said it (its shape is not standardised). */
+  panel_status: Optional<string>;
+  ended_at: Optional<string>;
+  end_reason: Optional<SubscriptionEndReason>;
+  /** 1: e-mail a renewal link before the end; the customer can turn it off. */
+  reminders: Generated<number>;
+  reminder_sent_at: Optional<string>;
+  /** sha256 of the single-use renewal link's token. */
+  renewal_token_hash: Optional<string>;
+  /** The order this one renews, and the order that renewed this one. */
+  renewal_of_order_id: Optional<number>;
+  renewed_by_order_id: Optional<number>;
+}
+
+/** The order that holds each link at the supplier (migration 024): one row per busy lane. */
+export interface SupplierLanesTable {
+  lane_key: string;
+  order_id: number;
+  taken_at: string;
 }
 
 export interface OrderEventsTable {

@@ -6,7 +6,20 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
 import { parseAmountE4 } from '../money/money.ts';
-import { type CatalogueInput, PLAN_TYPES, TARGET_KINDS } from './types.ts';
+import {
+  DEFAULT_PERIOD_DAYS,
+  DEFAULT_POSTS_PER_PERIOD,
+  PERIOD_DAYS_MAX,
+  PERIOD_DAYS_MIN,
+  POSTS_PER_PERIOD_MAX,
+  POST_DELAY_MINUTES,
+  SERVICE_KINDS,
+  SERVICE_KIND_LABELS,
+  type ServiceKind,
+  type ServiceTerms,
+  type SubscriptionKind,
+} from '../subscriptions/terms.ts';
+import { type CatalogueInput, PLAN_TYPES, TARGET_KINDS, type TargetKind } from './types.ts';
 
 export class CatalogueError extends Error {}
 
@@ -24,6 +37,8 @@ export function assertValidCatalogue(input: CatalogueInput): void {
       slugs.add(service.slug);
       if (!TARGET_KINDS.includes(service.targetKind)) fail(`${service.slug}: unknown target kind`);
       if (service.plans.length === 0) fail(`${service.slug}: a service needs at least one plan`);
+      const kindProblem = serviceKindProblem(service.kind ?? 'package', service.targetKind, service.terms);
+      if (kindProblem) fail(`${service.slug}: ${kindProblem}`);
       for (const plan of service.plans) {
         if (!PLAN_TYPES.includes(plan.type)) fail(`${service.slug}: unknown plan type ${plan.type}`);
         if (plan.tiers.length === 0) fail(`${service.slug}/${plan.type}: a plan needs at least one tier`);
@@ -38,6 +53,41 @@ export function assertValidCatalogue(input: CatalogueInput): void {
       }
     }
   }
+}
+
+/** What buyers of each subscription kind enter: the account whose posts or followers it serves. */
+export const SUBSCRIPTION_TARGET_KINDS: Readonly<Record<SubscriptionKind, readonly TargetKind[]>> = {
+  automatic_likes: ['instagram_username', 'tiktok_username'],
+  daily_followers: ['instagram_username', 'tiktok_username'],
+};
+
+/** The first thing wrong with a service's kind, target and terms together; undefined when none. */
+export function serviceKindProblem(kind: ServiceKind, targetKind: TargetKind, terms: ServiceTerms | undefined) {
+  if (!SERVICE_KINDS.includes(kind)) return 'unknown kind';
+  if (kind === 'package') return undefined;
+  if (!SUBSCRIPTION_TARGET_KINDS[kind].includes(targetKind))
+    return `${SERVICE_KIND_LABELS[kind]} are sold for an Instagram or TikTok username`;
+  if (!terms) return 'a subscription needs its terms';
+  const whole = (value: number, min: number, max: number) => Number.isInteger(value) && value >= min && value <= max;
+  if (!whole(terms.periodDays, PERIOD_DAYS_MIN, PERIOD_DAYS_MAX))
+    return `the period is ${PERIOD_DAYS_MIN} to ${PERIOD_DAYS_MAX} days`;
+  if (kind === 'automatic_likes') {
+    if (terms.posts === undefined || !whole(terms.posts, 1, POSTS_PER_PERIOD_MAX))
+      return `the posts per period are 1 to ${POSTS_PER_PERIOD_MAX}`;
+    if (!(POST_DELAY_MINUTES as readonly number[]).includes(terms.delayMinutes ?? 0))
+      return `the delay after a post is one of ${POST_DELAY_MINUTES.join(', ')} minutes`;
+  }
+  return undefined;
+}
+
+/** A service row's kind and terms columns. */
+export function serviceKindColumns(kind: ServiceKind, terms: ServiceTerms | undefined) {
+  return {
+    kind,
+    period_days: kind === 'package' ? null : (terms?.periodDays ?? DEFAULT_PERIOD_DAYS),
+    posts_per_period: kind === 'automatic_likes' ? (terms?.posts ?? DEFAULT_POSTS_PER_PERIOD) : null,
+    post_delay_minutes: kind === 'automatic_likes' ? (terms?.delayMinutes ?? 0) : null,
+  };
 }
 
 /** Replaces the whole catalogue within the caller's transaction (the input already checked). */
@@ -65,6 +115,7 @@ export async function writeCatalogue(trx: Transaction<Database>, input: Catalogu
           image: service.image,
           target_kind: service.targetKind,
           comment_required: service.commentRequired ? 1 : 0,
+          ...serviceKindColumns(service.kind ?? 'package', service.terms),
           position: servicePosition,
           status: 'published',
           published_at: new Date().toISOString(),

@@ -8,6 +8,12 @@ import { readContentVersion } from '../content-version.ts';
 import { e4ToNumber, numberToE4 } from '../money/money.ts';
 import { bulkDiscountPercent } from './pricing.ts';
 import { salePriceE4 } from './sale.ts';
+import {
+  DEFAULT_PERIOD_DAYS,
+  DEFAULT_POSTS_PER_PERIOD,
+  type ServiceKind,
+  type ServiceTerms,
+} from '../subscriptions/terms.ts';
 import type { GroupDetailView, PlanType, ServiceGroupView, ServiceView, TargetKind } from './types.ts';
 
 export interface Snapshot {
@@ -116,6 +122,8 @@ export async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
       image: service.image,
       targetKind: service.target_kind as TargetKind,
       commentRequired: service.comment_required === 1,
+      kind: service.kind,
+      ...termsOf(service),
       plans: (plansByService.get(service.id) ?? []).map((plan) => ({
         type: plan.type as PlanType,
         title: plan.title,
@@ -139,6 +147,25 @@ export async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
     for (const view of views) snap.serviceToGroup.set(view.slug, group.slug);
   }
   return snap;
+}
+
+/** A subscription service's terms from its row; nothing for a package. */
+export function termsOf(service: {
+  kind: ServiceKind;
+  period_days: number | null;
+  posts_per_period: number | null;
+  post_delay_minutes: number | null;
+}): { terms?: ServiceTerms } {
+  if (service.kind === 'package') return {};
+  const periodDays = service.period_days ?? DEFAULT_PERIOD_DAYS;
+  if (service.kind === 'daily_followers') return { terms: { periodDays } };
+  return {
+    terms: {
+      periodDays,
+      posts: service.posts_per_period ?? DEFAULT_POSTS_PER_PERIOD,
+      delayMinutes: service.post_delay_minutes ?? 0,
+    },
+  };
 }
 
 function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {

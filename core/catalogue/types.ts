@@ -1,4 +1,5 @@
 /** The catalogue as the store and the spec's API see it (spec section 3). */
+import type { ServiceKind, ServiceTerms } from '../subscriptions/terms.ts';
 
 export const PLAN_TYPES = ['Standard', 'Popular', 'Exclusive'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
@@ -45,6 +46,10 @@ export interface ServiceView {
   image: string;
   targetKind: TargetKind;
   commentRequired: boolean;
+  /** What the service sells: a one-off package, or a subscription kind (decision 057). */
+  kind: ServiceKind;
+  /** A subscription kind's terms; absent for packages. A tier's qty is per post or per day. */
+  terms?: ServiceTerms;
   plans: PlanView[];
 }
 
@@ -77,6 +82,9 @@ export interface CatalogueInput {
       image: string;
       targetKind: TargetKind;
       commentRequired: boolean;
+      /** Omitted: a one-off package. */
+      kind?: ServiceKind;
+      terms?: ServiceTerms;
       plans: {
         type: PlanType;
         title: string;

@@ -10,6 +10,8 @@ import { chargeAmountE4 } from '../catalogue/pricing.ts';
 import { e4ToCents, e4ToNumber, formatMoney, numberToE4 } from '../money/money.ts';
 import { adjustedAmountE4 } from '../payments/methods.ts';
 import { PaymentProviderError } from '../payments/provider.ts';
+import { laneKeyOf } from '../subscriptions/lanes.ts';
+import { isSubscriptionKind, subscriptionPlanOf } from '../subscriptions/terms.ts';
 import { parseTarget, storedTargetOf } from '../verification/parse.ts';
 import { PROCESSING_FEE_LABEL } from './charges.ts';
 import { CheckoutInstructionsSchema, type CreatedOrder } from './contracts.ts';
@@ -254,7 +256,13 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
     created_at: at,
     updated_at: at,
     paid_at: null,
+    kind: service.kind,
+    lane_key: laneKeyOf(service.kind, service.targetKind, target),
   };
+  // A subscription's terms are the service's when it was bought; its dates are set when it
+  // reaches the supplier (decision 057).
+  const subscription =
+    isSubscriptionKind(service.kind) && service.terms ? subscriptionPlanOf(service.kind, service.terms, tier.qty) : null;
   const started = await startPayment(deps, row, priced);
   const attempt = {
     provider: priced.provider.id,
@@ -281,6 +289,20 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
         .insertInto('payment_attempts')
         .values({ ...attempt, order_id: id })
         .execute();
+      if (subscription)
+        await trx
+          .insertInto('subscriptions')
+          .values({
+            order_id: id,
+            kind: subscription.kind,
+            per_unit: subscription.perUnit,
+            posts: subscription.posts,
+            delay_minutes: subscription.delayMinutes,
+            runs: subscription.runs,
+            interval_minutes: subscription.intervalMinutes,
+            period_days: subscription.periodDays,
+          })
+          .execute();
       await recordOrderEvent(
         trx,
         id,

@@ -10,6 +10,7 @@ const service: ServiceView = {
   description: 'x',
   image: '/x.svg',
   targetKind: 'tiktok_username',
+  kind: 'package',
   commentRequired: false,
   plans: [
     { type: 'Standard', title: 'S', icon: '', currency: '$', option: [], list: [tier(100, 1), tier(500, 4)] },
