@@ -25,7 +25,15 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
  * the job tries again; needs_review: ambiguous, a person decides; failed: refused for good;
  * queued: paid, waiting for the order ahead of it on the same link to finish (decision 057).
  */
-export const FULFILMENT_STATES = ['none', 'submitting', 'submitted', 'retry', 'needs_review', 'failed', 'queued'] as const;
+export const FULFILMENT_STATES = [
+  'none',
+  'submitting',
+  'submitted',
+  'retry',
+  'needs_review',
+  'failed',
+  'queued',
+] as const;
 export type FulfilmentState = (typeof FULFILMENT_STATES)[number];
 
 /** orders.pending_action: an admin action queued for an order and not finished yet (decision 012). */

@@ -77,6 +77,45 @@ export function isAmbiguousAddError(error: unknown): boolean {
   );
 }
 
+/** A panel subscription's `expiry`: the day it ends in PHP's d/m/Y (27/12/2026), in UTC. */
+export function panelExpiry(at: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(at.getUTCDate())}/${two(at.getUTCMonth() + 1)}/${at.getUTCFullYear()}`;
+}
+
+/** The `add` request's fields for each kind of new order (integrations.md). */
+export function addFields(order: NewSupplierOrder): Record<string, string> {
+  switch (order.kind) {
+    case 'drip-feed':
+      return {
+        service: order.service,
+        link: order.link,
+        quantity: String(order.quantity),
+        runs: String(order.runs),
+        interval: String(order.interval),
+      };
+    case 'subscription':
+      return {
+        service: order.service,
+        username: order.username,
+        min: String(order.min),
+        max: String(order.max),
+        posts: String(order.posts),
+        delay: String(order.delay),
+        expiry: panelExpiry(order.expiry),
+      };
+    default: {
+      const fields: Record<string, string> = {
+        service: order.service,
+        link: order.link,
+        quantity: String(order.quantity),
+      };
+      if (order.comments && order.comments.length > 0) fields.comments = order.comments.join('\n');
+      return fields;
+    }
+  }
+}
+
 export interface SmmPanelClientOptions {
   /** The full API URL, e.g. https://panel.example/api/v2. */
   url: string;
@@ -180,6 +219,7 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
       startCount: count(entry.start_count),
       remains: count(entry.remains),
       currency: typeof entry.currency === 'string' && entry.currency !== '' ? entry.currency : null,
+      posts: count(entry.posts ?? entry.posts_used),
     };
   }
 
@@ -226,14 +266,12 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
       return reply.map(parseService);
     },
 
-    async add({ service, link, quantity, comments }: NewSupplierOrder) {
-      const fields: Record<string, string> = { service, link, quantity: String(quantity) };
-      if (comments && comments.length > 0) fields.comments = comments.join('\n');
-      const reply = await call('add', fields);
-      const order = isObject(reply) ? idText(reply.order) : null;
+    async add(order: NewSupplierOrder) {
+      const reply = await call('add', addFields(order));
+      const created = isObject(reply) ? idText(reply.order) : null;
       // The order may exist at the panel even so: the caller treats this as ambiguous.
-      if (order === null) throw bad('add', 'Supplier panel accepted the order without an order id');
-      return { order };
+      if (created === null) throw bad('add', 'Supplier panel accepted the order without an order id');
+      return { order: created };
     },
 
     async status(order: string) {

@@ -22,13 +22,46 @@ export interface SupplierService {
   cancel: boolean;
 }
 
-export interface NewSupplierOrder {
+/** A one-off order: `quantity` units to `link`. */
+export interface OneOffSupplierOrder {
+  kind?: 'default';
   service: string;
   link: string;
   quantity: number;
   /** Custom comments, one per line; sent joined by "\n". */
   comments?: string[] | undefined;
 }
+
+/**
+ * A drip-feed order ("daily followers"): `quantity` per run, `runs` runs, `interval` minutes
+ * apart. The panel's `status` reports the whole order (quantity × runs).
+ */
+export interface DripFeedSupplierOrder {
+  kind: 'drip-feed';
+  service: string;
+  link: string;
+  quantity: number;
+  runs: number;
+  interval: number;
+}
+
+/**
+ * A subscription ("automatic likes"), on a service of type Subscriptions: `min` to `max` units on
+ * each new post of `username`, for up to `posts` posts, `delay` minutes after each, until
+ * `expiry` (sent as the panel's d/m/Y).
+ */
+export interface SubscriptionSupplierOrder {
+  kind: 'subscription';
+  service: string;
+  username: string;
+  min: number;
+  max: number;
+  posts: number;
+  delay: number;
+  expiry: Date;
+}
+
+export type NewSupplierOrder = OneOffSupplierOrder | DripFeedSupplierOrder | SubscriptionSupplierOrder;
 
 export interface SupplierOrderStatus {
   /** Normalised; null when the panel sent a status the store does not know (see rawStatus). */
@@ -40,6 +73,11 @@ export interface SupplierOrderStatus {
   /** What was not (yet) delivered; for Partial and Canceled the basis of a refund. */
   remains: number | null;
   currency: string | null;
+  /**
+   * A subscription's posts served so far, when the panel says (the shape of a subscription's
+   * status is not standardised: `posts`, sometimes `posts_used`); null otherwise.
+   */
+  posts: number | null;
 }
 
 /** One entry of a multi-status reply: a status, or the panel's refusal for that id. */

@@ -262,7 +262,9 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
   // A subscription's terms are the service's when it was bought; its dates are set when it
   // reaches the supplier (decision 057).
   const subscription =
-    isSubscriptionKind(service.kind) && service.terms ? subscriptionPlanOf(service.kind, service.terms, tier.qty) : null;
+    isSubscriptionKind(service.kind) && service.terms
+      ? subscriptionPlanOf(service.kind, service.terms, tier.qty)
+      : null;
   const started = await startPayment(deps, row, priced);
   const attempt = {
     provider: priced.provider.id,

@@ -4,7 +4,12 @@
  * order page, the confirmation page and /client say about it. Plain values and functions, no
  * database and no zod: the order page's bundle imports this (its first-load budget).
  */
-import { SERVICE_KINDS, SUBSCRIPTION_END_REASONS, type ServiceKind, type SubscriptionEndReason } from '../../db/column-values.ts';
+import {
+  SERVICE_KINDS,
+  SUBSCRIPTION_END_REASONS,
+  type ServiceKind,
+  type SubscriptionEndReason,
+} from '../../db/column-values.ts';
 
 export { SERVICE_KINDS, SUBSCRIPTION_END_REASONS, type ServiceKind, type SubscriptionEndReason };
 
@@ -95,7 +100,12 @@ export function deliveryQuantityOf(plan: Pick<SubscriptionPlan, 'kind' | 'perUni
 }
 
 const numberFormat = new Intl.NumberFormat('en-US');
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
 /** "27 Dec 2026": the day a period ends, as every page and e-mail writes it. */
 export function formatPeriodDate(at: Date | string): string {
