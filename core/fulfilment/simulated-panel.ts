@@ -350,7 +350,7 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
     },
   };
 
-  return createPanelProtocol(key, store);
+  return createPanelProtocol(key, store, { now });
 }
 
 /**
