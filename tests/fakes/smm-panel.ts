@@ -16,6 +16,7 @@ import {
   type PanelServiceEntry,
   type PanelStore,
   SUBSCRIPTIONS_TYPE,
+  type SubscriptionPanelOrder,
   createPanelProtocol,
   panelForm,
 } from '../../core/fulfilment/simulated-panel-protocol.ts';
@@ -43,15 +44,7 @@ export interface FakeSmmOrder {
   /** A drip-feed as it was asked for. */
   dripFeed?: { runs: number; interval: number };
   /** A subscription as it was asked for (`expiry` as sent, d/m/Y; null fields were left out). */
-  subscription?: {
-    username: string;
-    min: number;
-    max: number;
-    posts: number | null;
-    oldPosts: number | null;
-    delay: number;
-    expiry: string | null;
-  };
+  subscription?: Omit<SubscriptionPanelOrder, 'kind' | 'service' | 'expiry'> & { expiry: string | null };
 }
 
 /** A refill as the fake panel keeps it; `status` is what `refill_status` answers (set by the test). */

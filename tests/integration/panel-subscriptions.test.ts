@@ -396,6 +396,12 @@ describe.each(dialects)('the simulated panel moves drip-feeds and subscriptions 
     await panel.close();
     await database.dispose();
   });
+  const simulatedRow = (order: string) =>
+    database.db
+      .selectFrom('simulated_panel_orders')
+      .selectAll()
+      .where('id', '=', Number(order))
+      .executeTakeFirstOrThrow();
 
   it('a drip-feed delivers one run per interval and completes after its last run', async () => {
     panel = await startSimulated(database);
@@ -410,12 +416,7 @@ describe.each(dialects)('the simulated panel moves drip-feeds and subscriptions 
     expect(await rawStatus(panel.url, order)).toMatchObject({ status: 'In progress', runs: '2', remains: '50' });
     clock = T0 + 10_000 + 2 * DAY;
     expect(await panel.client.status(order)).toMatchObject({ status: 'Completed', remains: 0, charge: '0.1800' });
-    const row = await database.db
-      .selectFrom('simulated_panel_orders')
-      .selectAll()
-      .where('id', '=', Number(order))
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({
+    expect(await simulatedRow(order)).toMatchObject({
       kind: 'drip-feed',
       quantity: 50,
       runs: 3,
@@ -447,12 +448,7 @@ describe.each(dialects)('the simulated panel moves drip-feeds and subscriptions 
     expect(done.posts).toBe(1 + Math.floor((endsAt - 1 - firstServed) / (20 * HOUR)));
     clock = endsAt + 30 * DAY;
     expect(await panel.client.status(order)).toMatchObject({ status: 'Completed', posts: done.posts });
-    const row = await database.db
-      .selectFrom('simulated_panel_orders')
-      .selectAll()
-      .where('id', '=', Number(order))
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({
+    expect(await simulatedRow(order)).toMatchObject({
       kind: 'subscription',
       link: 'someone',
       username: 'someone',
