@@ -22,7 +22,13 @@ import { createPanelKeySealer, resealPanelKeys } from '../core/fulfilment/panel-
 import { type PanelRegistry, createPanelRegistry } from '../core/fulfilment/panels.ts';
 import { type SupplierAdmin, createSupplierAdmin } from '../core/fulfilment/panels-admin.ts';
 import { fulfilmentSubscriber } from '../core/fulfilment/subscribers.ts';
-import { type SimulatedPanel, createSimulatedPanel, simulatedPanelFetch } from '../core/fulfilment/simulated-panel.ts';
+import { SUBSCRIPTIONS_TYPE } from '../core/fulfilment/simulated-panel-protocol.ts';
+import {
+  type SimulatedPanel,
+  type SimulatedPanelService,
+  createSimulatedPanel,
+  simulatedPanelFetch,
+} from '../core/fulfilment/simulated-panel.ts';
 import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
 import type { SupplierPanel } from '../core/fulfilment/supplier.ts';
 import { type JobWorker, createJobWorker, handleJob } from '../core/jobs/worker.ts';
@@ -347,7 +353,9 @@ export async function openStore(
 
 /**
  * The simulated panel offers one service per supplier service id the catalogue uses, priced at
- * a wholesale rate (a third of our per-1000 price), so its charges look like a real panel's.
+ * a wholesale rate (a third of our per-1000 price), so its charges look like a real panel's. A
+ * subscription's tier is priced per period: its units are per post (automatic likes, served by a
+ * Subscriptions service) or per day (daily followers, by drip-feed), hence the division.
  */
 async function simulatedServices(db: Kysely<Database>) {
   const rows = await db
@@ -359,14 +367,29 @@ async function simulatedServices(db: Kysely<Database>) {
       'price_tiers.price_e4',
       'price_tiers.qty',
       'services.name',
+      'services.kind',
+      'services.period_days',
+      'services.posts_per_period',
       'plans.type',
     ])
     .execute();
-  const byId = new Map<string, { service: string; name: string; rate: string }>();
+  const byId = new Map<string, SimulatedPanelService>();
   for (const row of rows) {
     if (byId.has(row.id)) continue;
-    const ratePer1000E4 = Math.max(1, Math.round((row.price_e4 * 1000) / row.qty / 3));
-    byId.set(row.id, { service: row.id, name: `${row.name} (${row.type})`, rate: formatAmountE4(ratePer1000E4, 4) });
+    const periods =
+      row.kind === 'automatic_likes'
+        ? (row.posts_per_period ?? 1)
+        : row.kind === 'daily_followers'
+          ? (row.period_days ?? 1)
+          : 1;
+    const ratePer1000E4 = Math.max(1, Math.round((row.price_e4 * 1000) / row.qty / Math.max(1, periods) / 3));
+    byId.set(row.id, {
+      service: row.id,
+      name: `${row.name} (${row.type})`,
+      rate: formatAmountE4(ratePer1000E4, 4),
+      ...(row.kind === 'automatic_likes' ? { type: SUBSCRIPTIONS_TYPE, refill: false } : {}),
+      ...(row.kind === 'daily_followers' ? { dripfeed: true } : {}),
+    });
   }
   return [...byId.values()];
 }

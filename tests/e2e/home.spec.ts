@@ -146,7 +146,7 @@ test.describe('store home page', () => {
     await ui.tiers.nth(2).click();
     await expect(ui.price).toHaveText(homePrice(firstService.plans[1].tiers[2]));
 
-    await ui.services.filter({ hasText: other.name }).click();
+    await ui.services.filter({ hasText: new RegExp(`^${other.name}$`) }).click();
     await expectOnlyPressed(ui.services, 1, instagram.services.length);
     await expect(ui.plans).toHaveText(other.plans.map((p) => p.title));
     await expectOnlyPressed(ui.plans, 0, other.plans.length);
@@ -157,7 +157,7 @@ test.describe('store home page', () => {
       `/order/${other.slug}GOI${other.plans[0].tiers[0].qty}?type=${other.plans[0].type}`,
     );
 
-    await ui.services.filter({ hasText: firstService.name }).click();
+    await ui.services.filter({ hasText: new RegExp(`^${firstService.name}$`) }).click();
     await expectOnlyPressed(ui.services, 0, instagram.services.length);
     await expectOnlyPressed(ui.plans, 0, firstService.plans.length);
     await expectOnlyPressed(ui.tiers, 0, firstPlan.tiers.length);

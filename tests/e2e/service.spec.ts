@@ -67,7 +67,7 @@ test.describe('service detail page', () => {
     // The service tab row lists every service of the group, the current one marked.
     const nav = page.getByRole('navigation', { name: 'Services' });
     await expect(nav.getByRole('link')).toHaveText(group('instagram').services.map((s) => s.name));
-    await expect(nav.getByRole('link', { name: likes.name })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: likes.name, exact: true })).toHaveAttribute('aria-current', 'page');
 
     const first = likes.plans[0];
     await expect(page.getByTestId('price-card')).toHaveCount(first.tiers.length);

@@ -292,5 +292,70 @@ export const instagramGroup: CatalogueInput['groups'][number] = {
         },
       ],
     },
+    {
+      slug: 'instagram-automatic-likes',
+      name: 'Automatic Instagram Likes',
+      titleHtml: 'Get <strong>Automatic Instagram Likes</strong> on every new post',
+      description:
+        'Likes that arrive by themselves on the posts you publish over the next 30 days: choose how many likes each post gets, and each of up to 30 new posts receives them once it appears. Posts published before your order starts are not included. Your account must be public and we only ask for your username, never your password. One payment covers one 30-day period and does not renew by itself.',
+      image: '/images/services/instagram-likes.svg',
+      targetKind: 'instagram_username',
+      commentRequired: false,
+      kind: 'automatic_likes',
+      terms: { periodDays: 30, posts: 30, delayMinutes: 0 },
+      plans: [
+        {
+          type: 'Standard',
+          title: 'Automatic Likes',
+          icon: '/images/plans/standard.svg',
+          currency: '$',
+          options: [
+            'Likes on each of up to 30 new posts',
+            'For 30 days from the start',
+            'No password needed',
+            'Does not renew by itself',
+          ],
+          tiers: [
+            { qty: 50, text: '50 Likes per post', price: '9.99', discount: 0, supplierServiceId: '1111' },
+            { qty: 100, text: '100 Likes per post', price: '16.99', discount: 14, supplierServiceId: '1111' },
+            { qty: 250, text: '250 Likes per post', price: '34.99', discount: 29, supplierServiceId: '1111' },
+            { qty: 500, text: '500 Likes per post', price: '59.99', discount: 39, supplierServiceId: '1111' },
+            { qty: 1000, text: '1K Likes per post', price: '99.99', discount: 49, supplierServiceId: '1111' },
+          ],
+        },
+      ],
+    },
+    {
+      slug: 'instagram-daily-followers',
+      name: 'Daily Instagram Followers',
+      titleHtml: 'Get <strong>Daily Instagram Followers</strong> for 30 days',
+      description:
+        'New followers every day for 30 days instead of all at once: choose how many a day, and that many arrive once a day, so 10 a day is 300 followers over the period. Your account must be public and we only ask for your username, never your password. One payment covers one 30-day period and does not renew by itself.',
+      image: '/images/services/instagram-followers.svg',
+      targetKind: 'instagram_username',
+      commentRequired: false,
+      kind: 'daily_followers',
+      terms: { periodDays: 30 },
+      plans: [
+        {
+          type: 'Standard',
+          title: 'Daily Followers',
+          icon: '/images/plans/standard.svg',
+          currency: '$',
+          options: [
+            'Followers every day',
+            'For 30 days from the start',
+            'No password needed',
+            'Does not renew by itself',
+          ],
+          tiers: [
+            { qty: 10, text: '10 Followers a day', price: '7.99', discount: 0, supplierServiceId: '1121' },
+            { qty: 20, text: '20 Followers a day', price: '12.99', discount: 18, supplierServiceId: '1121' },
+            { qty: 50, text: '50 Followers a day', price: '27.99', discount: 29, supplierServiceId: '1121' },
+            { qty: 100, text: '100 Followers a day', price: '49.99', discount: 37, supplierServiceId: '1121' },
+          ],
+        },
+      ],
+    },
   ],
 };
