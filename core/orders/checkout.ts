@@ -37,8 +37,6 @@ export interface CreateOrderInput {
   comment?: string | undefined;
   /** A method id of the checkout, or `card`; omitted: the default card method. */
   paymentMethod?: string | undefined;
-  /** The single-use token of a renewal link: this order renews a subscription (decision 057). */
-  renewalToken?: string | undefined;
 }
 
 /**
