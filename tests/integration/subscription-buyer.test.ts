@@ -124,7 +124,7 @@ describe.each(dialects)('subscriptions for the buyer on %s', (dialect) => {
       (m) => smtp.messages.indexOf(m) >= since && m.to === email && m.subject.includes('code'),
       5_000,
     );
-    return /^\s*(\d{6})\s*$/m.exec(mail.text)![1]!;
+    return /^\s*(\d{6})\s*$/m.exec(mail.text)![1];
   }
 
   async function historyOf(email: string) {
@@ -288,7 +288,7 @@ describe.each(dialects)('subscriptions for the buyer on %s', (dialect) => {
         razorPayOrderId: order.providerOrderId,
         subscription: { coverage, progress: '12 of 30 posts, 18 days left', running: true, canCancel: true },
       });
-      expect((historyRow!.subscription as { token: unknown }).token).toEqual(expect.stringMatching(/^\d+\.[\w-]+$/));
+      expect((historyRow.subscription as { token: unknown }).token).toEqual(expect.stringMatching(/^\d+\.[\w-]+$/));
     });
 
     it('show a queued subscription as waiting for the current order on the account', async () => {
@@ -311,7 +311,7 @@ describe.each(dialects)('subscriptions for the buyer on %s', (dialect) => {
         /^We will refund \$\d+\.\d{2}, all you paid: it has not started yet\.$/,
       );
       const [historyRow] = await historyOf(email);
-      expect(historyRow!.subscription).toMatchObject({ queued: true, progress: view.subscription.progress });
+      expect(historyRow.subscription).toMatchObject({ queued: true, progress: view.subscription.progress });
     });
 
     it('show daily followers by the day', async () => {
