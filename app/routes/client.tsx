@@ -445,7 +445,7 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
                 <td className="px-4 py-3 text-gray-900" data-testid="row-service">
                   {row.serviceName}
                   {row.subscription ? (
-                    <span className="block max-w-64 text-xs text-gray-700" data-testid="row-subscription">
+                    <span className="block max-w-64 min-w-48 text-xs text-gray-700" data-testid="row-subscription">
                       <span className="block" data-testid="row-coverage">
                         {row.subscription.coverage}
                       </span>
