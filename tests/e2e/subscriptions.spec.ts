@@ -184,6 +184,28 @@ for (const viewport of [
       await expectNoHorizontalOverflow(page);
     });
 
+    test("a renewal link's address prefills the account and sends its token with the order", async ({
+      page,
+      ownStore,
+    }) => {
+      await stock(ownStore, page);
+      const username = `e2e.renew.${uniqueSuffix()}`.slice(0, 30);
+      const query = new URLSearchParams({ target: username, renewal: 'renewal-token-from-the-mail' });
+      await gotoHydrated(page, `${orderUrl(DAILY_FOLLOWERS.slug, 50, 'Standard')}&${query.toString()}`);
+      await expect(page.getByLabel(IG_USERNAME, { exact: true })).toHaveValue(username);
+      await expect(verificationIcon(page)).toHaveAttribute('data-state', 'success');
+      await page.getByLabel('Email', { exact: true }).fill(`renew-${uniqueSuffix()}@example.com`);
+      const created = page.waitForRequest(
+        (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/order',
+      );
+      await continueButton(page).click();
+      expect((await created).postDataJSON()).toMatchObject({
+        name: username,
+        renewalToken: 'renewal-token-from-the-mail',
+      });
+      await expect(page.getByRole('dialog', { name: 'Sandbox checkout' })).toBeVisible();
+    });
+
     // Needs POST /api/order/subscription/reminders (branch wip-sub-renewal) and
     // POST /api/order/subscription/cancel (branch wip-sub-fulfil).
     test('turn renewal reminders off and cancel a subscription from /client, after a question that names the refund', async ({
