@@ -71,12 +71,7 @@ export async function laneNotice(deps: LaneNoticeDeps, slug: string, typedTarget
   const live = await deps.db
     .selectFrom('orders')
     .leftJoin('subscriptions', 'subscriptions.order_id', 'orders.id')
-    .select([
-      'subscriptions.period_days',
-      'subscriptions.starts_at',
-      'subscriptions.ends_at',
-      'subscriptions.ended_at',
-    ])
+    .select(['subscriptions.period_days', 'subscriptions.starts_at', 'subscriptions.ends_at', 'subscriptions.ended_at'])
     .where('orders.lane_key', '=', laneKey)
     .where('orders.payment_status', '=', 'paid')
     .where('orders.order_status', 'not in', [...FINAL_STATUSES])
