@@ -270,7 +270,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         maxBytes: config.UPLOAD_MAX_BYTES,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
-      await api.register(verificationApi, { verifier: store.verifier });
+      await api.register(verificationApi, {
+        verifier: store.verifier,
+        laneNotice: (slug, target) => store.orders.laneNotice(slug, target),
+      });
       await api.register(ordersApi, {
         catalogue: store.catalogue,
         orders: store.orders,

@@ -40,6 +40,7 @@ import { handleOrderEvents } from '../core/orders/events.ts';
 import { type OrderService, createOrderService } from '../core/orders/orders.ts';
 import { PAYMENT_RECONCILE_JOB } from '../core/orders/reconcile.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
+import { issueRefillToken } from '../core/fulfilment/refills/tokens.ts';
 import { type ContactDesk, createContactDesk } from '../core/contact/contact.ts';
 import { type Reviews, createReviews } from '../core/reviews/reviews.ts';
 import { lookUpOrderForm } from '../core/orders/form-detail.ts';
@@ -170,6 +171,9 @@ export async function openStore(
     publicUrl: config.PUBLIC_URL,
     // The /client order list carries each Completed order's refill section (created below).
     refills: { customerViews: (email, ids) => refills.customerViews(email, ids) },
+    // A subscription's cancel and reminder buttons in /client send the refill token (decision 057).
+    subscriptionToken: (id, email) => issueRefillToken(refillsDeps.tokenKey, clock().getTime(), id, email),
+    now: clock,
   });
   const reviews = createReviews({ db, now: clock });
   // Page cache keys carry the content versions: read them once now, so the first pages cached

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
 import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
@@ -29,6 +29,11 @@ import { type FieldErrors, useFormCheck } from '../components/use-form-check.ts'
  */
 
 export const meta: Route.MetaFunction = () => privatePageMeta('My orders');
+
+/** Only a lookup with a running subscription shows its buttons: their code is fetched then. */
+const SubscriptionControls = lazy(() =>
+  import('../components/order/SubscriptionControls.tsx').then((module) => ({ default: module.SubscriptionControls })),
+);
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
@@ -439,6 +444,16 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
                 </th>
                 <td className="px-4 py-3 text-gray-900" data-testid="row-service">
                   {row.serviceName}
+                  {row.subscription ? (
+                    <span className="block max-w-64 min-w-48 text-xs text-gray-700" data-testid="row-subscription">
+                      <span className="block" data-testid="row-coverage">
+                        {row.subscription.coverage}
+                      </span>
+                      <span className="block font-semibold text-gray-900" data-testid="row-progress">
+                        {row.subscription.progress}
+                      </span>
+                    </span>
+                  ) : null}
                 </td>
                 <td className="max-w-56 px-4 py-3 break-all text-gray-900" data-testid="row-target">
                   {row.name}
@@ -457,6 +472,11 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
                 <td className="px-4 py-3">
                   <StatusTag status={row.orderStatus} testId="row-status" />
                   <RefillRequest orderId={row.razorPayOrderId} refill={row.refill} />
+                  {row.subscription?.canCancel && row.subscription.token ? (
+                    <Suspense fallback={null}>
+                      <SubscriptionControls orderId={row.razorPayOrderId} subscription={row.subscription} />
+                    </Suspense>
+                  ) : null}
                 </td>
                 <td className="px-4 py-3 text-gray-900" data-testid="row-payment">
                   {paymentState(row.paymentStatus, row.price, row.refunded)}

@@ -217,6 +217,12 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
           ['Service', order.serviceName, 'order-service'],
           ['Quantity', order.quantity.toLocaleString('en-US'), 'order-quantity'],
           ['Target', order.target, 'order-target'],
+          ...(order.subscription
+            ? [
+                ['Covers', order.subscription.coverage, 'order-coverage'],
+                ['Progress', order.subscription.progress, 'order-progress'],
+              ]
+            : []),
           ...(itemised ? [['Package price', formatMoney(order.price, order.currency), 'order-package-price']] : []),
           ...(fee > 0 ? [[PROCESSING_FEE_LABEL, formatMoney(fee, order.currency), 'order-fee']] : []),
           ...(adjustmentLine ? [adjustmentLine] : []),
@@ -228,7 +234,7 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
         ].map(([label, value, testId]) => (
           <div key={label} className="flex items-start justify-between gap-4 px-4 py-3">
             <dt className="text-gray-700">{label}</dt>
-            <dd data-testid={testId} className="text-right font-semibold break-all text-gray-900">
+            <dd data-testid={testId} className="text-right font-semibold [overflow-wrap:anywhere] text-gray-900">
               {value}
             </dd>
           </div>

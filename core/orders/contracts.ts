@@ -46,6 +46,14 @@ export type PaymentMethodOption = z.infer<typeof PaymentMethodOptionSchema>;
 
 export const TargetFieldSchema = z.object({ title: z.string(), placeholder: z.string(), icon: z.string() });
 
+/** A subscription service's words on the order page, before payment (decision 057). */
+export const FormSubscriptionSchema = z.object({
+  /** What one period covers: "up to 30 new posts, 100 likes each, for 30 days". */
+  coverage: z.string(),
+  /** How it is renewed: never charged again by itself. */
+  renewal: z.string(),
+});
+
 export const OrderFormDetailSchema = z.object({
   serviceId: z.string(),
   name: z.string(),
@@ -81,6 +89,8 @@ export const OrderFormDetailSchema = z.object({
   paymentMethods: z.array(PaymentMethodOptionSchema),
   /** True when payments are simulated (no provider keys): the checkout says so. */
   testMode: z.boolean(),
+  /** Subscription services only (automatic likes, daily followers): what the period covers. */
+  subscription: FormSubscriptionSchema.optional(),
 });
 
 /**
@@ -105,6 +115,8 @@ export const CreateOrderPayload = z.object({
    * Omitted: the default card method, so clients written against the spec keep working.
    */
   paymentMethod: text(40).optional(),
+  /** The single-use token of a renewal link (`/order/…?renewal=`): this order renews a subscription. */
+  renewalToken: z.string().max(200).optional(),
 });
 /** What a client sends. */
 export type CreateOrderPayload = z.input<typeof CreateOrderPayload>;
@@ -162,6 +174,29 @@ export type CreatedOrder = z.infer<typeof CreatedOrderSchema>;
 export { PAYMENT_FAILURE_MESSAGES, PAYMENT_FAILURE_REASONS } from './payment-failures.ts';
 
 // ---------------------------------------------------------------------------------------------
+// A subscription order, on the confirmation page and in /client (core/orders/subscription-view.ts)
+
+export const OrderSubscriptionSchema = z.object({
+  /** What the period covers: "up to 30 new posts, 100 likes each, until 27 Dec 2026". */
+  coverage: z.string(),
+  /** Where it stands: "12 of 30 posts, 18 days left", "Waiting for …", "Ended 12 Dec 2026: …". */
+  progress: z.string(),
+  /** At the supplier and not ended. */
+  running: z.boolean(),
+  /** Paid, waiting for the order ahead of it on the same account to finish. */
+  queued: z.boolean(),
+  /** Whether a renewal link is e-mailed before the end. */
+  reminders: z.boolean(),
+  /** Whether "Cancel subscription" is offered (running or queued). */
+  canCancel: z.boolean(),
+  /** What cancelling now refunds, by the recorded rule, in words; null when it cannot be cancelled. */
+  cancelRefund: z.string().nullable(),
+  /** /client only: the proof for cancel and reminders (the refill token); null elsewhere. */
+  token: z.string().nullable(),
+});
+export type OrderSubscription = z.infer<typeof OrderSubscriptionSchema>;
+
+// ---------------------------------------------------------------------------------------------
 // The confirmation page
 
 /** `GET /api/order/order-status?orderId=`: the public id, with or without the provider's `order_` prefix. */
@@ -194,6 +229,8 @@ export const OrderStatusViewSchema = z.object({
   orderStatus: z.string(),
   paymentStatus: z.enum(PAYMENT_STATUSES),
   createdAt: z.string(),
+  /** Subscription orders only. */
+  subscription: OrderSubscriptionSchema.optional(),
 });
 /** What the confirmation page shows. */
 export type OrderStatusView = z.infer<typeof OrderStatusViewSchema>;
@@ -243,5 +280,7 @@ export const HistoryRowSchema = z.object({
   email: z.string(),
   /** Completed orders only: the refill state and whether "Request refill" is offered (decision 040). */
   refill: CustomerRefillSchema.optional(),
+  /** Subscription orders only: coverage, progress, and what the customer may do with it. */
+  subscription: OrderSubscriptionSchema.optional(),
 });
 export type HistoryRow = z.infer<typeof HistoryRowSchema>;

@@ -10,6 +10,7 @@ import { e4ToNumber, numberToE4 } from '../money/money.ts';
 import { PAYMENT_METHODS, type PaymentGateways, adjustedAmountE4 } from '../payments/methods.ts';
 import type { PaymentMethodId } from '../payments/provider.ts';
 import type { OrderFormDetailSchema, PaymentMethodOption } from './contracts.ts';
+import { formSubscriptionOf, tierWordsOf } from './form-subscription.ts';
 
 export const ORDER_PAGE_MESSAGES = {
   invalidParams: 'Invalid URL parameters!',
@@ -116,6 +117,9 @@ export function paymentMethodOptions(methods: CheckoutMethods, chargeE4: number)
 
 export function toFormDetail({ service, plan, tier }: PackageChoice, methods: CheckoutMethods): OrderFormDetail {
   const chargeE4 = chargeAmountE4(numberToE4(tier.price));
+  // A subscription's tiers are per post or per day: the picker says so, whatever the tier's label.
+  const words = tierWordsOf(service);
+  const subscription = formSubscriptionOf(service, tier.qty);
   return {
     serviceId: service.slug,
     name: service.name,
@@ -131,16 +135,17 @@ export function toFormDetail({ service, plan, tier }: PackageChoice, methods: Ch
       {
         list: plan.list.map(({ qty, text, price, listPrice }) => ({
           qty,
-          text,
+          text: words ? words(qty) : text,
           price,
           ...(listPrice !== undefined ? { listPrice } : {}),
         })),
       },
       ...(service.commentRequired ? [COMMENT_FIELD] : []),
     ],
-    selected: { ...tier, charge: e4ToNumber(chargeE4) },
+    selected: { ...tier, ...(words ? { text: words(tier.qty) } : {}), charge: e4ToNumber(chargeE4) },
     paymentMethods: paymentMethodOptions(methods, chargeE4),
     testMode: methods.gateways.testMode,
+    ...(subscription ? { subscription } : {}),
   };
 }
 

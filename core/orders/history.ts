@@ -21,6 +21,7 @@ import type { Database } from '../../db/schema.ts';
 import { isEmail } from '../email.ts';
 import type { CustomerRefill } from './refill-contracts.ts';
 import { HISTORY_FORM_MESSAGES, type HistoryRow } from './contracts.ts';
+import { loadSubscriptionRows, subscriptionViewOf } from './subscription-view.ts';
 
 /** What the code proves; also the codes table's `purpose`. */
 export const ORDER_HISTORY_PURPOSE = 'order-history';
@@ -68,6 +69,12 @@ export interface OrderHistoryOptions {
   publicUrl: string;
   /** Adds each Completed order's refill section (core/fulfilment/refills.ts, decision 040). */
   refills?: { customerViews(email: string, providerOrderIds: string[]): Promise<Map<string, CustomerRefill>> };
+  /**
+   * The per-order proof a subscription's cancel and reminder buttons send (the refill token of
+   * core/fulfilment/refills/tokens.ts, which core/orders cannot import); without it no buttons.
+   */
+  subscriptionToken?: (providerOrderId: string, email: string) => string;
+  now?: () => Date;
 }
 
 export interface OrderHistory {
@@ -86,6 +93,7 @@ function normaliseEmail(raw: unknown): string {
 
 export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
   const { db, codes, publicUrl } = options;
+  const now = options.now ?? (() => new Date());
 
   return {
     async requestCode(rawEmail) {
@@ -111,6 +119,10 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
       const rows = await db
         .selectFrom('orders')
         .select([
+          'orders.id',
+          'orders.kind',
+          'orders.fulfilment_state',
+          'orders.remains',
           'orders.provider_order_id',
           'orders.service_slug',
           'orders.target',
@@ -139,24 +151,42 @@ export function createOrderHistory(options: OrderHistoryOptions): OrderHistory {
       const completed = rows.filter((row) => row.order_status === 'Completed').map((row) => row.provider_order_id);
       const refills =
         completed.length > 0 && options.refills ? await options.refills.customerViews(email, completed) : null;
-      return rows.map((row) => ({
-        razorPayOrderId: row.provider_order_id,
-        serviceId: row.service_slug,
-        name: row.target,
-        serviceName: row.service_name,
-        quantity: row.quantity,
-        price: e4ToNumber(row.amount_e4),
-        packagePrice: e4ToNumber(row.price_e4),
-        refunded: e4ToNumber(row.refunded_e4),
-        refundedAt: row.refunded_at,
-        currency: row.currency,
-        orderStatus: row.order_status,
-        paymentStatus: row.payment_status,
-        orderDate: new Date(row.created_at).toISOString(),
-        errorMessage: row.error_message,
-        email: row.email,
-        ...(refills?.has(row.provider_order_id) ? { refill: refills.get(row.provider_order_id) } : {}),
-      }));
+      const subscriptions = await loadSubscriptionRows(
+        db,
+        rows.filter((row) => row.kind !== 'package').map((row) => row.id),
+      );
+      const at = now();
+      return rows.map((row) => {
+        const subscription = subscriptions.get(row.id);
+        return {
+          razorPayOrderId: row.provider_order_id,
+          serviceId: row.service_slug,
+          name: row.target,
+          serviceName: row.service_name,
+          quantity: row.quantity,
+          price: e4ToNumber(row.amount_e4),
+          packagePrice: e4ToNumber(row.price_e4),
+          refunded: e4ToNumber(row.refunded_e4),
+          refundedAt: row.refunded_at,
+          currency: row.currency,
+          orderStatus: row.order_status,
+          paymentStatus: row.payment_status,
+          orderDate: new Date(row.created_at).toISOString(),
+          errorMessage: row.error_message,
+          email: row.email,
+          ...(refills?.has(row.provider_order_id) ? { refill: refills.get(row.provider_order_id) } : {}),
+          ...(subscription
+            ? {
+                subscription: subscriptionViewOf(
+                  row,
+                  subscription,
+                  at,
+                  options.subscriptionToken?.(row.provider_order_id, row.email) ?? null,
+                ),
+              }
+            : {}),
+        };
+      });
     },
   };
 }

@@ -9,6 +9,7 @@ import type { OrderServiceDeps } from './order-deps.ts';
 import { handleWebhook, payableOrder, recordCheckoutFailure, verifyCheckoutPayment } from './payments.ts';
 import { checkOrderPayment, reconcilePayments } from './reconcile.ts';
 import { orderStatusView } from './status-view.ts';
+import { laneNotice } from './lane-notice.ts';
 
 export type OrderServiceOptions = Omit<OrderServiceDeps, 'now'> & { now?: (() => Date) | undefined };
 
@@ -24,6 +25,7 @@ export function createOrderService(options: OrderServiceOptions) {
       handleWebhook(deps, providerId, rawBody, headers),
     reconcile: (limit?: number) => reconcilePayments(deps, limit),
     checkPayment: (orderId: string) => checkOrderPayment(deps, orderId),
+    laneNotice: (slug: string, target: string) => laneNotice(deps, slug, target),
   };
 }
 

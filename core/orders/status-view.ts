@@ -6,10 +6,13 @@ import { PAYMENT_METHODS, isPaymentMethodId } from '../payments/methods.ts';
 import { type OrderServiceDeps, findOrderByReference } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
 import { maskEmail, publicOrderId } from './types.ts';
+import { loadSubscriptionRows, subscriptionViewOf } from './subscription-view.ts';
 
 export async function orderStatusView(deps: OrderServiceDeps, orderId: string): Promise<OrderStatusView> {
   const order = await findOrderByReference(deps, orderId.trim());
   if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
+  const subscriptionRow =
+    order.kind === 'package' ? undefined : (await loadSubscriptionRows(deps.db, [order.id])).get(order.id);
   return {
     razorPayOrderId: order.provider_order_id,
     orderId: publicOrderId(order.provider_order_id),
@@ -29,5 +32,7 @@ export async function orderStatusView(deps: OrderServiceDeps, orderId: string): 
     orderStatus: order.order_status,
     paymentStatus: order.payment_status,
     createdAt: order.created_at,
+    // Open to anyone with the link: the words only, never the proof /client's buttons send.
+    ...(subscriptionRow ? { subscription: subscriptionViewOf(order, subscriptionRow, deps.now(), null) } : {}),
   };
 }

@@ -41,13 +41,28 @@ function targetField(messages: PlatformMessages, description: string) {
     .describe(description);
 }
 
+/**
+ * The package being ordered (its service slug): the reply then says whether the target already
+ * has a live order of the same kind here (the order page's lane notice, decision 057).
+ */
+const ServiceSlug = z
+  .string()
+  .trim()
+  .max(100)
+  .optional()
+  .describe(
+    'The service being ordered: the reply adds laneNotice when the target already has a live order of its kind',
+  );
+
 const YouTubeBody = z.object({
+  slug: ServiceSlug,
   youtubeUrl: targetField(
     VERIFICATION_MESSAGES.youtube,
     'A YouTube video URL (watch, youtu.be, shorts, embed or live)',
   ),
 });
 const InstagramBody = z.object({
+  slug: ServiceSlug,
   instaId: targetField(
     VERIFICATION_MESSAGES.instagram,
     'An Instagram username (with or without @), profile URL or post/reel URL',
@@ -58,6 +73,7 @@ const InstagramBody = z.object({
     .describe('Default: post when instaId is a URL with /p/, /reel/, /reels/ or /tv/, else username'),
 });
 const TikTokBody = z.object({
+  slug: ServiceSlug,
   tiktokId: targetField(
     VERIFICATION_MESSAGES.tiktok,
     'A TikTok username (with or without @), profile URL, video URL or share link',
@@ -73,6 +89,10 @@ const VerificationResult = z.object({
     .enum(['verified', 'unchecked'])
     .describe('unchecked: the platform could not be asked right now; the order goes on and is reviewed'),
   canonical: z.string().describe('The target in canonical form, e.g. https://www.youtube.com/watch?v=ID'),
+  laneNotice: z
+    .string()
+    .optional()
+    .describe('With slug, when the target already has a live order of that kind: when the new one will start'),
 });
 const responses = { 200: envelopeOf(VerificationResult), 400: FailureSchema, 429: FailureSchema };
 
@@ -97,7 +117,13 @@ function replyFor(outcome: VerifyOutcome): VerificationReply {
   }
 }
 
-export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }> = async (app, { verifier }) => {
+interface VerificationApiOptions {
+  verifier: TargetVerifier;
+  /** The lane notice for a service and a typed target (core/orders/lane-notice.ts); null: the lane is free. */
+  laneNotice?: (slug: string, target: string) => Promise<string | null>;
+}
+
+export const verificationApi: FastifyPluginAsyncZod<VerificationApiOptions> = async (app, { verifier, laneNotice }) => {
   // Validation errors carry the spec's message verbatim, with the field; a body that is missing
   // or not an object gets the route's "is required" message.
   app.setErrorHandler(
@@ -110,12 +136,22 @@ export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }
     }),
   );
 
-  async function verify(kind: TargetKind, input: string, log: { warn(obj: object, msg: string): void }) {
+  async function verify(
+    kind: TargetKind,
+    input: string,
+    slug: string | undefined,
+    log: { warn(obj: object, msg: string): void },
+  ) {
     const outcome = await verifier.verify(kind, input);
     if (outcome.outcome === 'unavailable') {
       log.warn({ kind, canonical: outcome.canonical }, 'target verification unavailable; order will need review');
     }
-    return replyFor(outcome);
+    const reply = replyFor(outcome);
+    if (reply.status !== 200 || !slug || !laneNotice) return reply;
+    const notice = await laneNotice(slug, input);
+    return notice === null
+      ? reply
+      : { ...reply, body: { ...reply.body, data: { ...reply.body.data, laneNotice: notice } } };
   }
 
   app.post(
@@ -130,7 +166,12 @@ export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }
       },
     },
     async (request, reply) => {
-      const { status, body } = await verify('youtube_video_url', request.body.youtubeUrl, request.log);
+      const { status, body } = await verify(
+        'youtube_video_url',
+        request.body.youtubeUrl,
+        request.body.slug,
+        request.log,
+      );
       return reply.status(status).send(body);
     },
   );
@@ -150,7 +191,7 @@ export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }
       const { instaId } = request.body;
       const kind = request.body.kind ?? guessInstagramKind(instaId);
       const targetKind: TargetKind = kind === 'post' ? 'instagram_post_url' : 'instagram_username';
-      const { status, body } = await verify(targetKind, instaId, request.log);
+      const { status, body } = await verify(targetKind, instaId, request.body.slug, request.log);
       return reply.status(status).send(body);
     },
   );
@@ -171,7 +212,7 @@ export const verificationApi: FastifyPluginAsyncZod<{ verifier: TargetVerifier }
       const { tiktokId } = request.body;
       const kind = request.body.kind ?? guessTikTokKind(tiktokId);
       const targetKind: TargetKind = kind === 'video' ? 'tiktok_post_url' : 'tiktok_username';
-      const { status, body } = await verify(targetKind, tiktokId, request.log);
+      const { status, body } = await verify(targetKind, tiktokId, request.body.slug, request.log);
       return reply.status(status).send(body);
     },
   );

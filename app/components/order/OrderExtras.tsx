@@ -49,3 +49,34 @@ export function TrustList() {
     </ul>
   );
 }
+
+/**
+ * A subscription service's period before payment (decision 057): what one period covers and how
+ * it is renewed, both worded by the server (form-detail's `subscription`).
+ */
+export function SubscriptionTerms({ coverage, renewal }: { coverage: string; renewal: string }) {
+  return (
+    <div data-testid="subscription-terms" className="mt-3 rounded-xl bg-brand-50 px-4 py-3 text-sm text-gray-900">
+      <p>
+        <span className="font-semibold">Each period covers </span>
+        <span data-testid="subscription-coverage">{coverage}</span>.
+      </p>
+      <p className="mt-1 text-gray-700" data-testid="subscription-renewal">
+        {renewal}
+      </p>
+    </div>
+  );
+}
+
+/** The target already has a live order of this kind here: when the buyer's will start (the server's words). */
+export function LaneNotice({ notice }: { notice: string }) {
+  return (
+    <p
+      role="status"
+      data-testid="lane-notice"
+      className="mt-2 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900"
+    >
+      {notice}
+    </p>
+  );
+}

@@ -10,7 +10,7 @@ import { TextAreaField, TextField } from '../form.tsx';
 import { useFormCheck } from '../use-form-check.ts';
 import { readOrderDraft, saveOrderDraft } from './order-draft.ts';
 import { QuantityDropdown } from './QuantityDropdown.tsx';
-import { PaymentMethodChooser, SecureCheckoutNote } from './lazy-extras.tsx';
+import { LaneNotice, PaymentMethodChooser, SecureCheckoutNote, SubscriptionTerms } from './lazy-extras.tsx';
 import { INVALID_URL_MESSAGE, isTargetAccepted, useTargetVerification } from './target-verification.ts';
 
 /** The spec's random 6-digit, left-padded client order id (section 9). */
@@ -69,7 +69,9 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
   const [targetValue, setTargetValue] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const verification = useTargetVerification(targetField.title, detail.targetKind);
+  const verification = useTargetVerification(targetField.title, detail.targetKind, detail.serviceId);
+  /** A renewal link's single-use token (`?renewal=`), sent with the order it opens. */
+  const renewal = useRef<string | null>(null);
   const [methodId, setMethodId] = useState(() => defaultMethodOf(detail));
   /**
    * One id per order the form sends: a double click, a retry, or Continue again after closing the
@@ -92,15 +94,18 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
   // What the customer typed before a closed payment window, a failed payment's "Try again" or a
   // reload comes back (order-draft.ts); read after hydration, so the server's HTML stays the same.
   const restored = useRef(false);
+  // A renewal link (`?target=…&renewal=…`) names the account, which wins over a draft's.
   const restoreDraft = useCallback(() => {
     const draft = readOrderDraft();
-    if (!draft) return;
-    if (draft.email && emailInput.current) emailInput.current.value = draft.email;
-    if (commentShown && draft.comment && commentInput.current) commentInput.current.value = draft.comment;
-    if (draft.name && targetInput.current) {
-      targetInput.current.value = draft.name;
-      setTargetValue(draft.name);
-      verification.verify(draft.name);
+    const query = new URLSearchParams(window.location.search);
+    renewal.current = query.get('renewal');
+    const name = query.get('target') || draft?.name;
+    if (draft?.email && emailInput.current) emailInput.current.value = draft.email;
+    if (commentShown && draft?.comment && commentInput.current) commentInput.current.value = draft.comment;
+    if (name && targetInput.current) {
+      targetInput.current.value = name;
+      setTargetValue(name);
+      verification.verify(name);
     }
   }, [commentShown, verification]);
   useEffect(() => {
@@ -128,6 +133,7 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
       order_id: clientOrder.current.id,
       ...(commentShown ? { comment: values.comment ?? '' } : {}),
       ...(method ? { paymentMethod: method.id } : {}),
+      ...(renewal.current ? { renewalToken: renewal.current } : {}),
     };
     try {
       // Kept until the order is paid: closing the payment window leaves the form as it was.
@@ -289,6 +295,7 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
             </p>
           ) : null}
         </div>
+        {state.status === 'success' && state.laneNotice ? <LaneNotice notice={state.laneNotice} /> : null}
       </div>
 
       <TextField
@@ -313,6 +320,7 @@ export function OrderForm({ detail, slug, type, qty, refreshing, sandbox, onCrea
       <div>
         <p className="mb-2 font-semibold text-gray-900">Choose your package</p>
         <QuantityDropdown slug={slug} type={type} options={packages.list} selectedQty={selectedQty} />
+        {detail.subscription ? <SubscriptionTerms {...detail.subscription} /> : null}
       </div>
 
       {commentShown ? (

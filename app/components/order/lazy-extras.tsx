@@ -1,6 +1,7 @@
 /**
  * The order page's parts that hold no state (its header, the activity line, the trust list, the
- * secure-checkout note, the payment method chooser: OrderExtras.tsx), loaded by the browser after the page's own code so that
+ * secure-checkout note, the payment method chooser, a subscription's terms and the lane notice:
+ * OrderExtras.tsx), loaded by the browser after the page's own code so that
  * they are not in its first-load JavaScript (decision 050, 120 KB budget). The server renders them
  * in place (lazy-parts.ts); the browser keeps that HTML until their chunk has arrived and then
  * hydrates them, so nothing moves. The chunk is fetched as soon as the order page's module runs,
@@ -35,3 +36,5 @@ export const LiveUsers = inPlace(lazyPart('orderExtras', 'LiveUsers', loadOrderE
 export const TrustList = inPlace(lazyPart('orderExtras', 'TrustList', loadOrderExtras));
 export const SecureCheckoutNote = inPlace(lazyPart('orderExtras', 'SecureCheckoutNote', loadOrderExtras));
 export const PaymentMethodChooser = inPlace(lazyPart('orderExtras', 'PaymentMethodChooser', loadOrderExtras));
+export const SubscriptionTerms = inPlace(lazyPart('orderExtras', 'SubscriptionTerms', loadOrderExtras));
+export const LaneNotice = inPlace(lazyPart('orderExtras', 'LaneNotice', loadOrderExtras));

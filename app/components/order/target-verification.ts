@@ -12,7 +12,7 @@ export type VerificationState =
   | { status: 'idle' }
   | { status: 'loading' }
   /** `unchecked`: the platform could not be asked right now; the order goes on and is reviewed. */
-  | { status: 'success'; unchecked: boolean }
+  | { status: 'success'; unchecked: boolean; laneNotice?: string | undefined }
   /** `invalid`: the store said the target is wrong (show 'Invalid URL' too); otherwise the check itself failed. */
   | { status: 'error'; message: string; invalid: boolean };
 
@@ -29,6 +29,8 @@ export function platformOfTitle(title: string): Platform | null {
 
 interface VerificationReply {
   status: 'verified' | 'unchecked';
+  /** The target already has a live order of this service's kind: when the buyer's will start. */
+  laneNotice?: string;
 }
 
 function requestFor(
@@ -74,7 +76,8 @@ export interface TargetVerification {
   fail: (message: string) => void;
 }
 
-export function useTargetVerification(title: string, kind: TargetKind): TargetVerification {
+/** `slug`: the service being ordered, so the reply can carry the lane notice (decision 057). */
+export function useTargetVerification(title: string, kind: TargetKind, slug: string): TargetVerification {
   const platform = platformOfTitle(title);
   const [state, setState] = useState<VerificationState>({ status: 'idle' });
   const inFlight = useRef<AbortController | null>(null);
@@ -110,11 +113,11 @@ export function useTargetVerification(title: string, kind: TargetKind): TargetVe
       setState({ status: 'loading' });
       const messages = VERIFICATION_MESSAGES[platform];
       const { path, body } = requestFor(platform, kind, value);
-      api.post<VerificationReply>(path, body, { signal: controller.signal }).then(
+      api.post<VerificationReply>(path, { ...body, slug }, { signal: controller.signal }).then(
         (reply) => {
           if (controller.signal.aborted) return;
           inFlight.current = null;
-          setState({ status: 'success', unchecked: reply?.status === 'unchecked' });
+          setState({ status: 'success', unchecked: reply?.status === 'unchecked', laneNotice: reply?.laneNotice });
         },
         (error: unknown) => {
           if (controller.signal.aborted || isAbort(error)) return;
@@ -134,7 +137,7 @@ export function useTargetVerification(title: string, kind: TargetKind): TargetVe
         },
       );
     },
-    [cancel, kind, platform, reset],
+    [cancel, kind, platform, reset, slug],
   );
 
   const fail = useCallback(
