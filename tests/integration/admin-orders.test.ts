@@ -764,10 +764,11 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         '',
         'no',
         '',
-        'submitted',
+        'With the supplier',
         'Razorpay',
         'Card',
         '0',
+        'One-off package',
       ]);
 
       const completed = parseCsv((await get('/api/order/all-orders.csv?status=completed')).body).slice(1);
