@@ -25,6 +25,8 @@ const root = path.resolve(import.meta.dirname, '../../..');
 export interface OwnStore {
   /** `http://127.0.0.1:<port>`: prefix every address the spec opens or calls. */
   base: string;
+  /** Its data directory: `store.db` is its SQLite database, for specs that set rows up directly. */
+  dataDir: string;
   /** A live session token for a verified admin of this store with `role` (made on first use). */
   adminToken(email: string, role: AdminRole): Promise<string>;
   stop(): Promise<void>;
@@ -73,6 +75,7 @@ export async function startOwnStore(
   }
   return {
     base,
+    dataDir,
     async adminToken(email, role) {
       // The store has migrated its database by the time it is ready; this is a second connection.
       const handle = openDatabase({ sqlitePath: path.join(dataDir, 'store.db') });
