@@ -272,7 +272,7 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
     isSubscriptionKind(service.kind) && service.terms
       ? subscriptionPlanOf(service.kind, service.terms, tier.qty)
       : null;
-  const renewalOf = subscription ? await renewableOrderId(db, input.renewalToken, row) : null;
+  const renewalOf = subscription ? await renewableOrderId(db, input.renewalToken, row, deps.now()) : null;
   const started = await startPayment(deps, row, priced);
   const attempt = {
     provider: priced.provider.id,

@@ -8,6 +8,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
+/** A renewal link still renews this long after the period ended; later it is refused as stale. */
+export const RENEWAL_LINK_GRACE_MS = 14 * 86_400_000;
+
 /** 32 bytes in base64url: 43 characters of [A-Za-z0-9_-]. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -50,19 +53,25 @@ export async function subscriptionOfToken(db: Kysely<Database> | Transaction<Dat
   return row ?? null;
 }
 
+/** Whether a renewal link is too old to renew (its period ended more than the grace ago). */
+export function isStaleRenewal(endsAt: string | null, now: Date): boolean {
+  return endsAt === null || now.getTime() > Date.parse(endsAt) + RENEWAL_LINK_GRACE_MS;
+}
+
 /**
- * The order a new order renews: the token's subscription when it is unused and of the same
- * service and target (a token cannot renew someone else's account). Null otherwise: the new order
- * is then an ordinary order, not linked to anything.
+ * The order a new order renews: the token's subscription when it is unused, not stale, and of
+ * the same service and target (a token cannot renew someone else's account). Null otherwise: the
+ * new order is then an ordinary order, not linked to anything.
  */
 export async function renewableOrderId(
   db: Kysely<Database> | Transaction<Database>,
   token: string | undefined,
   order: { service_slug: string; target: string },
+  now: Date,
 ): Promise<number | null> {
   if (!token) return null;
   const renewed = await subscriptionOfToken(db, token.trim());
-  if (!renewed || renewed.renewed_by_order_id !== null) return null;
+  if (!renewed || renewed.renewed_by_order_id !== null || isStaleRenewal(renewed.ends_at, now)) return null;
   if (renewed.service_slug !== order.service_slug || renewed.target !== order.target) return null;
   return renewed.order_id;
 }

@@ -25,16 +25,22 @@ import { findPackage } from '../orders/form-detail.ts';
 import { providerOrderIdFrom, publicOrderId } from '../orders/types.ts';
 import { REMINDER_MESSAGES, type ReminderStopView, type RenewalLinkView } from './renewal-contracts.ts';
 import { renderRenewalReminder } from './renewal-mail.ts';
-import { isRenewalTokenShape, newRenewalToken, renewalTokenHash, subscriptionOfToken } from './renewal-tokens.ts';
+import {
+  isRenewalTokenShape,
+  isStaleRenewal,
+  newRenewalToken,
+  renewalTokenHash,
+  subscriptionOfToken,
+} from './renewal-tokens.ts';
 import { DAY_MS, coverageText, deliveryQuantityOf, isSubscriptionKind } from './terms.ts';
+
+export { RENEWAL_LINK_GRACE_MS } from './renewal-tokens.ts';
 
 export const RENEWAL_REMINDER_JOB = defineRecurringJob('subscriptions.renewal_reminders');
 /** How often the job looks for subscriptions to remind: a reminder is late by at most this. */
 export const RENEWAL_REMINDER_EVERY_MS = 10 * 60 * 1000;
 /** The reminder goes out this long before the period ends. */
 export const REMINDER_LEAD_MS = 3 * DAY_MS;
-/** A renewal link still renews this long after the period ended; later it is refused as stale. */
-export const RENEWAL_LINK_GRACE_MS = 14 * DAY_MS;
 /** Reminders one run sends at most; the next run takes the rest. */
 const REMINDER_BATCH = 200;
 
@@ -227,8 +233,7 @@ export async function viewRenewalLink(deps: RenewalDeps, token: string): Promise
   }
   const service = await deps.catalogue.getService(found.service_slug);
   const servicePath = service ? `/service/${service.slug}` : null;
-  const endsAt = found.ends_at === null ? null : Date.parse(found.ends_at);
-  if (endsAt === null || deps.now().getTime() > endsAt + RENEWAL_LINK_GRACE_MS)
+  if (isStaleRenewal(found.ends_at, deps.now()))
     return { state: 'expired', serviceName: found.service_name, servicePath };
   const lookup = await findPackage(deps.catalogue, {
     slug: found.service_slug,

@@ -302,6 +302,9 @@ describe.each(dialects)('subscription renewals (%s)', (dialect) => {
     expect(stalePage.statusCode).toBe(200);
     expect(stalePage.body).toContain('This renewal link has expired');
     expect(stalePage.body).toContain(`href="/service/${SLUG}"`);
+    // An order made with it anyway (an old tab) is an ordinary order.
+    const late = await orderWith('link.stale', staleToken);
+    expect((await subscription(late.id)).renewal_of_order_id).toBeNull();
   });
 
   it("stops reminders with /client's per-order proof, and refuses a wrong proof", async () => {
