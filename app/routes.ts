@@ -30,6 +30,9 @@ export default [
   route('review/:token', 'routes/review.tsx'),
   // A crypto refund's e-mailed single-use link: the customer gives the wallet address to send it to.
   route('refund/:token', 'routes/refund.tsx'),
+  // A subscription's renewal link and its "stop reminders" page, from the reminder e-mail (decision 057).
+  route('renew/:token', 'routes/renew.tsx'),
+  route('renew/:token/stop', 'routes/renew-stop.tsx'),
   // An admin invitation's link: set a password, then log in (decision 041).
   route('accept-invitation', 'routes/accept-invitation.tsx'),
   // The public blog (decision 020) in its own header and footer; /instagram-issue and /media-update

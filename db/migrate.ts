@@ -26,6 +26,7 @@ import * as paymentMethods from './migrations/022-payment-methods.ts';
 import * as moneyByProvider from './migrations/023-money-by-provider.ts';
 import * as subscriptions from './migrations/024-subscriptions.ts';
 import * as simulatedSubscriptions from './migrations/025-simulated-subscriptions.ts';
+import * as queuedOrders from './migrations/026-queued-orders.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '023-money-by-provider': moneyByProvider,
   '024-subscriptions': subscriptions,
   '025-simulated-subscriptions': simulatedSubscriptions,
+  '026-queued-orders': queuedOrders,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

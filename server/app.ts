@@ -36,6 +36,7 @@ import { contactApi } from './api/contact.ts';
 import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
 import { adminRefillsApi, refillsApi } from './api/refills.ts';
+import { renewalsApi } from './api/renewals.ts';
 import { adminRefundsApi } from './api/admin-refunds.ts';
 import { refundsApi } from './api/refunds.ts';
 import { adminMailApi } from './api/admin-mail.ts';
@@ -298,6 +299,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
       await api.register(refillsApi, { refills: store.refills });
+      await api.register(renewalsApi, { renewals: store.renewals });
       await api.register(adminRefillsApi, {
         refills: store.refills,
         authenticate: (token) => store.adminAuth.authenticate(token),

@@ -50,6 +50,13 @@ import { createOneTimeCodes, loadCodePepper } from '../core/auth/one-time-codes.
 import { type AdminAuth, createAdminAuth } from '../core/auth/admins.ts';
 import { prepareTotpKeys, totpKeySource } from '../core/auth/totp-keys.ts';
 import { type OrdersConsole, createOrdersConsole } from '../core/admin/orders-console.ts';
+import {
+  RENEWAL_REMINDER_EVERY_MS,
+  RENEWAL_REMINDER_JOB,
+  type Renewals,
+  createRenewals,
+  renewalSubscriber,
+} from '../core/subscriptions/renewals.ts';
 import type { PaymentGateways } from '../core/payments/methods.ts';
 import { PURGE_EVERY_MS, RETENTION_PURGE_JOB, purgeExpiredData } from '../core/retention/purge.ts';
 import { UPLOADS_CLEANUP_EVERY_MS, UPLOADS_CLEANUP_JOB, deleteUnreferencedUploads } from '../core/uploads/cleanup.ts';
@@ -95,6 +102,8 @@ export interface Store {
   adminAuth: AdminAuth;
   /** The admin all-orders console: list, search, detail, reorder, apply-service, CSV. */
   ordersConsole: OrdersConsole;
+  /** Subscriptions' renewal reminders, renewal links and the reminders switch (core/subscriptions/renewals.ts). */
+  renewals: Renewals;
   mailer: Mailer;
   worker: JobWorker;
   services: StoreServices;
@@ -237,10 +246,12 @@ export async function openStore(
   });
   const fulfilmentDeps: FulfilmentDeps = { db, panels, gateways, now: clock };
   const fulfilment = createFulfilment(fulfilmentDeps);
+  // The /client per-order proof: refills and the subscription reminders' switch check it.
+  const customerTokenKey = await loadInstallSecret(db, 'refill-token.key');
   const refillsDeps = refillsDepsFrom({
     db,
     panels,
-    tokenKey: await loadInstallSecret(db, 'refill-token.key'),
+    tokenKey: customerTokenKey,
     windowDays: config.REFILL_WINDOW_DAYS,
     now: clock,
   });
@@ -250,6 +261,13 @@ export async function openStore(
     now: clock,
     gateways,
     configuredProviders: gateways.providers.map((provider) => provider.id),
+  });
+  const renewals = createRenewals({
+    db,
+    catalogue,
+    publicUrl: config.PUBLIC_URL,
+    tokenKey: customerTokenKey,
+    now: clock,
   });
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
@@ -265,11 +283,13 @@ export async function openStore(
     { job: LOW_BALANCE_JOB, everyMs: config.LOW_BALANCE_CHECK_SECONDS * 1000 },
     { job: RETENTION_PURGE_JOB, everyMs: PURGE_EVERY_MS },
     { job: UPLOADS_CLEANUP_JOB, everyMs: UPLOADS_CLEANUP_EVERY_MS },
+    { job: RENEWAL_REMINDER_JOB, everyMs: RENEWAL_REMINDER_EVERY_MS },
   ];
   // Who hears about order events (core/orders/events.ts): payment and fulfilment only announce.
   const orderEventSubscribers = [
     orderMailsSubscriber({ publicUrl: config.PUBLIC_URL, now: clock }),
     fulfilmentSubscriber,
+    renewalSubscriber,
   ];
   const worker = createJobWorker({
     db,
@@ -289,6 +309,10 @@ export async function openStore(
       handleJob(LOW_BALANCE_JOB, async () => {
         const result = await suppliers.checkLowBalances();
         if (result.alerted || result.rearmed || result.failed) logger?.info(result, 'supplier balances checked');
+      }),
+      handleJob(RENEWAL_REMINDER_JOB, async () => {
+        const { sent } = await renewals.sendReminders();
+        if (sent) logger?.info({ sent }, 'subscriptions: renewal reminders queued');
       }),
       handleJob(UPLOADS_CLEANUP_JOB, async () => {
         const result = await deleteUnreferencedUploads(db, config.dataDir, clock());
@@ -321,6 +345,7 @@ export async function openStore(
     storeInfo: config.storeInfo,
     reviews,
     refundLinks: createRefundLinks({ db, gateways, now: clock }),
+    renewals,
   };
 
   return {
@@ -341,6 +366,7 @@ export async function openStore(
     reviews,
     adminAuth,
     ordersConsole,
+    renewals,
     mailer,
     worker,
     services,

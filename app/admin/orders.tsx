@@ -72,6 +72,7 @@ export function rowAction(
 function unavailableReason(row: Pick<ConsoleRow, 'paymentStatus' | 'fulfilmentState'>): string {
   if (row.paymentStatus !== 'paid') return 'Not paid';
   if (row.fulfilmentState === 'submitting') return 'Being sent';
+  if (row.fulfilmentState === 'queued') return 'Queued';
   return 'Unavailable';
 }
 

@@ -9,7 +9,9 @@ import { e4ToNumber } from '../money/money.ts';
 import { canApplyService, canReorder } from '../orders/status.ts';
 import { providerOrderIdFrom, publicOrderId } from '../orders/types.ts';
 import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';
+import { type SubscriptionRow, laneHolders, rowSubscription, subscriptionsOf } from './console-subscriptions.ts';
 import type { ConsoleRow } from './contracts.ts';
+import { fulfilmentWords, kindWords } from './order-words.ts';
 import { methodLabel, providerLabel } from './payment-words.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -38,10 +40,20 @@ export const LIST_COLUMNS = [
   'provider',
   'payment_method',
   'adjustment_e4',
+  // What it sells, and the link it holds or waits for at the supplier (decision 057).
+  'kind',
+  'lane_key',
 ] as const;
 export type ListRow = Pick<OrderRow, (typeof LIST_COLUMNS)[number]>;
 
-export function toRow(row: ListRow): ConsoleRow {
+/** What a row says beyond its own columns: its subscription's period, the order a queued one waits for. */
+export interface RowExtras {
+  subscription?: SubscriptionRow | undefined;
+  queuedBehind?: string | null | undefined;
+  now?: Date | undefined;
+}
+
+export function toRow(row: ListRow, extras: RowExtras = {}): ConsoleRow {
   return {
     razorPayOrderId: row.provider_order_id,
     orderId: publicOrderId(row.provider_order_id),
@@ -59,6 +71,10 @@ export function toRow(row: ListRow): ConsoleRow {
     needsReview: row.needs_review === 1,
     reviewReason: row.review_reason,
     fulfilmentState: row.fulfilment_state,
+    fulfilmentText: fulfilmentWords(row.fulfilment_state, extras.queuedBehind ?? null),
+    kind: row.kind,
+    kindLabel: kindWords(row.kind),
+    subscription: extras.subscription ? rowSubscription(extras.subscription, extras.now ?? new Date()) : null,
     paymentMethod: methodLabel(row.payment_method),
     paymentProvider: providerLabel(row.provider),
     methodAdjustment: e4ToNumber(row.adjustment_e4),
@@ -68,15 +84,40 @@ export function toRow(row: ListRow): ConsoleRow {
   };
 }
 
+/** Rows with their subscriptions and the orders the queued ones wait for: two queries for the lot. */
+export async function toRows(db: Kysely<Database>, rows: ListRow[], now = new Date()): Promise<ConsoleRow[]> {
+  const [subscriptions, holders] = await Promise.all([
+    subscriptionsOf(
+      db,
+      rows.filter((r) => r.kind !== 'package').map((r) => Number(r.id)),
+    ),
+    laneHolders(
+      db,
+      rows.flatMap((r) => (r.fulfilment_state === 'queued' && r.lane_key ? [r.lane_key] : [])),
+    ),
+  ]);
+  return rows.map((row) =>
+    toRow(row, {
+      subscription: subscriptions.get(Number(row.id)),
+      queuedBehind: row.lane_key ? (holders.get(row.lane_key) ?? null) : null,
+      now,
+    }),
+  );
+}
+
 /** The console rows of these order ids, in the ids' order (ids that vanished are skipped). */
-export async function rowsByIds(db: Kysely<Database>, ids: number[]): Promise<ConsoleRow[]> {
+export async function rowsByIds(db: Kysely<Database>, ids: number[], now = new Date()): Promise<ConsoleRow[]> {
   if (ids.length === 0) return [];
   const rows = await db.selectFrom('orders').select(LIST_COLUMNS).where('id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toRow(row)] : [];
-  });
+  return toRows(
+    db,
+    ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [row] : [];
+    }),
+    now,
+  );
 }
 
 /** The order with this provider or public id (with or without `order_`), or ConsoleError 404. */

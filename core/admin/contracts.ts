@@ -9,9 +9,23 @@
 import { z } from 'zod';
 import { FULFILMENT_STATES, ORDER_STATUSES, PAYMENT_STATUSES, PENDING_ACTIONS } from '../orders/status.ts';
 import { PROVIDER_IDS } from '../payments/provider.ts';
+import { SERVICE_KINDS } from '../subscriptions/terms.ts';
 import { OrderMoneySchema } from './refund-contracts.ts';
 
 export const MAX_KEYWORD_LENGTH = 200;
+
+/**
+ * The list's views beside the status filter: subscriptions (orders of a subscription kind),
+ * ending (running subscriptions whose period ends within 7 days, soonest first) and queued
+ * (paid orders waiting for the order ahead of them on the same account).
+ */
+export const ORDER_VIEWS = ['subscriptions', 'ending', 'queued'] as const;
+export type OrderView = (typeof ORDER_VIEWS)[number];
+export const ORDER_VIEW_LABELS: Readonly<Record<OrderView, string>> = {
+  subscriptions: 'Subscriptions',
+  ending: 'Subscriptions ending this week',
+  queued: 'Queued behind another order',
+};
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -32,6 +46,10 @@ export const OrdersFilterSchema = z.object({
   provider: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.enum(PROVIDER_IDS, { error: `must be one of ${PROVIDER_IDS.join(', ')}` }).optional(),
+  ),
+  view: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(ORDER_VIEWS, { error: `must be one of ${ORDER_VIEWS.join(', ')}` }).optional(),
   ),
 });
 export type OrdersFilter = z.infer<typeof OrdersFilterSchema>;
@@ -76,6 +94,15 @@ export const ConsoleRowSchema = z.object({
   needsReview: z.boolean(),
   reviewReason: z.string().nullable(),
   fulfilmentState: z.enum(FULFILMENT_STATES),
+  /** The fulfilment state in words; a queued order names the order it waits for. */
+  fulfilmentText: z.string(),
+  /** What the order sells: a one-off package or a subscription kind, and that in words. */
+  kind: z.enum(SERVICE_KINDS),
+  kindLabel: z.string(),
+  /** A subscription's period in one line each: what it covers, where it stands, when it ends. */
+  subscription: z
+    .object({ coverage: z.string(), progress: z.string(), endsAt: z.string().nullable(), running: z.boolean() })
+    .nullable(),
   /** The payment method in words ("Crypto"): the one that paid, or the buyer's latest choice. */
   paymentMethod: z.string(),
   /** Its provider's name for the owner ("Cryptomus"). */
@@ -161,6 +188,28 @@ const OrderEmailSchema = z.object({
   updatedAt: z.string(),
 });
 
+/** A subscription's facts for the detail, in words (null for a one-off order). */
+export const SubscriptionDetailSchema = z.object({
+  coverage: z.string(),
+  progress: z.string(),
+  startsAt: z.string().nullable(),
+  endsAt: z.string().nullable(),
+  /** The supplier's own word for it, as it last said it. */
+  panelStatus: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  endReason: z.string().nullable(),
+  /** Still running at the supplier (or waiting to reach it): the owner may cancel it. */
+  running: z.boolean(),
+  /** What cancelling now gives back, by the recorded rule, in one sentence. */
+  refundRule: z.string(),
+  reminders: z.boolean(),
+  reminderSentAt: z.string().nullable(),
+  /** The order this one renews, and the one that renewed it (public ids). */
+  renews: z.string().nullable(),
+  renewedBy: z.string().nullable(),
+});
+export type SubscriptionDetail = z.infer<typeof SubscriptionDetailSchema>;
+
 /** `GET /api/order/detail/:orderId`'s data. */
 export const OrderDetailSchema = z.object({
   order: OrderFactsSchema,
@@ -169,6 +218,7 @@ export const OrderDetailSchema = z.object({
   emails: z.array(OrderEmailSchema),
   /** The payments received, what is left to refund on each, and the refunds made. */
   money: OrderMoneySchema,
+  subscription: SubscriptionDetailSchema.nullable(),
 });
 export type OrderDetail = z.infer<typeof OrderDetailSchema>;
 

@@ -73,6 +73,23 @@ export interface ProviderMoney {
   toRefundAmount: number;
 }
 
+/** The dashboard's revenue split (decision 057): one-off packages, and subscriptions of either kind. */
+export const REVENUE_KINDS = ['one_off', 'subscription'] as const;
+export type RevenueKind = (typeof REVENUE_KINDS)[number];
+export const REVENUE_KIND_LABELS: Readonly<Record<RevenueKind, string>> = {
+  one_off: 'One-off packages',
+  subscription: 'Subscriptions',
+};
+
+/** What one kind of order took in the range, in one currency. */
+export interface KindMoney {
+  kind: RevenueKind;
+  label: string;
+  currency: string;
+  payments: number;
+  revenue: number;
+}
+
 export interface DashboardFigures {
   range: DashboardRange;
   from: string;
@@ -84,4 +101,6 @@ export interface DashboardFigures {
   flaggedForReview: number;
   /** Per provider and currency, by provider name, then currency. */
   byProvider: ProviderMoney[];
+  /** Per currency, one-off then subscriptions: the range's payments by the kind of order they paid. */
+  byKind: KindMoney[];
 }

@@ -12,7 +12,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { e4ToNumber } from '../money/money.ts';
-import type { ProviderMoney } from './dashboard-figures.ts';
+import {
+  type KindMoney,
+  type ProviderMoney,
+  REVENUE_KINDS,
+  REVENUE_KIND_LABELS,
+  type RevenueKind,
+} from './dashboard-figures.ts';
 import { methodLabel, providerLabel } from './payment-words.ts';
 
 interface Sums {
@@ -136,4 +142,44 @@ export async function providerMoney(db: Kysely<Database>, from: string, until: s
         }))
         .sort((a, b) => b.revenue - a.revenue || a.label.localeCompare(b.label)),
     }));
+}
+
+/**
+ * The range's payments that paid an order, split one-off / subscription by the order's kind
+ * (decision 057). The same walk as `payments` above (order_payments_created over the range),
+ * each payment's order read by its primary key. Exported for the index checks in the tests.
+ */
+export function kindMoneyQuery(from: string, until: string) {
+  return sql<Sums & { kind: string; currency: string }>`
+    select o.kind as kind, p.currency as currency, count(*) as n, sum(p.amount_e4) as e4
+      from order_payments p join orders o on o.id = p.order_id
+     where p.created_at >= ${from} and p.created_at < ${until} and p.role = 'applied'
+     group by o.kind, p.currency`;
+}
+
+/** Revenue per currency as one-off packages and subscriptions, both always named (a zero says "none yet"). */
+export async function kindMoney(db: Kysely<Database>, from: string, until: string): Promise<KindMoney[]> {
+  const { rows } = await kindMoneyQuery(from, until).execute(db);
+  const byCurrency = new Map<string, Record<RevenueKind, { payments: number; revenueE4: number }>>();
+  for (const row of rows) {
+    const sums = byCurrency.get(row.currency) ?? {
+      one_off: { payments: 0, revenueE4: 0 },
+      subscription: { payments: 0, revenueE4: 0 },
+    };
+    byCurrency.set(row.currency, sums);
+    const part = sums[row.kind === 'package' ? 'one_off' : 'subscription'];
+    part.payments += Number(row.n);
+    part.revenueE4 += Number(row.e4 ?? 0);
+  }
+  return [...byCurrency.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([currency, sums]) =>
+      REVENUE_KINDS.map((kind) => ({
+        kind,
+        label: REVENUE_KIND_LABELS[kind],
+        currency,
+        payments: sums[kind].payments,
+        revenue: e4ToNumber(sums[kind].revenueE4),
+      })),
+    );
 }

@@ -12,7 +12,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { e4ToNumber } from '../money/money.ts';
 import type { CurrencySeries, DashboardDay, DashboardFigures, DashboardRange } from './dashboard-figures.ts';
-import { providerMoney } from './dashboard-money.ts';
+import { kindMoney, providerMoney } from './dashboard-money.ts';
 
 function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -45,7 +45,7 @@ export function createDashboard(deps: { db: Kysely<Database>; now?: () => Date }
     // The range as instants: from the first day's midnight (UTC) up to the one after the last day.
     const until = utcDay(new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000));
 
-    const [totals, statuses, delivery, flagged, byProvider] = await Promise.all([
+    const [totals, statuses, delivery, flagged, byProvider, byKind] = await Promise.all([
       db.selectFrom('order_daily_totals').selectAll().where('day', '>=', from).where('day', '<=', to).execute(),
       sql<{
         order_status: string;
@@ -75,6 +75,7 @@ export function createDashboard(deps: { db: Kysely<Database>; now?: () => Date }
         .where(sql<boolean>`needs_review = 1 or fulfilment_state = 'needs_review'`)
         .executeTakeFirstOrThrow(),
       providerMoney(db, `${from}T00:00:00.000Z`, `${until}T00:00:00.000Z`),
+      kindMoney(db, `${from}T00:00:00.000Z`, `${until}T00:00:00.000Z`),
     ]);
 
     // Money is added up in ten-thousandths (exact), and turned into numbers at the end.
@@ -142,6 +143,7 @@ export function createDashboard(deps: { db: Kysely<Database>; now?: () => Date }
         })),
       flaggedForReview: Number(flagged.n),
       byProvider,
+      byKind,
     };
   }
 

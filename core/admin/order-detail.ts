@@ -7,7 +7,9 @@ import type { AdminRole } from '../auth/roles.ts';
 import { refundAddressMailKey, refundMailKey } from '../notifications/order-mails.ts';
 import { ORDER_STATUSES } from '../orders/status.ts';
 import type { PaymentGateways } from '../payments/methods.ts';
-import { findOrder, toRow } from './console-rows.ts';
+import { findOrder, toRows } from './console-rows.ts';
+import { subscriptionDetail } from './console-subscriptions.ts';
+import { renewalMailKey } from '../subscriptions/renewals.ts';
 import type { OrderDetail } from './contracts.ts';
 import { loadOrderMoney } from './order-refunds.ts';
 
@@ -16,6 +18,8 @@ export interface OrderDetailViewer {
   gateways?: PaymentGateways | undefined;
   /** The reading admin's role: whether the page offers a refund. */
   role?: AdminRole | undefined;
+  /** The store's clock: a subscription's progress and its refund by the rule are read against it. */
+  now?: Date | undefined;
 }
 
 /** The order with this provider or public id, or ConsoleError 404. */
@@ -25,6 +29,9 @@ export async function loadOrderDetail(
   viewer: OrderDetailViewer = {},
 ): Promise<OrderDetail> {
   const order = await findOrder(db, orderId);
+  const now = viewer.now ?? new Date();
+  const [row] = await toRows(db, [order], now);
+  if (!row) throw new Error('an order row is always one console row');
   const money = await loadOrderMoney(db, viewer.gateways, order, viewer.role);
   const refundMailKeys = money.refunds.flatMap((r) => [refundMailKey(r.id), refundAddressMailKey(r.id)]);
   const [events, mails] = await Promise.all([
@@ -38,6 +45,7 @@ export async function loadOrderDetail(
         `receipt:${order.id}`,
         ...ORDER_STATUSES.map((s) => `status-mail:${order.id}:${s}`),
         ...refundMailKeys,
+        renewalMailKey(order.id),
       ])
       .orderBy('created_at')
       .orderBy('id')
@@ -51,9 +59,10 @@ export async function loadOrderDetail(
       return { raw: text };
     }
   };
+  const subscription = await subscriptionDetail(db, order, now);
   return {
     order: {
-      ...toRow(order),
+      ...row,
       id: order.id,
       provider: order.provider,
       clientOrderId: order.client_order_id,
@@ -89,5 +98,7 @@ export async function loadOrderDetail(
       };
     }),
     money,
+    // Cancelling is offered only for a paid subscription that still runs.
+    subscription: subscription && { ...subscription, running: subscription.running && order.payment_status === 'paid' },
   };
 }

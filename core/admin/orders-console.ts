@@ -27,16 +27,17 @@ interface OrdersConsoleOptions {
 
 export function createOrdersConsole(options: OrdersConsoleOptions) {
   const { db } = options;
-  const search = createOrdersSearch({ db, limits: options.limits });
+  const search = createOrdersSearch({ db, limits: options.limits, now: options.now });
   const actions = createOrderActions({ db, now: options.now });
   return {
     list: search.list,
-    detail: (orderId: string, role?: AdminRole) => loadOrderDetail(db, orderId, { gateways: options.gateways, role }),
+    detail: (orderId: string, role?: AdminRole) =>
+      loadOrderDetail(db, orderId, { gateways: options.gateways, role, now: options.now?.() }),
     reorder: actions.reorder,
     applyService: actions.applyService,
     providers: () => providerChoices(db, options.configuredProviders ?? []),
     exportCsv: (query: Parameters<typeof exportOrdersCsv>[1] = {}) =>
-      exportOrdersCsv({ db, search, batch: options.limits?.exportBatch }, query),
+      exportOrdersCsv({ db, search, batch: options.limits?.exportBatch, now: options.now }, query),
   };
 }
 

@@ -4,7 +4,8 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { LIST_COLUMNS, type ListRow, rowsByIds, toRow } from './console-rows.ts';
+import { LIST_COLUMNS, type ListRow, rowsByIds, toRows } from './console-rows.ts';
+import { viewPage } from './orders-views.ts';
 import type { ConsoleRow, OrdersFilter } from './contracts.ts';
 import { type OrdersSearch, mergeOrdered, normaliseKeyword, normaliseStatus } from './orders-search.ts';
 
@@ -31,6 +32,7 @@ export const CSV_HEADER = [
   'Payment provider',
   'Payment method',
   'Method adjustment',
+  'Kind',
 ];
 
 function csvCells(row: ConsoleRow): (string | number)[] {
@@ -50,10 +52,11 @@ function csvCells(row: ConsoleRow): (string | number)[] {
     row.errorMessage ?? '',
     row.needsReview ? 'yes' : 'no',
     row.reviewReason ?? '',
-    row.fulfilmentState,
+    row.fulfilmentText,
     row.paymentProvider,
     row.paymentMethod,
     row.methodAdjustment,
+    row.kindLabel,
   ];
 }
 
@@ -85,6 +88,7 @@ interface CsvExportOptions {
   search: OrdersSearch;
   /** Rows per query (tests use tiny batches). */
   batch?: number | undefined;
+  now?: (() => Date) | undefined;
 }
 
 /**
@@ -98,14 +102,25 @@ export async function* exportOrdersCsv(options: CsvExportOptions, query: OrdersF
   const status = normaliseStatus(query.status);
   const keyword = normaliseKeyword(query.keyword);
   const scope = search.scopeOf(status, query.provider ?? null);
+  const now = options.now ?? (() => new Date());
   yield csvLine(CSV_HEADER);
+
+  if (query.view) {
+    // A view is a small slice, paged in its own order (orders-views.ts).
+    for (let offset = 0; ; offset += exportBatch) {
+      const view = { view: query.view, condition: scope.condition, keyword, now: now() };
+      const { ids } = await viewPage(db, view, exportBatch, offset);
+      for (const row of await rowsByIds(db, ids, now())) yield csvLine(csvCells(row));
+      if (ids.length < exportBatch) return;
+    }
+  }
 
   const plan = keyword ? await search.planKeyword(keyword) : null;
   if (plan?.indexed) {
     // Few matches: their ids (at most SMALL_RESULT) in order, then the rows in batches.
     const ids = await search.smallMatches(plan.indexed, scope);
     for (let i = 0; i < ids.length; i += exportBatch) {
-      for (const row of await rowsByIds(db, ids.slice(i, i + exportBatch))) yield csvLine(csvCells(row));
+      for (const row of await rowsByIds(db, ids.slice(i, i + exportBatch), now())) yield csvLine(csvCells(row));
     }
     return;
   }
@@ -122,7 +137,7 @@ export async function* exportOrdersCsv(options: CsvExportOptions, query: OrdersF
       lists.map((l) => l.rows),
       false,
     ).slice(0, exportBatch);
-    for (const row of batch) yield csvLine(csvCells(toRow(row)));
+    for (const row of await toRows(db, batch, now())) yield csvLine(csvCells(row));
     const last = batch.at(-1);
     if (batch.length < exportBatch || !last) return;
     before = { created_at: last.created_at, id: Number(last.id) };

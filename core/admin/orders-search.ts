@@ -49,6 +49,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../orders/status.ts';
 import type { ProviderId } from '../payments/provider.ts';
 import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';
 import { rowsByIds } from './console-rows.ts';
+import { viewPage } from './orders-views.ts';
 import { MAX_KEYWORD_LENGTH, type OrdersListQuery, type OrdersPage } from './contracts.ts';
 import {
   type StatusScope,
@@ -74,6 +75,8 @@ interface OrdersSearchOptions {
   db: Kysely<Database>;
   /** Overrides of the size thresholds (tests use tiny ones to reach every code path). */
   limits?: { smallResult?: number; statusScanLimit?: number } | undefined;
+  /** The store's clock: subscriptions' progress and "ending this week" are read against it. */
+  now?: (() => Date) | undefined;
 }
 
 type Dialect = 'sqlite' | 'postgres';
@@ -111,6 +114,7 @@ interface KeywordPlan {
 
 export function createOrdersSearch(options: OrdersSearchOptions) {
   const { db } = options;
+  const now = options.now ?? (() => new Date());
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   const smallResult = options.limits?.smallResult ?? SMALL_RESULT[dialect];
   const statusScanLimit = options.limits?.statusScanLimit ?? STATUS_SCAN_LIMIT[dialect];
@@ -318,13 +322,20 @@ export function createOrdersSearch(options: OrdersSearchOptions) {
     const offset = (page - 1) * size;
     const scope = scopeOf(status, provider);
     const result = (ids: number[], count: number, countExact: boolean) =>
-      rowsByIds(db, ids).then((rows) => ({
+      rowsByIds(db, ids, now()).then((rows) => ({
         rows,
         count,
         totalPages: Math.ceil(count / size),
         currentPage: page,
         countExact,
       }));
+
+    if (query.view) {
+      // A view is a small slice through its own index (orders-views.ts): paged and counted exactly.
+      const condition = scope.condition;
+      const { ids, count } = await viewPage(db, { view: query.view, condition, keyword, now: now() }, size, offset);
+      return result(ids, count, true);
+    }
 
     if (!keyword) {
       const { count, exact } = await scopeCount(scope);

@@ -11,6 +11,7 @@ import { e4ToCents, e4ToNumber, formatMoney, numberToE4 } from '../money/money.t
 import { adjustedAmountE4 } from '../payments/methods.ts';
 import { PaymentProviderError } from '../payments/provider.ts';
 import { laneKeyOf } from '../subscriptions/lanes.ts';
+import { renewableOrderId } from '../subscriptions/renewal-tokens.ts';
 import { isSubscriptionKind, subscriptionPlanOf } from '../subscriptions/terms.ts';
 import { parseTarget, storedTargetOf } from '../verification/parse.ts';
 import { PROCESSING_FEE_LABEL } from './charges.ts';
@@ -37,6 +38,12 @@ export interface CreateOrderInput {
   comment?: string | undefined;
   /** A method id of the checkout, or `card`; omitted: the default card method. */
   paymentMethod?: string | undefined;
+  /**
+   * The renewal link's token (core/subscriptions/renewals.ts): a valid, unused token of a
+   * subscription to the same service and target links this order as its renewal. Anything else
+   * is ignored: the order is then an ordinary one.
+   */
+  renewalToken?: string | undefined;
 }
 
 /**
@@ -265,6 +272,7 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
     isSubscriptionKind(service.kind) && service.terms
       ? subscriptionPlanOf(service.kind, service.terms, tier.qty)
       : null;
+  const renewalOf = subscription ? await renewableOrderId(db, input.renewalToken, row, deps.now()) : null;
   const started = await startPayment(deps, row, priced);
   const attempt = {
     provider: priced.provider.id,
@@ -303,6 +311,8 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
             runs: subscription.runs,
             interval_minutes: subscription.intervalMinutes,
             period_days: subscription.periodDays,
+            // The renewed order learns of it only once this one is paid (renewalSubscriber).
+            renewal_of_order_id: renewalOf,
           })
           .execute();
       await recordOrderEvent(

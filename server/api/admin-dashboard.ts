@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DASHBOARD_RANGES } from '../../core/admin/dashboard-figures.ts';
+import { DASHBOARD_RANGES, REVENUE_KINDS } from '../../core/admin/dashboard-figures.ts';
 import type { Dashboard } from '../../core/admin/dashboard.ts';
 import type { SupplierAdmin } from '../../core/fulfilment/panels-admin.ts';
 import { PanelBalanceSchema } from '../../core/fulfilment/supplier-contracts.ts';
@@ -67,6 +67,15 @@ const DashboardSchema = z.object({
       disputed: z.number(),
       toRefund: z.number().int(),
       toRefundAmount: z.number(),
+    }),
+  ),
+  byKind: z.array(
+    z.object({
+      kind: z.enum(REVENUE_KINDS),
+      label: z.string(),
+      currency: z.string(),
+      payments: z.number().int(),
+      revenue: z.number(),
     }),
   ),
   failedMail: z.number().int(),

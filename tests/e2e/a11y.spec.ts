@@ -26,6 +26,9 @@ for (const url of [
   '/login',
   // A refund link that does not work: the page that says so, with the way to support.
   '/refund/not-a-refund-link-0123456789',
+  // A renewal link and its "stop reminders" page that do not work: the pages that say so.
+  '/renew/not-a-renewal-link-0123456789',
+  '/renew/not-a-renewal-link-0123456789/stop',
   '/no-such-page',
 ]) {
   test(`axe finds no serious or critical violations on ${url}`, async ({ page }) => {

@@ -414,6 +414,11 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         needsReview: false,
         reviewReason: null,
         fulfilmentState: 'submitted',
+        // The state and the kind in words (decision 057); a one-off order has no subscription.
+        fulfilmentText: 'With the supplier',
+        kind: 'package',
+        kindLabel: 'One-off package',
+        subscription: null,
         // The method and provider in words, and the method's price change (none for cards by default).
         paymentMethod: 'Card',
         paymentProvider: 'Razorpay',
@@ -764,10 +769,11 @@ describe.each(dialects)('admin orders console on %s', (dialect) => {
         '',
         'no',
         '',
-        'submitted',
+        'With the supplier',
         'Razorpay',
         'Card',
         '0',
+        'One-off package',
       ]);
 
       const completed = parseCsv((await get('/api/order/all-orders.csv?status=completed')).body).slice(1);

@@ -1,7 +1,13 @@
 import { useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import type { Route } from './+types/all-orders';
-import { MAX_KEYWORD_LENGTH, type OrdersListReply } from '../../../core/admin/contracts.ts';
+import {
+  MAX_KEYWORD_LENGTH,
+  ORDER_VIEWS,
+  ORDER_VIEW_LABELS,
+  type OrdersListReply,
+} from '../../../core/admin/contracts.ts';
+import { formatPeriodDate } from '../../../core/subscriptions/terms.ts';
 import { ORDER_STATUSES } from '../../../core/orders/status.ts';
 import { providerLabel } from '../../../core/admin/payment-words.ts';
 import { PROVIDER_IDS } from '../../../core/payments/provider.ts';
@@ -53,11 +59,14 @@ const PAGE_SIZE = 20;
 
 const STATUS_VALUES = new Set<string>(ORDER_STATUSES);
 const PROVIDER_VALUES = new Set<string>(PROVIDER_IDS);
+const VIEW_VALUES = new Set<string>(ORDER_VIEWS);
 
 interface Query {
   status: string;
   /** The payment provider's id, '' for every provider. */
   provider: string;
+  /** Subscriptions, ending this week, queued; '' for every order. */
+  view: string;
   keyword: string;
   page: number;
 }
@@ -65,10 +74,12 @@ interface Query {
 function readQuery(params: URLSearchParams): Query {
   const status = params.get('status') ?? '';
   const provider = params.get('provider') ?? '';
+  const view = params.get('view') ?? '';
   const page = Number(params.get('page'));
   return {
     status: STATUS_VALUES.has(status) ? status : '',
     provider: PROVIDER_VALUES.has(provider) ? provider : '',
+    view: VIEW_VALUES.has(view) ? view : '',
     keyword: (params.get('keyword') ?? '').trim(),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
@@ -78,6 +89,7 @@ function toParams(query: Query): URLSearchParams {
   const params = new URLSearchParams();
   if (query.status) params.set('status', query.status);
   if (query.provider) params.set('provider', query.provider);
+  if (query.view) params.set('view', query.view);
   if (query.keyword) params.set('keyword', query.keyword);
   if (query.page > 1) params.set('page', String(query.page));
   return params;
@@ -89,10 +101,10 @@ type ListLoad =
   | { ok: false; message: string; unauthorized: boolean };
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<ListLoad> {
-  const { status, provider, keyword, page } = readQuery(new URL(request.url).searchParams);
+  const { status, provider, view, keyword, page } = readQuery(new URL(request.url).searchParams);
   try {
     const reply = await adminApi.send<OrdersListReply>('GET', '/api/order/all-orders', {
-      query: { keyword, status, provider, page, size: PAGE_SIZE },
+      query: { keyword, status, provider, view, page, size: PAGE_SIZE },
       signal: request.signal,
     });
     return { ok: true, reply };
@@ -181,7 +193,7 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
     setExporting(true);
     try {
       const response = await adminApi.raw('GET', '/api/order/all-orders.csv', {
-        query: { keyword: query.keyword, status: query.status, provider: query.provider },
+        query: { keyword: query.keyword, status: query.status, provider: query.provider, view: query.view },
       });
       if (!response.ok) {
         let message = `HTTP ${response.status}`;
@@ -211,7 +223,7 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
     }
   };
 
-  const filtered = query.status !== '' || query.provider !== '' || query.keyword !== '';
+  const filtered = query.status !== '' || query.provider !== '' || query.view !== '' || query.keyword !== '';
   // The providers configured or named by an order; one asked for in the address always shows.
   const providerChoices = list.ok ? list.reply.providers : [];
   const providerOptions =
@@ -270,6 +282,26 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
             {ORDER_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {status}
+              </option>
+            ))}
+          </select>
+        </div>
+
+        <div className="min-w-0">
+          <label htmlFor={`${ids}-view`} className="mb-1 block text-sm font-semibold text-gray-900">
+            Show
+          </label>
+          <select
+            id={`${ids}-view`}
+            value={query.view}
+            onChange={(event) => go({ view: event.target.value, page: 1 })}
+            className={`${adminFieldClass} w-full min-w-44`}
+            data-testid="orders-view-filter"
+          >
+            <option value="">All orders</option>
+            {ORDER_VIEWS.map((view) => (
+              <option key={view} value={view}>
+                {ORDER_VIEW_LABELS[view]}
               </option>
             ))}
           </select>
@@ -443,6 +475,25 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
                         {row.quantity.toLocaleString('en-US')}
                       </span>
                     </span>
+                    {row.kind !== 'package' ? (
+                      <span className="mt-1 block text-xs text-gray-700" data-testid="row-subscription">
+                        <span className="font-semibold text-brand-800" data-testid="row-kind">
+                          {row.kindLabel}
+                        </span>
+                        {row.subscription ? (
+                          <>
+                            <span className="block" data-testid="row-progress">
+                              {row.subscription.progress}
+                            </span>
+                            {row.subscription.endsAt && row.subscription.running ? (
+                              <span className="block" data-testid="row-ends">
+                                Ends {formatPeriodDate(row.subscription.endsAt)}
+                              </span>
+                            ) : null}
+                          </>
+                        ) : null}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="min-w-0 text-right xl:px-3 xl:py-3">
                     <span className="block font-semibold text-gray-900 tabular-nums" data-testid="row-price">
@@ -470,6 +521,11 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
                         {row.supplierOrderId ?? '—'}
                       </span>
                     </span>
+                    {row.fulfilmentState === 'queued' ? (
+                      <span className="mt-1 block text-xs font-semibold text-amber-900" data-testid="row-queued">
+                        {row.fulfilmentText}
+                      </span>
+                    ) : null}
                     {row.needsReview || row.errorMessage ? (
                       <span className="mt-1 block text-xs text-red-800" data-testid="row-error">
                         {row.needsReview ? (

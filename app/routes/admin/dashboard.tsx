@@ -6,6 +6,7 @@ import { CacheStrategy } from '../../cache.ts';
 import { AdminPageHeader } from '../../admin/list-parts.tsx';
 import { DayChart, formatUnit } from '../../admin/dashboard/DayChart.tsx';
 import { ProviderMoneyCards } from '../../admin/dashboard/ProviderMoneyCards.tsx';
+import { KindMoneyCard } from '../../admin/dashboard/KindMoneyCard.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
 
@@ -296,6 +297,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         })
       )}
 
+      <KindMoneyCard rows={figures.byKind} range={figures.range} />
       <ProviderMoneyCards rows={figures.byProvider} range={figures.range} />
 
       <div className="mt-8 grid gap-4 xl:grid-cols-2">

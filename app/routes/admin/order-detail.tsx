@@ -16,6 +16,7 @@ import {
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { OrderRefundsPanel } from '../../admin/order-refunds.tsx';
 import { SupplierActionsPanel } from '../../admin/supplier-actions.tsx';
+import { SubscriptionPanel } from '../../admin/subscription-panel.tsx';
 import { isAbort, messageOf } from '../../api/client.ts';
 
 /**
@@ -207,8 +208,13 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
             <span className={`font-semibold ${PAYMENT_STYLES[order.paymentStatus]}`}>{order.paymentStatus}</span>
           </Fact>
           <Fact label="Fulfilment" testId="detail-fulfilment">
-            {order.fulfilmentState}
+            {order.fulfilmentText}
           </Fact>
+          {order.kind !== 'package' ? (
+            <Fact label="Kind" testId="detail-kind">
+              {order.kindLabel}
+            </Fact>
+          ) : null}
           <Fact label="Supplier order ID" testId="detail-supplier-id">
             {order.supplierOrderId ? <span className="font-mono">{order.supplierOrderId}</span> : dash}
           </Fact>
@@ -227,6 +233,10 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
           {order.refunded ? <Fact label="Refunded">{formatAdminPrice(order.refunded, order.currency)}</Fact> : null}
         </dl>
       </div>
+
+      {detail.subscription ? (
+        <SubscriptionPanel orderId={order.orderId} kindLabel={order.kindLabel} subscription={detail.subscription} />
+      ) : null}
 
       <SupplierActionsPanel orderId={order.razorPayOrderId} version={`${order.orderStatus}:${timeline.length}`} />
 
