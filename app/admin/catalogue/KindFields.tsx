@@ -12,21 +12,10 @@ import {
   type ServiceKind,
 } from '../../../core/subscriptions/terms.ts';
 import type { ServiceInput } from '../../../core/catalogue/service-document.ts';
+import { delayLabel } from '../../content/subscriptions.ts';
 import { adminFieldClass } from '../list-parts.tsx';
 import { FieldMessage, ServiceTextField } from './ServiceFields.tsx';
 import type { ServiceDraftAction } from './service-draft.ts';
-
-/** "No delay", "5 minutes", "1 hour", "1 hour 30 minutes", "10 hours". */
-export function delayLabel(minutes: number): string {
-  if (minutes === 0) return 'No delay';
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  const parts = [
-    ...(hours ? [`${hours} ${hours === 1 ? 'hour' : 'hours'}`] : []),
-    ...(rest ? [`${rest} minutes`] : []),
-  ];
-  return parts.join(' ');
-}
 
 /** What one tier's quantity is for each kind, as the tier editor labels it. */
 export const QUANTITY_LABELS: Readonly<Record<ServiceKind, string>> = {
