@@ -98,6 +98,13 @@ describe.each(dialects)('subscription claims on the storefront on %s', (dialect)
     expect(terms).toContain('subscriptions can be cancelled while they run');
 
     for (const url of PAGES) expect(await text(url), url).not.toMatch(/daily followers/i);
+
+    // Its own page says how it is cancelled; a package's page keeps the packages' answer.
+    const own = await text('/service/claims-auto-likes');
+    expect(own).toContain('Can I cancel after paying?');
+    expect(own).toContain('the share of the posts not yet served and the share of the period not yet used');
+    expect(own).not.toContain('Once an order is placed it cannot be cancelled');
+    expect(await text('/service/instagram-followers')).toContain('Once an order is placed it cannot be cancelled');
   });
 
   it('adds daily followers with their own terms, and withdraws every claim when both go back to draft', async () => {
