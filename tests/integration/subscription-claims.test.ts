@@ -42,6 +42,20 @@ describe.each(dialects)('subscription claims on the storefront on %s', (dialect)
       catalogue: t.store.catalogue,
       suppliers: supplierDirectory(t.database.db),
     });
+    // A seed may sell subscriptions already: this suite starts from a catalogue that sells none.
+    const seeded = await t.database.db
+      .selectFrom('services')
+      .select('slug')
+      .where('kind', '!=', 'package')
+      .where('status', '=', 'published')
+      .execute();
+    for (const { slug } of seeded) {
+      const document = await editor.getService(slug);
+      if (!document) continue;
+      const { groupSlug: _group, publishedAt: _published, revision, ...fields } = document;
+      const hidden = await editor.saveService(slug, revision, { ...fields, status: 'draft' });
+      expect(hidden.ok, JSON.stringify(hidden)).toBe(true);
+    }
   });
   afterAll(async () => {
     await t?.close();
