@@ -21,6 +21,7 @@ import { SandboxNotice } from './components/SandboxNotice.tsx';
 import { requestContext } from './context.ts';
 import { showsFooter, showsTopBar } from './layout-rules.ts';
 import { useNonce } from './nonce.tsx';
+import { footerLine } from './content/subscriptions.ts';
 import { organizationJsonLd } from './seo/json-ld.ts';
 import { jsonLdScriptText } from './seo/meta.ts';
 
@@ -47,6 +48,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const groups = await services.catalogue.listGroups();
   return {
     groups,
+    // The footer names the subscriptions only while the catalogue sells them (decision 057).
+    subscriptionNote: footerLine(await services.catalogue.subscriptionOffers()),
     // The groups let a sale on some services name them and show on their groups' pages (decision 038).
     flashSale: { sale: services.saleBanner(groups), renderedAt: Date.now() },
     paymentsSimulated: services.paymentsSimulated,
@@ -96,7 +99,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main className="flex-1">{children}</main>
         {data && showsFooter(pathname) ? (
           <Suspense fallback={null}>
-            <Footer groups={data.groups} />
+            <Footer groups={data.groups} subscriptionNote={data.subscriptionNote} />
           </Suspense>
         ) : null}
         <ScrollToTop />

@@ -11,12 +11,14 @@ export interface FooterGroup {
 
 export interface FooterProps {
   groups: FooterGroup[];
+  /** What is sold by the period and how it is charged; null while the catalogue sells no subscription. */
+  subscriptionNote?: string | null;
 }
 
 const SOCIAL_LABELS = ['Instagram', 'YouTube', 'TikTok', 'Facebook', 'X'] as const;
 
 /** Site footer: logo, pitch, one column of service links per group, social labels, legal lines. */
-export function Footer({ groups }: FooterProps) {
+export function Footer({ groups, subscriptionNote = null }: FooterProps) {
   return (
     <footer data-testid="site-footer" className="border-t border-line bg-surface text-gray-700">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.5fr)_repeat(auto-fit,minmax(10rem,1fr))]">
@@ -31,6 +33,17 @@ export function Footer({ groups }: FooterProps) {
           <p className="mt-4 text-sm leading-relaxed text-gray-600">
             Gradual growth for your Instagram, YouTube and TikTok accounts. No password needed.
           </p>
+          {subscriptionNote ? (
+            <p className="mt-2 text-sm leading-relaxed text-gray-600" data-testid="footer-subscriptions">
+              {subscriptionNote}{' '}
+              <Link
+                to="/refund-policy"
+                className="text-gray-700 underline hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+              >
+                Cancelling and refunds
+              </Link>
+            </p>
+          ) : null}
         </div>
 
         {groups.map((group) => (

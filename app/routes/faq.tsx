@@ -9,9 +9,9 @@ import { requestContext } from '../context.ts';
 import { faqPageJsonLd } from '../seo/json-ld.ts';
 import { absoluteUrl } from '../seo/meta.ts';
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { storeInfo, publicUrl } = context.get(requestContext).services;
-  return { entries: generalFaq(storeInfo), publicUrl };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { storeInfo, publicUrl, catalogue } = context.get(requestContext).services;
+  return { entries: generalFaq(storeInfo, await catalogue.subscriptionOffers()), publicUrl };
 }
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });

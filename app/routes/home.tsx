@@ -16,7 +16,8 @@ import { Guarantees } from '../components/marketing/Guarantees.tsx';
 import { PrivacySafety } from '../components/marketing/PrivacySafety.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
 import { PACKAGE_DETAILS, PRIVACY_FEATURES, RELIABILITY_TEXT } from '../components/marketing/copy.ts';
-import { homeFaq } from '../components/marketing/faq-content.ts';
+import { homeFaqFor } from '../components/marketing/faq-content.ts';
+import { RENEWAL_TEXT, cancelAndRefundTexts, kindsSold, offerLine } from '../content/subscriptions.ts';
 import { requestContext } from '../context.ts';
 import { faqPageJsonLd } from '../seo/json-ld.ts';
 import { absoluteUrl, pageMeta } from '../seo/meta.ts';
@@ -40,11 +41,21 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { catalogue, publicUrl, storeInfo, reviews } = context.get(requestContext).services;
   const groups = await catalogue.listGroups();
   const first = groups[0] ? await catalogue.getGroupDetail(groups[0].slug) : null;
+  const offers = await catalogue.subscriptionOffers();
+  const homeFaq = homeFaqFor(offers);
   return {
     groups,
     first,
     publicUrl,
     faq: homeFaq,
+    // Claimed only while the catalogue sells them, on their services' own terms (decision 057).
+    subscriptions: offers.length
+      ? {
+          heading: `Also by the period: ${kindsSold(offers)}`,
+          offers: offers.map((offer) => ({ slug: offer.slug, name: offer.name, line: offerLine(offer) })),
+          terms: [RENEWAL_TEXT, ...cancelAndRefundTexts(offers)],
+        }
+      : null,
     details: PACKAGE_DETAILS,
     privacy: PRIVACY_FEATURES,
     reliability: RELIABILITY_TEXT,
@@ -177,6 +188,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
+      {loaderData.subscriptions ? <SubscriptionOffers {...loaderData.subscriptions} /> : null}
       <DescriptionBlock items={details} />
       <ReliabilityText paragraphs={reliability} />
       <ReviewsCarousel reviews={loaderData.reviews} />
@@ -232,5 +244,43 @@ function PackageChooser({
         </Link>
       </div>
     </div>
+  );
+}
+
+/** The subscriptions the store sells now, each with its terms and a link to its page. */
+function SubscriptionOffers({
+  heading,
+  offers,
+  terms,
+}: {
+  heading: string;
+  offers: { slug: string; name: string; line: string }[];
+  terms: string[];
+}) {
+  return (
+    <section
+      aria-labelledby="subscriptions-heading"
+      className="mx-auto max-w-5xl px-4 py-8"
+      data-testid="home-subscriptions"
+    >
+      <h2 id="subscriptions-heading" className="text-2xl font-bold text-ink">
+        {heading.charAt(0).toUpperCase() + heading.slice(1)}
+      </h2>
+      <ul className="mt-4 grid gap-3 sm:grid-cols-2">
+        {offers.map((offer) => (
+          <li key={offer.slug} className="rounded-card bg-surface p-4 shadow-card">
+            <Link to={`/service/${offer.slug}`} className="font-semibold text-brand-700 underline hover:text-brand-800">
+              {offer.name}
+            </Link>
+            <p className="mt-1 text-sm text-gray-700">{offer.line}.</p>
+          </li>
+        ))}
+      </ul>
+      {terms.map((text) => (
+        <p key={text} className="mt-3 text-sm text-gray-700">
+          {text}
+        </p>
+      ))}
+    </section>
   );
 }

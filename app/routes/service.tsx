@@ -15,7 +15,7 @@ import { HowToBuy } from '../components/marketing/HowToBuy.tsx';
 import { OtherServices, WhyBuyArticle } from '../components/marketing/InstagramLanding.tsx';
 import { ReliabilityText } from '../components/marketing/ReliabilityText.tsx';
 import { HOW_TO_BUY_STEPS, RELIABILITY_TEXT } from '../components/marketing/copy.ts';
-import { serviceFaq } from '../components/marketing/faq-content.ts';
+import { serviceFaqFor } from '../components/marketing/faq-content.ts';
 import { guaranteeTerms } from '../components/marketing/guarantee-terms.server.ts';
 import { whyBuyFollowersArticle } from '../components/marketing/why-buy-followers.server.ts';
 import { requestContext } from '../context.ts';
@@ -39,6 +39,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // changes stay out of its JavaScript (the 120 KB first-load budget, decision 036).
   // The rating comes from customers' approved reviews of this service only (decision 039).
   const rating = service ? await reviews.aggregateFor(service.slug) : null;
+  const serviceFaq = serviceFaqFor(service, await catalogue.subscriptionOffers());
   const jsonLd = service
     ? [
         serviceProductJsonLd(publicUrl, service, path, rating),

@@ -15,6 +15,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { bumpContentVersion, createContentVersion, readContentVersion } from '../content-version.ts';
 import { assertValidCatalogue, writeCatalogue } from './catalogue-writes.ts';
+import { type SubscriptionOffer, subscriptionOffersOf } from './offers.ts';
 import { type SaleConfig, salePercentFor, salePhase } from './sale.ts';
 import { type Snapshot, type SupplierTarget, loadSnapshot, withSalePrices } from './snapshot.ts';
 import type { CatalogueInput, GroupDetailView, ServiceGroupView, ServiceView } from './types.ts';
@@ -37,6 +38,8 @@ export interface Catalogue {
   isEmpty(): Promise<boolean>;
   /** Changes whenever the catalogue changes, and when a configured sale starts or ends. */
   version(): number;
+  /** The subscriptions that can be bought now, for the pages that may claim them (./offers.ts). */
+  subscriptionOffers(): Promise<SubscriptionOffer[]>;
   /** Every published service slug (boot checks a sale's service list against it). */
   serviceSlugs(): Promise<string[]>;
   /** Reads the database's content version now (boot, before the first page is cached). */
@@ -153,6 +156,10 @@ export function createCatalogue(db: Kysely<Database>, options: CatalogueOptions 
     // Several numbers per catalogue version, one per sale phase: page cache keys change at the
     // sale's start and end, so no cached page shows a price from the other side of a boundary.
     version: () => contentVersion.known() * 3 + salePhase(sale, clock().getTime()),
+    async subscriptionOffers() {
+      const snap = await load();
+      return subscriptionOffersOf([...snap.groupDetails.values()].flatMap((detail) => detail.services));
+    },
     async serviceSlugs() {
       return [...(await load()).serviceToGroup.keys()];
     },

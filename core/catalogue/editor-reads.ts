@@ -7,6 +7,7 @@ import type { CatalogueEditorDeps, EditorDb } from './editor-deps.ts';
 import type { AdminGroupRow } from './editor-types.ts';
 import { formatE4 } from './markup.ts';
 import type { ServiceDocument } from './service-document.ts';
+import { termsOf } from './snapshot.ts';
 import type { PlanType, TargetKind } from './types.ts';
 
 /** Every group in order, each service with its plans' price ranges. */
@@ -27,6 +28,7 @@ export async function listEditorGroups({ db }: Pick<CatalogueEditorDeps, 'db'>):
         slug: service.slug,
         name: service.name,
         status: service.status === 'draft' ? ('draft' as const) : ('published' as const),
+        kind: service.kind,
         revision: Number(service.revision),
         plans: plans
           .filter((plan) => plan.service_id === service.id)
@@ -83,6 +85,8 @@ export async function loadServiceDocument(db: EditorDb, slug: string): Promise<S
     targetKind: service.target_kind as TargetKind,
     commentRequired: service.comment_required === 1,
     status: service.status === 'draft' ? 'draft' : 'published',
+    kind: service.kind,
+    ...termsOf(service),
     revision: Number(service.revision),
     publishedAt: service.published_at,
     plans: plans.map((plan) => ({

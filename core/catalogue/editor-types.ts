@@ -1,10 +1,13 @@
 /** The shapes the catalogue editor reads and answers with, shared by its use cases and the admin pages. */
+import type { ServiceKind } from '../subscriptions/terms.ts';
 import type { FieldError, NewGroupInput, ServiceDocument, ServiceStatus, TierWarning } from './service-document.ts';
 
 export interface AdminServiceRow {
   slug: string;
   name: string;
   status: ServiceStatus;
+  /** What it sells: a one-off package, automatic likes or daily followers (decision 057). */
+  kind: ServiceKind;
   revision: number;
   plans: { type: string; currency: string; minPrice: number; maxPrice: number; tiers: number }[];
 }
@@ -32,6 +35,11 @@ export interface ImportedService {
   service: string;
   name: string;
   category: string;
+  /**
+   * The panel's type ("Default", "Subscriptions", "Custom Comments"…): automatic likes need a
+   * Subscriptions service, and nothing else may use one.
+   */
+  type: string;
   /** Price per 1000 in ten-thousandths of the panel's currency (core/money). */
   rateE4: number;
   min: number;

@@ -8,6 +8,13 @@
  *   currency's smallest unit (cents for $), so the price never falls below cost + markup.
  */
 import { type AmountE4, E4_PER_UNIT, formatAmountE4 } from '../money/money.ts';
+import {
+  DEFAULT_POSTS_PER_PERIOD,
+  type ServiceKind,
+  type ServiceTerms,
+  deliveryQuantityOf,
+  subscriptionPlanOf,
+} from '../subscriptions/terms.ts';
 
 type Markup = { kind: 'percent'; percent: number } | { kind: 'fixed'; amountE4: AmountE4 };
 
@@ -66,6 +73,46 @@ interface TierCostCheck {
   supplier: { rateE4: AmountE4; min: number; max: number; vanished: boolean } | null;
   /** The panel's currency (from its balance reply); null when not known yet. */
   panelCurrency: string | null;
+  /** What the service sells (a package when omitted): a subscription's quantity is per post or per day. */
+  kind?: ServiceKind;
+  terms?: ServiceTerms | undefined;
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/** The units the supplier charges one tier for in all: see tierUnits. */
+export function supplierQuantityOf(kind: ServiceKind, terms: ServiceTerms | undefined, qty: number): number {
+  return tierUnits({ qty, kind, terms }).costQty;
+}
+
+/**
+ * What the supplier is asked for per request and in all for one tier: a package's quantity; for
+ * automatic likes, the likes on each post (min/max apply per post) and at most that many on every
+ * post the period covers; for daily followers, one day's run (min/max apply per run) and the runs
+ * of the whole period (the drip-feed's total).
+ */
+function tierUnits(check: Pick<TierCostCheck, 'qty' | 'kind' | 'terms'>): {
+  limitText: string;
+  costQty: number;
+  costText: string;
+} {
+  const kind = check.kind ?? 'package';
+  if (kind === 'package') return { limitText: `Quantity ${check.qty}`, costQty: check.qty, costText: `${check.qty}` };
+  const plan = subscriptionPlanOf(kind, check.terms ?? { periodDays: 30 }, check.qty);
+  if (kind === 'automatic_likes') {
+    const posts = plan.posts ?? DEFAULT_POSTS_PER_PERIOD;
+    return {
+      limitText: `${count.format(check.qty)} likes per post`,
+      costQty: check.qty * posts,
+      costText: `${count.format(check.qty * posts)} likes (${count.format(check.qty)} on each of ${count.format(posts)} posts)`,
+    };
+  }
+  const total = deliveryQuantityOf(plan);
+  return {
+    limitText: `${count.format(check.qty)} followers a day (one day's run)`,
+    costQty: total,
+    costText: `${count.format(total)} followers (${count.format(check.qty)} a day for ${plan.periodDays} days)`,
+  };
 }
 
 /** The editor's warnings for one tier: they never block a save. */
@@ -75,8 +122,9 @@ export function tierWarnings(check: TierCostCheck): string[] {
   if (!supplier) return warnings;
   if (supplier.vanished)
     warnings.push('The supplier no longer offers this service (it was missing at the last import).');
+  const units = tierUnits(check);
   if (check.qty < supplier.min || check.qty > supplier.max)
-    warnings.push(`Quantity ${check.qty} is outside the supplier's limits (${supplier.min}–${supplier.max}).`);
+    warnings.push(`${units.limitText} is outside the supplier's limits (${supplier.min}–${supplier.max}).`);
   if (check.panelCurrency === null) {
     warnings.push("The panel's currency is not known yet (refresh its balance): no cost check.");
   } else if (currencyCode(check.panelCurrency) !== currencyCode(check.planCurrency)) {
@@ -84,9 +132,9 @@ export function tierWarnings(check: TierCostCheck): string[] {
       `The panel charges in ${check.panelCurrency}, the plan sells in ${check.planCurrency}: no cost check.`,
     );
   } else {
-    const cost = supplierCostE4(supplier.rateE4, check.qty);
+    const cost = supplierCostE4(supplier.rateE4, units.costQty);
     if (check.priceE4 < cost)
-      warnings.push(`Sells below cost: the supplier charges ${formatE4(cost)} for ${check.qty}.`);
+      warnings.push(`Sells below cost: the supplier charges ${formatE4(cost)} for ${units.costText}.`);
   }
   return warnings;
 }

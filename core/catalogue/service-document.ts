@@ -4,6 +4,14 @@
  * messages are the server's; public pages never load this module.
  */
 import { z } from 'zod';
+import {
+  PERIOD_DAYS_MAX,
+  PERIOD_DAYS_MIN,
+  POSTS_PER_PERIOD_MAX,
+  POST_DELAY_MINUTES,
+  SERVICE_KINDS,
+  type ServiceTerms,
+} from '../subscriptions/terms.ts';
 import { PLAN_TYPES, TARGET_KINDS } from './types.ts';
 
 export const SERVICE_STATUSES = ['draft', 'published'] as const;
@@ -30,6 +38,8 @@ export const CATALOGUE_MESSAGES = {
   groupNotEmpty: (services: number) =>
     `Only an empty group can be deleted: this one has ${services} ${services === 1 ? 'service' : 'services'} (drafts count).`,
   moved: 'Service moved',
+  kindLocked: (running: number) =>
+    `What the service sells cannot change while ${running} paid ${running === 1 ? 'order of it is' : 'orders of it are'} still running: ${running === 1 ? 'it was' : 'they were'} bought as it is now. Change it once ${running === 1 ? 'that order has' : 'they have'} finished, or add a new service for the new kind.`,
 } as const;
 
 const required = (what: string, max: number) =>
@@ -83,6 +93,30 @@ const PlanSchema = z
     });
   });
 
+const periodMessage = `The period is ${PERIOD_DAYS_MIN} to ${PERIOD_DAYS_MAX} days.`;
+const postsMessage = `Posts per period are 1 to ${POSTS_PER_PERIOD_MAX}.`;
+
+/** A subscription kind's terms (decision 057): ignored, and stored as none, for a one-off package. */
+const TermsSchema = z.object({
+  periodDays: z
+    .number({ error: periodMessage })
+    .int(periodMessage)
+    .min(PERIOD_DAYS_MIN, periodMessage)
+    .max(PERIOD_DAYS_MAX, periodMessage),
+  /** Automatic likes: how many new posts one period covers. */
+  posts: z
+    .number({ error: postsMessage })
+    .int(postsMessage)
+    .min(1, postsMessage)
+    .max(POSTS_PER_PERIOD_MAX, postsMessage)
+    .optional(),
+  /** Automatic likes: minutes the panel waits after a post (one of the delays panels accept). */
+  delayMinutes: z
+    .number({ error: 'Choose one of the delays offered.' })
+    .refine((value) => (POST_DELAY_MINUTES as readonly number[]).includes(value), 'Choose one of the delays offered.')
+    .optional(),
+});
+
 const ServiceFieldsSchema = z.object({
   slug: z
     .string({ error: 'Slug is required.' })
@@ -97,25 +131,37 @@ const ServiceFieldsSchema = z.object({
   targetKind: z.enum(TARGET_KINDS, { error: 'Choose what the buyer enters.' }),
   commentRequired: z.boolean(),
   status: z.enum(SERVICE_STATUSES, { error: 'Status must be draft or published.' }),
+  /** What the service sells; a save without it keeps to a one-off package (the API before decision 057). */
+  kind: z.enum(SERVICE_KINDS, { error: 'Choose what the service sells.' }).default('package'),
+  terms: TermsSchema.optional(),
   plans: z.array(PlanSchema).min(1, 'A service needs at least one plan.').max(3, 'At most 3 plans.'),
 });
 
-/** Checks across plans: each plan type once. */
-function planTypesOnce(service: { plans: { type: string }[] }, ctx: z.RefinementCtx): void {
+type ServiceFields = z.infer<typeof ServiceFieldsSchema>;
+
+/**
+ * Checks across fields: each plan type once, and a subscription kind's terms present (the server
+ * checks the kind against what the buyer enters, core/catalogue/catalogue-writes.ts).
+ */
+function acrossFields(service: Pick<ServiceFields, 'plans' | 'kind' | 'terms'>, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   service.plans.forEach((plan, index) => {
     if (seen.has(plan.type))
       ctx.addIssue({ code: 'custom', path: ['plans', index, 'type'], message: 'Two plans have this type.' });
     seen.add(plan.type);
   });
+  if (service.kind === 'package') return;
+  if (!service.terms) ctx.addIssue({ code: 'custom', path: ['terms', 'periodDays'], message: periodMessage });
+  else if (service.kind === 'automatic_likes' && service.terms.posts === undefined)
+    ctx.addIssue({ code: 'custom', path: ['terms', 'posts'], message: postsMessage });
 }
 
-export const ServiceInputSchema = ServiceFieldsSchema.superRefine(planTypesOnce);
+export const ServiceInputSchema = ServiceFieldsSchema.superRefine(acrossFields);
 
 /** A save: the fields, and the revision the editor opened (the compare-and-set's expectation). */
 export const ServiceSaveSchema = ServiceFieldsSchema.extend({
   revision: z.number({ error: 'revision is required.' }).int().min(1),
-}).superRefine(planTypesOnce);
+}).superRefine(acrossFields);
 
 /** The editor's document as the API returns it. */
 export const ServiceDocumentSchema = ServiceFieldsSchema.extend({
@@ -125,6 +171,21 @@ export const ServiceDocumentSchema = ServiceFieldsSchema.extend({
 });
 
 export type ServiceInput = z.infer<typeof ServiceInputSchema>;
+
+/**
+ * The terms a save stores for its kind, in the catalogue's shape: none for a package, the period
+ * for daily followers, the period, posts and delay for automatic likes.
+ */
+export function termsOfInput(input: Pick<ServiceInput, 'kind' | 'terms'>): ServiceTerms | undefined {
+  if (input.kind === 'package' || !input.terms) return undefined;
+  const { periodDays, posts, delayMinutes } = input.terms;
+  if (input.kind === 'daily_followers') return { periodDays };
+  return {
+    periodDays,
+    ...(posts === undefined ? {} : { posts }),
+    delayMinutes: delayMinutes ?? 0,
+  };
+}
 
 export const GroupInputSchema = z.object({
   title: required('Title', 100),

@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { sanitizeRichText } from '../html/sanitize.ts';
 import { parseAmountE4 } from '../money/money.ts';
 import { isUploadPath } from '../uploads/names.ts';
-import { insertPlans } from './catalogue-writes.ts';
+import { insertPlans, serviceKindColumns } from './catalogue-writes.ts';
 import {
   type CatalogueEditorDeps,
   type EditorDb,
@@ -29,20 +29,26 @@ import {
   ServiceInputSchema,
   type TierWarning,
   fieldErrorsOf,
+  termsOfInput,
 } from './service-document.ts';
+import { serviceKindErrors, supplierTypeErrors } from './service-kind-checks.ts';
 
 function parseServiceInput(input: unknown): { ok: true; value: ServiceInput } | EditorFailure {
   const parsed = ServiceInputSchema.safeParse(input);
   return parsed.success ? { ok: true, value: parsed.data } : invalid(fieldErrorsOf(parsed.error));
 }
 
-/** Field errors the schema cannot see: a taken slug, an image not uploaded, an unknown panel. */
+/**
+ * Field errors the schema cannot see: a taken slug, an image not uploaded, an unknown panel, the
+ * kind against the target and the running orders, and `mapping` (the tiers' supplier types).
+ */
 async function checkAgainstStore(
   trx: EditorDb,
   input: ServiceInput,
-  current: { id: number; slug: string; image: string; publishedAt: string | null } | null,
+  current: { id: number; slug: string; image: string; publishedAt: string | null; kind: ServiceInput['kind'] } | null,
+  mapping: FieldError[],
 ): Promise<FieldError[]> {
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = [...(await serviceKindErrors(trx, input, current))];
   if (current?.publishedAt && input.slug !== current.slug)
     errors.push({ field: 'slug', message: CATALOGUE_MESSAGES.slugLocked });
   else if (input.slug !== current?.slug && (await slugTaken(trx, input.slug)))
@@ -59,7 +65,7 @@ async function checkAgainstStore(
         errors.push({ field: `plans.${p}.tiers.${t}.supplierPanelId`, message: 'Choose a supplier panel.' });
     }),
   );
-  return errors;
+  return [...errors, ...mapping];
 }
 
 /** Per tier, what the supplier's imported service says about its price and quantity. */
@@ -77,6 +83,8 @@ async function warningsFor({ suppliers }: Pick<CatalogueEditorDeps, 'suppliers'>
           ? { rateE4: imported.rateE4, min: imported.min, max: imported.max, vanished: imported.vanishedAt !== null }
           : null,
         panelCurrency: panels.get(tier.supplierPanelId)?.currency ?? null,
+        kind: input.kind,
+        terms: termsOfInput(input),
       });
       for (const message of messages) warnings.push({ field: `plans.${p}.tiers.${t}`, message });
     }
@@ -104,6 +112,7 @@ function serviceColumns(input: ServiceInput) {
     target_kind: input.targetKind,
     comment_required: input.commentRequired ? 1 : 0,
     status: input.status,
+    ...serviceKindColumns(input.kind, termsOfInput(input)),
   };
 }
 
@@ -114,12 +123,14 @@ function serviceColumns(input: ServiceInput) {
 async function writeService(
   deps: CatalogueEditorDeps,
   raw: unknown,
-  work: (trx: Transaction<Database>, input: ServiceInput) => Promise<ServiceSaveResult>,
+  work: (trx: Transaction<Database>, input: ServiceInput, mapping: FieldError[]) => Promise<ServiceSaveResult>,
 ): Promise<ServiceSaveResult> {
   const parsed = parseServiceInput(raw);
   if (!parsed.ok) return parsed;
   const input = parsed.value;
-  const result = await inCatalogueWrite(deps, (trx) => work(trx, input));
+  // Read before the write's transaction: the supplier directory reads the database on its own.
+  const mapping = await supplierTypeErrors(deps.suppliers, input);
+  const result = await inCatalogueWrite(deps, (trx) => work(trx, input, mapping));
   return result.ok ? { ...result, warnings: await warningsFor(deps, input) } : result;
 }
 
@@ -142,10 +153,10 @@ export async function createService(
   groupSlug: string,
   raw: unknown,
 ): Promise<ServiceSaveResult> {
-  return writeService(deps, raw, async (trx, input) => {
+  return writeService(deps, raw, async (trx, input, mapping) => {
     const group = await trx.selectFrom('service_groups').select('id').where('slug', '=', groupSlug).executeTakeFirst();
     if (!group) return { ok: false, status: 404, message: CATALOGUE_MESSAGES.groupNotFound };
-    const errors = await checkAgainstStore(trx, input, null);
+    const errors = await checkAgainstStore(trx, input, null, mapping);
     if (errors.length > 0) return invalid(errors);
     const last = await trx
       .selectFrom('services')
@@ -173,21 +184,27 @@ export async function saveService(
   revision: number,
   raw: unknown,
 ): Promise<ServiceSaveResult> {
-  return writeService(deps, raw, async (trx, input) => {
+  return writeService(deps, raw, async (trx, input, mapping) => {
     const before = await loadServiceDocument(trx, slug);
     const row = await trx
       .selectFrom('services')
-      .select(['id', 'image', 'published_at'])
+      .select(['id', 'image', 'published_at', 'kind'])
       .where('slug', '=', slug)
       .executeTakeFirst();
     if (!before || !row) return { ok: false, status: 404, message: CATALOGUE_MESSAGES.notFound };
     if (before.revision !== revision) return { ok: false, status: 409, message: CATALOGUE_MESSAGES.stale };
-    const errors = await checkAgainstStore(trx, input, {
-      id: row.id,
-      slug,
-      image: row.image,
-      publishedAt: row.published_at,
-    });
+    const errors = await checkAgainstStore(
+      trx,
+      input,
+      {
+        id: row.id,
+        slug,
+        image: row.image,
+        publishedAt: row.published_at,
+        kind: row.kind,
+      },
+      mapping,
+    );
     if (errors.length > 0) return invalid(errors);
     // The compare-and-set: a save that committed since `before` was read leaves no row here.
     const updated = await trx

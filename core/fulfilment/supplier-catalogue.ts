@@ -16,7 +16,6 @@ export const ENVIRONMENT_PANEL_ID = 1;
 export type { ImportedService, PanelKind, PanelSummary } from '../catalogue/editor.ts';
 
 export interface ImportedServiceRow extends ImportedService {
-  type: string;
   importedAt: string;
   /** When an import last found the service missing from the panel; null while it is offered. */
   vanishedAt: string | null;
@@ -42,6 +41,7 @@ export async function listImportedServices(db: Kysely<Database>, panelId: number
     service: r.service,
     name: r.name,
     category: r.category,
+    type: r.type,
     rateE4: r.rateE4,
     min: r.min,
     max: r.max,

@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import { type CatalogueEditor, type SupplierDirectory, auditViewOf } from '../../core/catalogue/editor.ts';
 import { findImportedService, listImportedServices, listPanels } from '../../core/fulfilment/supplier-catalogue.ts';
 import type { Database } from '../../db/schema.ts';
+import { SERVICE_KINDS } from '../../core/subscriptions/terms.ts';
 import {
   CATALOGUE_MESSAGES,
   GroupInputSchema,
@@ -55,6 +56,7 @@ const GroupRowSchema = z.object({
       slug: z.string(),
       name: z.string(),
       status: z.enum(['draft', 'published']),
+      kind: z.enum(SERVICE_KINDS),
       revision: z.number().int(),
       plans: z.array(
         z.object({
@@ -342,6 +344,7 @@ export const adminCatalogueApi: FastifyPluginAsyncZod<AdminCatalogueApiOptions> 
                 service: z.string(),
                 name: z.string(),
                 category: z.string(),
+                type: z.string(),
                 rateE4: z.number().int(),
                 min: z.number().int(),
                 max: z.number().int(),

@@ -11,8 +11,8 @@ import { draftServiceInput } from '../support/catalogue-input.ts';
  * The catalogue editor (decision 044), end to end: an owner edits a tier's price and
  * publishes a draft service, and the store's pages show both at once; the title editor keeps a
  * seeded title as it is and makes a word bold; a new group stays hidden from the store, moves and
- * is deleted; a support admin has no catalogue link and is refused the page. Both editor pages
- * pass axe.
+ * is deleted; a service becomes automatic likes, then daily followers, with its terms; a support
+ * admin has no catalogue link and is refused the page. Both editor pages pass axe.
  */
 
 // Its edits (a price, a published service, a new group) would change what the other specs see on
@@ -97,6 +97,74 @@ test('an owner edits a tier price and publishes a draft; the store shows both at
   const shownTitle = page.locator('article header p.rich-text');
   await expect(shownTitle.locator('strong', { hasText: /^Buy$/ })).toBeVisible();
   await expect(shownTitle).toHaveText('Buy TikTok Shares');
+});
+
+test('an owner makes a draft automatic likes with its terms, then daily followers; the editor reads them back', async ({
+  page,
+  request,
+  ownStore,
+}) => {
+  const token = await ownStore.adminToken(E2E_ADMINS.catalogue, 'owner');
+  const slug = `tiktok-auto-${uniqueSuffix()}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
+  const created = await request.post('/api/admin/catalogue/groups/tiktok/services', {
+    headers: { authorization: `Bearer ${token}` },
+    data: draftServiceInput(slug, `TikTok Auto ${slug.slice(-6)}`),
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await storeToken(page, token);
+  await gotoHydrated(page, `/admin/catalogue/services/${slug}`);
+  const form = page.getByTestId('service-form');
+  const kind = form.getByRole('combobox', { name: 'What it sells' });
+  await expect(kind).toHaveValue('package');
+  await expect(form.getByTestId('tier-Standard-0').getByLabel('Quantity', { exact: true })).toBeVisible();
+
+  await kind.selectOption({ label: 'Automatic likes (on each new post)' });
+  await expect(form.getByTestId('kind-hint')).toContainText('likes on each new post');
+  // A subscription is bought for a username: the link the draft asked for moves to the username.
+  await expect(form.getByRole('combobox', { name: 'The buyer enters' })).toHaveValue('tiktok_username');
+  await expect(form.getByTestId('tier-Standard-0').getByLabel('Likes on each new post')).toHaveValue('100');
+  const period = form.getByRole('textbox', { name: 'Period (days)' });
+  await expect(period).toHaveValue('30');
+  await expect(form.getByRole('textbox', { name: 'Posts per period' })).toHaveValue('30');
+  const delay = form.getByRole('combobox', { name: 'Delay after each post' });
+  await expect(delay.locator('option').first()).toHaveText('No delay');
+  await expect(delay.locator('option').last()).toHaveText('10 hours');
+  await period.fill('0');
+  await page.getByRole('button', { name: 'Save service' }).click();
+  await expect(form.getByText('The period is 1 to 365 days.')).toBeVisible();
+  await expect(period).toBeFocused();
+  await period.fill('28');
+  await form.getByRole('textbox', { name: 'Posts per period' }).fill('20');
+  await delay.selectOption({ label: '1 hour 30 minutes' });
+  await page.getByRole('button', { name: 'Save service' }).click();
+  await expect(page.getByTestId('service-form-message')).toContainText('Service saved');
+  await expectNoSeriousAxeViolations(page, `/admin/catalogue/services/${slug} (automatic likes)`);
+  const read = async () => {
+    const stored = await request.get(`/api/admin/catalogue/services/${slug}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return ((await stored.json()) as { data: { kind: string; targetKind: string; terms?: object } }).data;
+  };
+  expect(await read()).toMatchObject({
+    kind: 'automatic_likes',
+    targetKind: 'tiktok_username',
+    terms: { periodDays: 28, posts: 20, delayMinutes: 90 },
+  });
+
+  // Opened again, the editor shows what was saved; daily followers keep the period only.
+  await gotoHydrated(page, `/admin/catalogue/services/${slug}`);
+  await expect(kind).toHaveValue('automatic_likes');
+  await expect(form.getByRole('textbox', { name: 'Posts per period' })).toHaveValue('20');
+  await expect(delay).toHaveValue('90');
+  await kind.selectOption({ label: 'Daily followers (delivered every day)' });
+  await expect(form.getByTestId('kind-hint')).toContainText('followers delivered each day');
+  await expect(form.getByRole('textbox', { name: 'Posts per period' })).toHaveCount(0);
+  await expect(form.getByTestId('tier-Standard-0').getByLabel('Followers a day')).toBeVisible();
+  await page.getByRole('button', { name: 'Save service' }).click();
+  await expect(page.getByTestId('service-form-message')).toContainText('Service saved');
+  expect(await read()).toMatchObject({ kind: 'daily_followers', terms: { periodDays: 28 } });
+  await gotoHydrated(page, '/admin/catalogue');
+  await expect(page.getByTestId(`catalogue-service-${slug}`)).toContainText('Daily followers (delivered every day)');
 });
 
 test('an owner adds a group, hidden from the store without a published service, moves it and deletes it', async ({

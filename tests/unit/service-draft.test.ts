@@ -15,6 +15,25 @@ import { draftServiceInput } from '../support/catalogue-input.ts';
 const service = (): ServiceInput => ServiceInputSchema.parse(draftServiceInput('tiktok-shares'));
 
 describe('serviceDraftReducer', () => {
+  it('gives a subscription kind its default terms and a username, and a package none', () => {
+    const likes = serviceDraftReducer(service(), { type: 'kind', kind: 'automatic_likes' });
+    expect(likes).toMatchObject({
+      kind: 'automatic_likes',
+      targetKind: 'tiktok_username',
+      terms: { periodDays: 30, posts: 30, delayMinutes: 0 },
+    });
+    const edited = serviceDraftReducer(likes, { type: 'terms', change: { periodDays: 14, delayMinutes: 90 } });
+    expect(edited.terms).toEqual({ periodDays: 14, posts: 30, delayMinutes: 90 });
+    const daily = serviceDraftReducer(edited, { type: 'kind', kind: 'daily_followers' });
+    expect(daily.terms).toEqual({ periodDays: 14 });
+    expect(schemaCheck(ServiceInputSchema, daily).ok).toBe(true);
+    const one = serviceDraftReducer(daily, { type: 'kind', kind: 'package' });
+    expect(one.kind).toBe('package');
+    expect('terms' in one).toBe(false);
+    // Terms change nothing on a package.
+    expect(serviceDraftReducer(one, { type: 'terms', change: { periodDays: 7 } })).toBe(one);
+  });
+
   it('sets one field and leaves the rest, without changing the state it was given', () => {
     const before = service();
     const after = serviceDraftReducer(before, { type: 'field', key: 'name', value: 'TikTok Reposts' });
@@ -76,14 +95,18 @@ describe('serviceDraftReducer', () => {
 describe('draftFieldPaths', () => {
   it('names every field the schema can refuse on the page, as the API names them', () => {
     const paths = draftFieldPaths(serviceDraftReducer(service(), { type: 'tierAdded', plan: 0 }));
-    expect(paths.slice(0, 8)).toEqual([
+    expect(paths.slice(0, 12)).toEqual([
       'name',
       'slug',
       'titleHtml',
       'description',
       'image',
+      'kind',
       'targetKind',
       'status',
+      'terms.periodDays',
+      'terms.posts',
+      'terms.delayMinutes',
       'plans',
     ]);
     expect(paths).toContain('plans.0.title');

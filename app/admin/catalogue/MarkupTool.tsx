@@ -4,7 +4,8 @@
  * (core/catalogue/markup.ts). It only fills the draft: the admin saves to keep the prices.
  */
 import { useId, useState } from 'react';
-import { formatE4, priceWithMarkupE4, supplierCostE4 } from '../../../core/catalogue/markup.ts';
+import { formatE4, priceWithMarkupE4, supplierCostE4, supplierQuantityOf } from '../../../core/catalogue/markup.ts';
+import type { ServiceKind, ServiceTerms } from '../../../core/subscriptions/terms.ts';
 import { parseAmountE4 } from '../../../core/money/money.ts';
 import { adminFieldClass, adminSecondaryButtonClass } from '../list-parts.tsx';
 import type { ImportedService } from './api.ts';
@@ -12,10 +13,15 @@ import type { Plan, Tier } from './service-draft.ts';
 
 export function MarkupTool({
   plan,
+  kind: serviceKind,
+  terms,
   servicesOf,
   onApply,
 }: {
   plan: Plan;
+  /** A subscription's tier costs its whole period: likes on every post, or every day's run. */
+  kind: ServiceKind;
+  terms: ServiceTerms | undefined;
   servicesOf: (panelId: number) => ImportedService[] | undefined;
   onApply: (tiers: Tier[]) => void;
 }) {
@@ -42,7 +48,7 @@ export function MarkupTool({
       const supplier = servicesOf(tier.supplierPanelId)?.find((service) => service.service === tier.supplierServiceId);
       if (!supplier) return tier;
       priced += 1;
-      const cost = supplierCostE4(supplier.rateE4, tier.qty);
+      const cost = supplierCostE4(supplier.rateE4, supplierQuantityOf(serviceKind, terms, tier.qty));
       const markup = kind === 'percent' ? { kind, percent: amount } : { kind, amountE4: amount };
       return { ...tier, price: formatE4(priceWithMarkupE4(cost, markup, plan.currency)) };
     });
@@ -84,7 +90,13 @@ export function MarkupTool({
           Set {plan.type} prices
         </button>
       </div>
-      <p className="mt-2 text-xs text-gray-700">Cost = rate × quantity / 1000; prices are rounded up to the cent.</p>
+      <p className="mt-2 text-xs text-gray-700">
+        {serviceKind === 'automatic_likes'
+          ? 'Cost = rate × likes per post × posts per period / 1000; prices are rounded up to the cent.'
+          : serviceKind === 'daily_followers'
+            ? 'Cost = rate × followers a day × days / 1000; prices are rounded up to the cent.'
+            : 'Cost = rate × quantity / 1000; prices are rounded up to the cent.'}
+      </p>
       {note ? (
         <p role="status" className="mt-1 text-sm text-gray-900">
           {note}

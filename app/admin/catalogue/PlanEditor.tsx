@@ -4,7 +4,9 @@
  * markup tool. Every change is a `ServiceDraftAction` for the form's draft reducer.
  */
 import { adminSecondaryButtonClass } from '../list-parts.tsx';
+import type { ServiceKind, ServiceTerms } from '../../../core/subscriptions/terms.ts';
 import type { ImportedService, PanelSummary, TierWarning } from './api.ts';
+import { QUANTITY_LABELS } from './KindFields.tsx';
 import { MarkupTool } from './MarkupTool.tsx';
 import { FieldMessage, ServiceTextField } from './ServiceFields.tsx';
 import { SupplierPicker } from './SupplierPicker.tsx';
@@ -12,6 +14,8 @@ import type { Plan, ServiceDraftAction } from './service-draft.ts';
 
 export function PlanEditor({
   plan,
+  kind,
+  terms,
   index: p,
   planCount,
   dispatch,
@@ -22,6 +26,9 @@ export function PlanEditor({
   onMove,
 }: {
   plan: Plan;
+  /** What the service sells: a tier's quantity is per post or per day for a subscription. */
+  kind: ServiceKind;
+  terms: ServiceTerms | undefined;
   /** The plan's place in the list (its messages are named by it: "plans.1.tiers.0"). */
   index: number;
   planCount: number;
@@ -91,7 +98,7 @@ export function PlanEditor({
             >
               <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
                 <ServiceTextField
-                  label="Quantity"
+                  label={QUANTITY_LABELS[kind]}
                   field={`${field}.qty`}
                   value={String(tier.qty)}
                   inputMode="numeric"
@@ -185,6 +192,8 @@ export function PlanEditor({
       </div>
       <MarkupTool
         plan={plan}
+        kind={kind}
+        terms={terms}
         servicesOf={(id) => imported[id]}
         onApply={(tiers) => dispatch({ type: 'tiersPriced', plan: p, tiers })}
       />

@@ -69,10 +69,16 @@ export function ServiceTextField(props: {
 export function ServiceSettings({
   service,
   dispatch,
+  errorOf,
 }: {
   service: ServiceInput;
   dispatch: (action: ServiceDraftAction) => void;
+  errorOf: (field: string) => string | undefined;
 }) {
+  const id = useId();
+  const targetError = errorOf('targetKind');
+  // A subscription serves an account (its new posts, its followers): it is bought for a username.
+  const targets = service.kind === 'package' ? TARGET_KINDS : TARGET_KINDS.filter((kind) => kind.endsWith('_username'));
   return (
     <>
       <label className="flex flex-col text-sm font-semibold text-gray-900">
@@ -81,14 +87,17 @@ export function ServiceSettings({
           name="targetKind"
           value={service.targetKind}
           onChange={(event) => dispatch({ type: 'field', key: 'targetKind', value: event.target.value as TargetKind })}
+          aria-invalid={targetError !== undefined || undefined}
+          aria-describedby={targetError !== undefined ? `${id}-target-error` : undefined}
           className={`${adminFieldClass} mt-1 font-normal`}
         >
-          {TARGET_KINDS.map((kind) => (
+          {targets.map((kind) => (
             <option key={kind} value={kind}>
               {TARGET_LABELS[kind]}
             </option>
           ))}
         </select>
+        <FieldMessage id={`${id}-target-error`} message={targetError} />
       </label>
       <label className="flex items-center gap-2 text-sm font-semibold text-gray-900">
         <input

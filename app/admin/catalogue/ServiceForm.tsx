@@ -9,7 +9,7 @@
  * outside the supplier's limits) come back with the save and never block it.
  */
 import { type FormEvent, Suspense, lazy, useId, useReducer, useState } from 'react';
-import { ServiceInputSchema } from '../../../core/catalogue/service-document.ts';
+import { ServiceInputSchema, termsOfInput } from '../../../core/catalogue/service-document.ts';
 import { PLAN_TYPES } from '../../../core/catalogue/types.ts';
 import { ApiError, messageOf } from '../../api/client.ts';
 import { schemaCheck } from '../../components/schema-check.ts';
@@ -17,6 +17,7 @@ import { useFormCheck } from '../../components/use-form-check.ts';
 import { adminFieldClass, adminPrimaryButtonClass, adminSecondaryButtonClass } from '../list-parts.tsx';
 import { isUnauthorized } from '../token.ts';
 import { type ServiceDocument, type TierWarning, createService, saveService, uploadImage } from './api.ts';
+import { KindFields } from './KindFields.tsx';
 import { PlanEditor } from './PlanEditor.tsx';
 import { FieldMessage, ServiceSettings, ServiceTextField } from './ServiceFields.tsx';
 import { useSupplierLists } from './SupplierPicker.tsx';
@@ -197,7 +198,16 @@ export function ServiceForm({
           </span>
           <FieldMessage id="image-error" message={errorOf('image')} />
         </div>
-        <ServiceSettings service={service} dispatch={dispatch} />
+        <KindFields
+          service={service}
+          errorOf={errorOf}
+          dispatch={(action) => {
+            // A tier's warnings were about its quantity under the kind it was saved with.
+            if (action.type === 'kind') setWarnings([]);
+            dispatch(action);
+          }}
+        />
+        <ServiceSettings service={service} dispatch={dispatch} errorOf={errorOf} />
       </div>
 
       <FieldMessage id="plans-error" message={errorOf('plans')} />
@@ -206,6 +216,8 @@ export function ServiceForm({
           // Keyed by type (once per service): moving a plan moves its markup tool's state with it.
           key={plan.type}
           plan={plan}
+          kind={service.kind}
+          terms={termsOfInput(service)}
           index={p}
           planCount={service.plans.length}
           dispatch={dispatch}

@@ -66,7 +66,8 @@ export function SupplierPicker({
             {tier.supplierServiceId ? null : <option value="">Choose a service</option>}
             {services.map((service) => (
               <option key={service.service} value={service.service}>
-                {service.service}: {service.name} · {formatE4(service.rateE4)}/1000 · {service.min}–{service.max}
+                {service.service}: {service.name} · {service.type} · {formatE4(service.rateE4)}/1000 · {service.min}–
+                {service.max}
               </option>
             ))}
           </select>

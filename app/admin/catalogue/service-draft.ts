@@ -5,6 +5,7 @@
  */
 import type { PlanType } from '../../../core/catalogue/types.ts';
 import type { ServiceDocument, ServiceInput } from '../../../core/catalogue/service-document.ts';
+import { DEFAULT_PERIOD_DAYS, DEFAULT_POSTS_PER_PERIOD, type ServiceKind } from '../../../core/subscriptions/terms.ts';
 
 export type Plan = ServiceInput['plans'][number];
 export type Tier = Plan['tiers'][number];
@@ -36,8 +37,28 @@ export const NEW_SERVICE: ServiceInput = {
   targetKind: 'instagram_username',
   commentRequired: false,
   status: 'draft',
+  kind: 'package',
   plans: [emptyPlan('Standard')],
 };
+
+export type Terms = NonNullable<ServiceInput['terms']>;
+
+/**
+ * The terms a kind starts with when the owner chooses it: the ones already in the draft where
+ * they apply, the store's defaults (a 30-day period, 30 posts, no delay) otherwise.
+ */
+export function termsForKind(kind: ServiceKind, terms: ServiceInput['terms']): ServiceInput['terms'] {
+  if (kind === 'package') return undefined;
+  const periodDays = terms?.periodDays ?? DEFAULT_PERIOD_DAYS;
+  if (kind === 'daily_followers') return { periodDays };
+  return { periodDays, posts: terms?.posts ?? DEFAULT_POSTS_PER_PERIOD, delayMinutes: terms?.delayMinutes ?? 0 };
+}
+
+/** A subscription is bought for a username: a link-based choice moves to the same network's username. */
+function targetForKind(kind: ServiceKind, target: ServiceInput['targetKind']): ServiceInput['targetKind'] {
+  if (kind === 'package' || target.endsWith('_username')) return target;
+  return target.startsWith('tiktok') ? 'tiktok_username' : 'instagram_username';
+}
 
 /** What the editor edits of a stored service: its input fields, without what the store keeps. */
 export function inputOf(document: ServiceDocument): ServiceInput {
@@ -46,10 +67,13 @@ export function inputOf(document: ServiceDocument): ServiceInput {
 }
 
 /** The service's own fields, other than its plans, that a change sets one at a time. */
-export type ServiceFieldKey = Exclude<keyof ServiceInput, 'plans'>;
+export type ServiceFieldKey = Exclude<keyof ServiceInput, 'plans' | 'kind' | 'terms'>;
 
 export type ServiceDraftAction =
   | { [Key in ServiceFieldKey]: { type: 'field'; key: Key; value: ServiceInput[Key] } }[ServiceFieldKey]
+  /** What the service sells: its terms follow (defaults for a new subscription kind, none for a package). */
+  | { type: 'kind'; kind: ServiceKind }
+  | { type: 'terms'; change: Partial<Terms> }
   | { type: 'plan'; plan: number; change: Partial<Omit<Plan, 'type' | 'tiers'>> }
   | { type: 'planAdded'; planType: PlanType }
   | { type: 'planRemoved'; plan: number }
@@ -69,6 +93,19 @@ export function serviceDraftReducer(service: ServiceInput, action: ServiceDraftA
   switch (action.type) {
     case 'field':
       return { ...service, [action.key]: action.value };
+    case 'kind': {
+      const { terms: _terms, ...rest } = service;
+      const terms = termsForKind(action.kind, service.terms);
+      return {
+        ...rest,
+        kind: action.kind,
+        targetKind: targetForKind(action.kind, service.targetKind),
+        ...(terms ? { terms } : {}),
+      };
+    }
+    case 'terms':
+      if (!service.terms) return service;
+      return { ...service, terms: { ...service.terms, ...action.change } };
     case 'plan':
       return { ...service, plans: replaceAt(service.plans, action.plan, (plan) => ({ ...plan, ...action.change })) };
     case 'planAdded':
@@ -122,7 +159,20 @@ export function serviceDraftReducer(service: ServiceInput, action: ServiceDraftA
 
 const TIER_FIELDS = ['qty', 'text', 'price', 'discount', 'supplierPanelId', 'supplierServiceId'] as const;
 const PLAN_FIELDS = ['type', 'title', 'icon', 'currency', 'options', 'tiers'] as const;
-const SERVICE_FIELDS = ['name', 'slug', 'titleHtml', 'description', 'image', 'targetKind', 'status', 'plans'] as const;
+const SERVICE_FIELDS = [
+  'name',
+  'slug',
+  'titleHtml',
+  'description',
+  'image',
+  'kind',
+  'targetKind',
+  'status',
+  'terms.periodDays',
+  'terms.posts',
+  'terms.delayMinutes',
+  'plans',
+] as const;
 
 /**
  * Every place the editor shows a message, in the form's order: the paths the schema and the API

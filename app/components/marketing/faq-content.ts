@@ -1,10 +1,14 @@
 /** FAQ copy for the store home page and the service pages. Answers are plain text. */
+import type { SubscriptionOffer } from '../../../core/catalogue/offers.ts';
+import { type ServiceKind, isSubscriptionKind } from '../../../core/subscriptions/terms.ts';
+import { cancelAndRefundTexts, cancelAnswer, subscriptionFaq } from '../../content/subscriptions.ts';
 
 export interface FaqItem {
   question: string;
   answer: string;
 }
 
+/** The home page's FAQ while the store sells one-off packages only. */
 export const homeFaq: FaqItem[] = [
   {
     question: 'How does Boostly deliver followers, views and likes?',
@@ -47,6 +51,7 @@ export const homeFaq: FaqItem[] = [
   },
 ];
 
+/** A package's page FAQ. */
 export const serviceFaq: FaqItem[] = [
   {
     question: 'When will my order start?',
@@ -78,3 +83,31 @@ export const serviceFaq: FaqItem[] = [
       "Yes. You pay by card on our payment provider's checkout, and we never see your card number. What is not delivered is refunded automatically within 48 hours of the order ending, and support is available 24/7 if anything goes wrong.",
   },
 ];
+
+const HOME_CANCEL_QUESTION = 'Can I cancel or change my order?';
+const SERVICE_CANCEL_QUESTION = 'Can I modify my order after paying?';
+
+/**
+ * The home page's FAQ for what the store sells now: the subscriptions' questions, and a cancel
+ * answer that stays true of them, only while the catalogue sells them.
+ */
+export function homeFaqFor(offers: readonly SubscriptionOffer[]): FaqItem[] {
+  const entries = homeFaq.map((entry) =>
+    entry.question === HOME_CANCEL_QUESTION ? { ...entry, answer: cancelAnswer(offers, entry.answer) } : entry,
+  );
+  return [...entries, ...subscriptionFaq(offers)];
+}
+
+/** A service page's FAQ: a subscription's page says how it is cancelled and refunded. */
+export function serviceFaqFor(
+  service: { kind: ServiceKind; slug: string } | undefined,
+  offers: readonly SubscriptionOffer[],
+): FaqItem[] {
+  if (!service || !isSubscriptionKind(service.kind)) return serviceFaq;
+  const own = offers.filter((offer) => offer.slug === service.slug);
+  return serviceFaq.map((entry) =>
+    entry.question === SERVICE_CANCEL_QUESTION
+      ? { question: 'Can I cancel after paying?', answer: cancelAndRefundTexts(own).join(' ') || entry.answer }
+      : entry,
+  );
+}

@@ -10,13 +10,16 @@ import {
   REFILL_GUARANTEE_DAYS,
   type StoreInfo,
 } from '../../../core/settings/store-info.ts';
+import type { SubscriptionOffer } from '../../../core/catalogue/offers.ts';
+import { cancelAnswer, kindsSold, subscriptionFaq } from '../subscriptions.ts';
 
 interface FaqEntry {
   question: string;
   answer: string;
 }
 
-export function generalFaq(info: StoreInfo): FaqEntry[] {
+/** `offers`: the subscriptions the catalogue sells now; their questions appear only with them. */
+export function generalFaq(info: StoreInfo, offers: readonly SubscriptionOffer[] = []): FaqEntry[] {
   const contacts = [
     `e-mail ${info.supportEmail}`,
     ...(info.supportPhone ? [`call ${info.supportPhone}`] : []),
@@ -25,8 +28,9 @@ export function generalFaq(info: StoreInfo): FaqEntry[] {
   return [
     {
       question: 'What does Boostly sell?',
-      answer:
-        'Growth packages for Instagram, YouTube and TikTok: followers, likes and views. You choose a package, give the public username or link it is for and an e-mail address, pay, and the package is delivered gradually to that account or post.',
+      answer: `Growth packages for Instagram, YouTube and TikTok: followers, likes and views. You choose a package, give the public username or link it is for and an e-mail address, pay, and the package is delivered gradually to that account or post.${
+        offers.length ? ` We also sell ${kindsSold(offers)} by the period, for a public username: see below.` : ''
+      }`,
     },
     {
       question: 'Do you need my password?',
@@ -59,9 +63,12 @@ export function generalFaq(info: StoreInfo): FaqEntry[] {
     },
     {
       question: 'Can I cancel or change my order?',
-      answer:
+      answer: cancelAnswer(
+        offers,
         'No. An order goes to delivery as soon as it is paid, so it cannot be cancelled or modified afterwards. Please check the username or link before paying.',
+      ),
     },
+    ...subscriptionFaq(offers),
     {
       question: 'Can one order cover several accounts?',
       answer: 'No. Each order is delivered to one account or post: place a separate order for each account.',

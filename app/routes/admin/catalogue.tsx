@@ -17,6 +17,7 @@ import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../..
 import { useToasts } from '../../admin/toasts.tsx';
 import { isUnauthorized } from '../../admin/token.ts';
 import { GroupInputSchema, NewGroupInputSchema } from '../../../core/catalogue/service-document.ts';
+import { SERVICE_KIND_LABELS } from '../../../core/subscriptions/terms.ts';
 import { ApiError, messageOf } from '../../api/client.ts';
 import { schemaCheck } from '../../components/schema-check.ts';
 import { useFormCheck } from '../../components/use-form-check.ts';
@@ -462,6 +463,11 @@ export default function CataloguePage({ loaderData }: Route.ComponentProps) {
                       >
                         {service.status === 'published' ? 'Published' : 'Draft'}
                       </span>
+                      {service.kind === 'package' ? null : (
+                        <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-bold text-brand-900">
+                          {SERVICE_KIND_LABELS[service.kind]}
+                        </span>
+                      )}
                       <span className="text-sm text-gray-700">
                         {service.plans.map((plan) => plan.type).join(', ') || 'No plans'}
                       </span>

@@ -5,10 +5,16 @@ import { LegalDocument, List, StoreContacts, TextLink, hours } from '../../conte
 import { REFUND_PAGE } from '../../content/legal/pages.ts';
 import { helpPageMeta } from '../../content/legal/seo.ts';
 import { requestContext } from '../../context.ts';
+import { RENEWAL_TEXT, cancelAndRefundTexts, kindsSold } from '../../content/subscriptions.ts';
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { storeInfo, publicUrl } = context.get(requestContext).services;
-  return { storeInfo, publicUrl };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { storeInfo, publicUrl, catalogue } = context.get(requestContext).services;
+  const offers = await catalogue.subscriptionOffers();
+  // The subscriptions' refund rules are stated only while the catalogue sells them (decision 057).
+  const subscriptions = offers.length
+    ? { kinds: kindsSold(offers), renewal: RENEWAL_TEXT, rules: cancelAndRefundTexts(offers) }
+    : null;
+  return { storeInfo, publicUrl, subscriptions };
 }
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
@@ -16,7 +22,7 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
 export const meta: Route.MetaFunction = ({ data }) => helpPageMeta(REFUND_PAGE, data?.publicUrl);
 
 /** The spec's refund policy, its timeframe, e-mail and phone placeholders filled from the store settings. */
-export default function RefundPolicy({ loaderData: { storeInfo: info } }: Route.ComponentProps) {
+export default function RefundPolicy({ loaderData: { storeInfo: info, subscriptions } }: Route.ComponentProps) {
   const window = hours(info.refundWindowHours);
   return (
     <LegalDocument
@@ -50,6 +56,21 @@ export default function RefundPolicy({ loaderData: { storeInfo: info } }: Route.
             </>
           ),
         },
+        ...(subscriptions
+          ? [
+              {
+                heading: `Subscriptions: ${subscriptions.kinds}`,
+                body: (
+                  <div data-testid="refund-subscriptions">
+                    {subscriptions.rules.map((text) => (
+                      <p key={text}>{text}</p>
+                    ))}
+                    <p>{subscriptions.renewal}</p>
+                  </div>
+                ),
+              },
+            ]
+          : []),
         {
           heading: 'When you receive it',
           body: (
@@ -87,7 +108,9 @@ export default function RefundPolicy({ loaderData: { storeInfo: info } }: Route.
             <List
               items={[
                 'What has been delivered: followers, likes and views that reached the account or post you named.',
-                'A change of mind after paying: orders go to delivery at once and cannot be cancelled or modified.',
+                subscriptions
+                  ? 'A change of mind after paying for a one-off package: it goes to delivery at once and cannot be cancelled or modified. (Subscriptions can be cancelled while they run, as above.)'
+                  : 'A change of mind after paying: orders go to delivery at once and cannot be cancelled or modified.',
                 'An order for the wrong account or link that was delivered to it: please check the username or link before paying.',
               ]}
             />

@@ -5,17 +5,28 @@ import { LegalDocument, List, StoreContacts, TextLink, hours } from '../../conte
 import { TERMS_PAGE } from '../../content/legal/pages.ts';
 import { helpPageMeta } from '../../content/legal/seo.ts';
 import { requestContext } from '../../context.ts';
+import { RENEWAL_TEXT, cancelAndRefundTexts, kindsSold, offerLine } from '../../content/subscriptions.ts';
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { storeInfo, publicUrl } = context.get(requestContext).services;
-  return { storeInfo, publicUrl };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { storeInfo, publicUrl, catalogue } = context.get(requestContext).services;
+  const offers = await catalogue.subscriptionOffers();
+  // The subscriptions are part of these terms only while the catalogue sells them (decision 057).
+  const subscriptions = offers.length
+    ? {
+        kinds: kindsSold(offers),
+        lines: offers.map(offerLine),
+        renewal: RENEWAL_TEXT,
+        cancel: cancelAndRefundTexts(offers),
+      }
+    : null;
+  return { storeInfo, publicUrl, subscriptions };
 }
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 
 export const meta: Route.MetaFunction = ({ data }) => helpPageMeta(TERMS_PAGE, data?.publicUrl);
 
-export default function TermsOfService({ loaderData: { storeInfo: info } }: Route.ComponentProps) {
+export default function TermsOfService({ loaderData: { storeInfo: info, subscriptions } }: Route.ComponentProps) {
   return (
     <LegalDocument
       page={TERMS_PAGE}
@@ -30,12 +41,33 @@ export default function TermsOfService({ loaderData: { storeInfo: info } }: Rout
         {
           heading: 'The service',
           body: (
-            <p>
-              Boostly sells growth packages (followers, likes and views) for Instagram, YouTube and TikTok. A package is
-              delivered gradually to the public account or post you name when ordering.
-            </p>
+            <>
+              <p>
+                Boostly sells growth packages (followers, likes and views) for Instagram, YouTube and TikTok. A package
+                is delivered gradually to the public account or post you name when ordering.
+              </p>
+              {subscriptions ? (
+                <p>We also sell {subscriptions.kinds} by the period, for a public username: see Subscriptions below.</p>
+              ) : null}
+            </>
           ),
         },
+        ...(subscriptions
+          ? [
+              {
+                heading: 'Subscriptions',
+                body: (
+                  <div data-testid="terms-subscriptions">
+                    <List items={subscriptions.lines.map((line) => `${line}.`)} />
+                    <p>{subscriptions.renewal}</p>
+                    {subscriptions.cancel.map((text) => (
+                      <p key={text}>{text}</p>
+                    ))}
+                  </div>
+                ),
+              },
+            ]
+          : []),
         {
           heading: 'Personal use only',
           body: (
@@ -64,7 +96,9 @@ export default function TermsOfService({ loaderData: { storeInfo: info } }: Rout
               items={[
                 'Prices are shown and charged in US dollars, by card through our payment provider.',
                 'An order is confirmed when the payment is, and a receipt is e-mailed to you.',
-                'Orders go to delivery as soon as they are paid and cannot be cancelled or modified afterwards.',
+                subscriptions
+                  ? 'One-off packages go to delivery as soon as they are paid and cannot be cancelled or modified afterwards; subscriptions can be cancelled while they run (see Subscriptions).'
+                  : 'Orders go to delivery as soon as they are paid and cannot be cancelled or modified afterwards.',
                 'Delivery usually starts within 24 to 72 hours and is spread over days; these times are estimates.',
               ]}
             />
