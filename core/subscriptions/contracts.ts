@@ -40,6 +40,7 @@ export const SUBSCRIPTION_CANCEL_MESSAGES = {
   pending: 'A cancellation was already asked for; the supplier has not confirmed it yet.',
   askedNotConfirmed:
     'Cancellation asked: our supplier has not confirmed it yet. It ends when they do, and what was not served is refunded then.',
+  unreachable: 'Our supplier could not be reached, so nothing was cancelled. Try again in a few minutes.',
   refused: (words: string) =>
     `Our supplier refused to cancel it ("${words}"). The store has been told and will sort it out with you.`,
 } as const;

@@ -1,0 +1,63 @@
+/**
+ * A subscription's status reply, in the store's words (decision 057). The shape of a
+ * subscription's `status` is not standardised, so the store keeps what the panel said (its word,
+ * posts served, runs done) and decides the order's status with two rules of its own: automatic
+ * likes past their period's end are finished even if the panel never says so, and automatic
+ * likes the panel ended early are Partial when some posts were served (Canceled when none).
+ * Pure: sync.ts applies it.
+ */
+import type { SubscriptionEndReason } from '../../db/column-values.ts';
+import { type OrderStatus, isFinalStatus } from '../orders/status.ts';
+import type { SubscriptionRow } from '../subscriptions/delivery.ts';
+import type { SupplierOrderStatus } from './supplier.ts';
+
+export interface SubscriptionReading {
+  status: OrderStatus;
+  remains: number | null;
+  report: { postsServed: number | null; runsDone: number | null; panelStatus: string | null };
+  /** Set when `status` is final: why it ended (unless someone asked for the end). */
+  endReason: SubscriptionEndReason | null;
+}
+
+export function readSubscriptionStatus(
+  subscription: SubscriptionRow,
+  status: OrderStatus,
+  result: SupplierOrderStatus,
+  supplierQuantity: number,
+  now: Date,
+): SubscriptionReading {
+  const pastEnd = subscription.ends_at !== null && new Date(subscription.ends_at).getTime() <= now.getTime();
+  let to = status;
+  let remains = result.remains;
+  let runsDone: number | null = null;
+  if (subscription.kind === 'automatic_likes') {
+    if (!isFinalStatus(to) && pastEnd) to = 'Completed';
+    const served = result.posts ?? subscription.posts_served ?? 0;
+    if (to === 'Canceled' || to === 'Partial') to = served > 0 ? 'Partial' : 'Canceled';
+    // Likes on posts have no fixed total: a finished period owes nothing back by remains.
+    if (to === 'Completed') remains = 0;
+  } else {
+    const delivered =
+      status === 'Completed'
+        ? supplierQuantity
+        : remains === null
+          ? null
+          : supplierQuantity - Math.min(Math.max(remains, 0), supplierQuantity);
+    runsDone = result.runs ?? (delivered === null ? null : Math.floor(delivered / subscription.per_unit));
+  }
+  const endReason: SubscriptionEndReason | null = !isFinalStatus(to)
+    ? null
+    : to === 'Completed' || (subscription.kind === 'automatic_likes' && pastEnd)
+      ? 'expired'
+      : 'panel';
+  return {
+    status: to,
+    remains,
+    report: {
+      postsServed: subscription.kind === 'automatic_likes' ? result.posts : null,
+      runsDone,
+      panelStatus: result.rawStatus || null,
+    },
+    endReason,
+  };
+}
