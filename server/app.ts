@@ -36,6 +36,7 @@ import { contactApi } from './api/contact.ts';
 import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
 import { adminRefillsApi, refillsApi } from './api/refills.ts';
+import { adminSubscriptionsApi, subscriptionsApi } from './api/subscriptions.ts';
 import { adminRefundsApi } from './api/admin-refunds.ts';
 import { refundsApi } from './api/refunds.ts';
 import { adminMailApi } from './api/admin-mail.ts';
@@ -297,6 +298,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(refillsApi, { refills: store.refills });
       await api.register(adminRefillsApi, {
         refills: store.refills,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
+      await api.register(subscriptionsApi, { cancels: store.subscriptionCancels });
+      await api.register(adminSubscriptionsApi, {
+        cancels: store.subscriptionCancels,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
       await api.register(adminRefundsApi, {
