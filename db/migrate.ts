@@ -25,6 +25,7 @@ import * as ordersKeywordWalk from './migrations/021-orders-keyword-walk.ts';
 import * as paymentMethods from './migrations/022-payment-methods.ts';
 import * as moneyByProvider from './migrations/023-money-by-provider.ts';
 import * as subscriptions from './migrations/024-subscriptions.ts';
+import * as simulatedSubscriptions from './migrations/025-simulated-subscriptions.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '022-payment-methods': paymentMethods,
   '023-money-by-provider': moneyByProvider,
   '024-subscriptions': subscriptions,
+  '025-simulated-subscriptions': simulatedSubscriptions,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -310,6 +310,27 @@ export interface SimulatedPanelOrdersTable {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
+  /**
+   * 'one-off', 'drip-feed' or 'subscription' (migration 025). A subscription keeps its username in
+   * `link` and its max per post in `quantity`; a drip-feed's `quantity` is per run.
+   */
+  kind: Generated<string>;
+  /** Drip-feed: runs asked for, minutes between them, runs delivered so far. */
+  runs: number | null;
+  run_interval_minutes: number | null;
+  runs_done: number | null;
+  /** Subscription: the account, units per new post, the most posts, existing posts also served. */
+  username: string | null;
+  min_per_post: number | null;
+  max_per_post: number | null;
+  posts: number | null;
+  old_posts: number | null;
+  /** Subscription: minutes after a new post before delivery starts. */
+  delay_minutes: number | null;
+  /** Subscription: the moment its expiry day is over (ISO); null: no expiry. */
+  expires_at: string | null;
+  /** Subscription: posts served so far. */
+  posts_served: number | null;
 }
 
 export interface OneTimeCodesTable {

@@ -6,15 +6,33 @@
  * drift apart, and then the tests prove the client against a panel the store never ships.
  *
  * This file decides what a panel answers: the key check, every action in its single and multi
- * forms, the validation of new orders, which orders may be refilled or cancelled, and the error
+ * forms, which kind of new order an `add` is (one-off, drip-feed or subscription; their fields are
+ * checked in simulated-panel-add.ts), which orders may be refilled or cancelled, and the error
  * replies in the words panels use. A PanelStore keeps the orders and refills and says where each
  * stands; it may refuse a write in its own words (a panel out of funds, a provider that will not
  * stop), which is answered as the protocol answers any refusal.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { count, flag } from './panel-values.ts';
+import { flag } from './panel-values.ts';
 import { MAX_STATUS_IDS } from './smm-panel-client.ts';
+import {
+  ADD_ERRORS,
+  type NewPanelOrder,
+  type PanelServiceEntry,
+  isSubscriptionsService,
+  linkOrder,
+  subscriptionOrder,
+} from './simulated-panel-add.ts';
 import { normalizeRefillStatus, normalizeSupplierStatus } from './statuses.ts';
+
+export type {
+  DripFeedPanelOrder,
+  NewPanelOrder,
+  OneOffPanelOrder,
+  PanelServiceEntry,
+  SubscriptionPanelOrder,
+} from './simulated-panel-add.ts';
+export { SUBSCRIPTIONS_TYPE, isSubscriptionsService, parsePanelExpiry } from './simulated-panel-add.ts';
 
 /** A request's fields (form-encoded or JSON, flattened to strings); the reply is the JSON to send. */
 export type SimulatedPanelForm = Record<string, string | undefined>;
@@ -37,8 +55,7 @@ export const PANEL_ERRORS = {
   key: 'Invalid API key',
   request: 'Incorrect request',
   service: 'Incorrect service ID',
-  link: 'Incorrect link',
-  quantity: 'Incorrect quantity',
+  ...ADD_ERRORS,
   order: 'Incorrect order ID',
   refill: 'Refill not found',
   refillUnavailable: 'Refill is not available for this order',
@@ -48,20 +65,6 @@ export const PANEL_ERRORS = {
   cancelDisabled: 'Cancel is disabled for this service',
 } as const;
 
-/** An entry of the `services` reply as the panel sends it: numbers may come as strings. */
-export interface PanelServiceEntry {
-  service: string | number;
-  name: string;
-  type: string;
-  category: string;
-  /** Price per 1000. */
-  rate: string | number;
-  min: string | number;
-  max: string | number;
-  refill: boolean | number | string;
-  cancel: boolean | number | string;
-}
-
 /** What `status` reports for an order, as the panel sends it, and the service it was bought from. */
 export interface PanelOrder {
   service: string;
@@ -70,6 +73,10 @@ export interface PanelOrder {
   start_count: string | number;
   remains: string | number;
   currency: string;
+  /** A subscription's posts served so far (reported beside the rest; absent for other orders). */
+  posts?: string | number;
+  /** A drip-feed's runs done so far, as some panels report it; absent for other orders. */
+  runs?: string | number;
 }
 
 export interface PanelRefill {
@@ -80,15 +87,6 @@ export interface PanelRefill {
 /** A store's or the protocol's refusal, sent as `{ error }` with HTTP 200. */
 export interface PanelRefusal {
   error: string;
-}
-
-/** A validated `add`. */
-export interface NewPanelOrder {
-  service: PanelServiceEntry;
-  link: string;
-  quantity: number;
-  /** Custom comments joined by "\n"; null when none were sent. */
-  comments: string | null;
 }
 
 export interface PanelBalance {
@@ -104,11 +102,11 @@ export interface PanelStore<Order extends PanelOrder> {
   /** The `services` reply; `add`, `refill` and `cancel` follow its min, max, refill and cancel. */
   services(): readonly PanelServiceEntry[];
   balance(): PanelBalance;
-  /** Creates the order and returns its id. */
+  /** Creates the order (of any kind `add` takes) and returns its id. */
   addOrder(order: NewPanelOrder): Awaitable<number | PanelRefusal>;
   /** The orders among `ids` (1 to MAX_STATUS_IDS of them) that exist, as they stand now. */
   orders(ids: number[]): Awaitable<Map<number, Order>>;
-  /** Stops an order that is Pending or In progress (as `orders` last saw it). */
+  /** Stops an order that is Pending or In progress (as `orders` last saw it): a one-off, a drip-feed or a subscription. */
   cancelOrder(id: number, order: Order): Awaitable<PanelRefusal | null>;
   /** The order's most recent refill. */
   latestRefill(orderId: number): Awaitable<PanelRefill | undefined>;
@@ -183,8 +181,18 @@ async function single<T>(text: string | undefined, find: (ids: number[]) => Awai
   return { id, found: id === null ? undefined : (await find([id])).get(id) };
 }
 
+export interface PanelProtocolOptions {
+  /** The panel's clock: a subscription's expiry must be a day still to come. */
+  now?: () => Date;
+}
+
 /** A panel answering "SMM panel API v2" requests from `store`, for callers holding `key`. */
-export function createPanelProtocol<Order extends PanelOrder>(key: string, store: PanelStore<Order>): SimulatedPanel {
+export function createPanelProtocol<Order extends PanelOrder>(
+  key: string,
+  store: PanelStore<Order>,
+  options: PanelProtocolOptions = {},
+): SimulatedPanel {
+  const now = options.now ?? (() => new Date());
   const serviceOf = (id: string) => store.services().find((s) => String(s.service) === id);
 
   const findOrders = (ids: number[]) => store.orders(ids);
@@ -196,22 +204,21 @@ export function createPanelProtocol<Order extends PanelOrder>(key: string, store
     status: order.status,
     remains: order.remains,
     currency: order.currency,
+    ...(order.posts === undefined ? {} : { posts: order.posts }),
+    ...(order.runs === undefined ? {} : { runs: order.runs }),
   });
 
   async function add(form: SimulatedPanelForm) {
     const service = serviceOf((form.service ?? '').trim());
     if (!service) return refusal(PANEL_ERRORS.service);
-    const link = (form.link ?? '').trim();
-    if (link === '') return refusal(PANEL_ERRORS.link);
-    const quantityText = (form.quantity ?? '').trim();
-    const quantity = /^\d{1,9}$/.test(quantityText) ? Number(quantityText) : 0;
-    if (quantity < 1) return refusal(PANEL_ERRORS.quantity);
-    const min = count(service.min) ?? 1;
-    const max = count(service.max) ?? Number.POSITIVE_INFINITY;
-    if (quantity < min) return refusal(`Quantity less than minimal ${min}`);
-    if (quantity > max) return refusal(`Quantity greater than maximal ${max}`);
-    const comments = (form.comments ?? '').trim();
-    const created = await store.addOrder({ service, link, quantity, comments: comments === '' ? null : comments });
+    // A subscription's fields name an account, not a link; each kind of service takes its own.
+    const asSubscription = form.username !== undefined;
+    if (asSubscription !== isSubscriptionsService(service)) {
+      return refusal(asSubscription ? PANEL_ERRORS.service : PANEL_ERRORS.request);
+    }
+    const order = asSubscription ? subscriptionOrder(service, form, now()) : linkOrder(service, form);
+    if ('error' in order) return order;
+    const created = await store.addOrder(order);
     return typeof created === 'number' ? { order: created } : created;
   }
 

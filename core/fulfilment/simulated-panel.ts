@@ -22,8 +22,15 @@
  * will remain at the end is stored at creation in the `final_remains` column, so replies do not
  * depend on when they are asked. For a partial, delivery runs linearly towards
  * quantity − final_remains. `charge` is rate × quantity / 1000 and does not change afterwards.
+ *
+ * Drip-feed orders and subscriptions (the other two kinds of `add`) move as
+ * simulated-panel-variants.ts describes; the panel lists the services they need
+ * (SIMULATED_SUBSCRIPTION_SERVICES) beside the ones it is given. A drip-feed calls `random` once
+ * (its start count) and always completes; a subscription calls it once (its outcome: with
+ * probability failureRate / 2 the panel ends it by itself) and is charged rate × max per post
+ * for each post served.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, SimulatedPanelOrdersTable } from '../../db/schema.ts';
 import { formatAmountE4, parseAmountE4 } from '../money/money.ts';
 import {
@@ -36,19 +43,17 @@ import {
   type SimulatedPanel,
   createPanelProtocol,
 } from './simulated-panel-protocol.ts';
+import {
+  CANCEL_AT,
+  SIMULATED_SUBSCRIPTION_SERVICES,
+  START_AT,
+  type SimulatedPanelService,
+  type VariantProgress,
+  dripFeedProgress,
+  subscriptionProgress,
+} from './simulated-panel-variants.ts';
 
-export type { SimulatedPanel };
-
-export interface SimulatedPanelService {
-  service: string;
-  name: string;
-  /** Price per 1000, a decimal string with at most 4 decimals, e.g. "0.90". */
-  rate: string;
-  type?: string;
-  category?: string;
-  min?: number;
-  max?: number;
-}
+export type { SimulatedPanel, SimulatedPanelService };
 
 export interface SimulatedPanelOptions {
   db: Kysely<Database>;
@@ -59,8 +64,11 @@ export interface SimulatedPanelOptions {
   failureRate?: number;
   random?: () => number;
   now?: () => Date;
+  /** Listed with SIMULATED_SUBSCRIPTION_SERVICES, whose entries win over one of the same id. */
   services: SimulatedPanelService[];
   currency?: string;
+  /** How often a subscription's account publishes a simulated new post (default 1200: 20 hours). */
+  postEveryMinutes?: number;
 }
 
 type SimulatedOutcome = 'complete' | 'partial' | 'cancel';
@@ -72,10 +80,6 @@ type SimulatedOrder = PanelOrder & { row: Row };
 
 const FINAL = new Set<string>([PANEL_STATUSES.completed, PANEL_STATUSES.partial, PANEL_STATUSES.canceled]);
 const CANCELABLE: string[] = [PANEL_STATUSES.pending, PANEL_STATUSES.inProgress];
-
-/** Share of deliverySeconds spent Pending, and at which an order with outcome 'cancel' stops. */
-const START_AT = 0.1;
-const CANCEL_AT = 0.3;
 
 /**
  * A simulated refill's status from its age: Pending for the first START_AT of deliverySeconds,
@@ -95,14 +99,9 @@ function deliveredAt(target: number, f: number): number {
   return Math.floor(target * share + 1e-9);
 }
 
-interface SimulatedProgress {
-  status: string;
-  remains: number;
-  /** When the order reached its final status; null while it is still running. */
-  deliveredAt: string | null;
-}
+type SimulatedProgress = Omit<VariantProgress, 'runsDone' | 'postsServed'>;
 
-/** Where an order stands at `nowMs`, from its creation time, outcome and fixed final remains. */
+/** Where a one-off order stands at `nowMs`, from its creation time, outcome and fixed final remains. */
 function simulatedProgress(
   row: Pick<Row, 'quantity' | 'outcome' | 'final_remains' | 'created_at'>,
   nowMs: number,
@@ -133,9 +132,12 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
   const random = options.random ?? Math.random;
   const now = options.now ?? (() => new Date());
   const currency = options.currency ?? 'USD';
+  const postEveryMinutes = options.postEveryMinutes ?? 1200;
 
+  const builtIn = new Set(SIMULATED_SUBSCRIPTION_SERVICES.map((s) => s.service));
+  const offered = [...options.services.filter((s) => !builtIn.has(s.service)), ...SIMULATED_SUBSCRIPTION_SERVICES];
   const rates = new Map<string, number>();
-  const services: PanelServiceEntry[] = options.services.map((s) => {
+  const services: PanelServiceEntry[] = offered.map((s) => {
     rates.set(s.service, parseAmountE4(s.rate)); // throws on a misconfigured rate, at start-up
     return {
       // Numeric ids go out as numbers, as most panels send them; `String(service)` is the id again.
@@ -146,10 +148,13 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
       rate: s.rate,
       min: String(s.min ?? 1),
       max: String(s.max ?? 1_000_000),
-      refill: true,
+      refill: s.refill ?? true,
       cancel: true,
+      ...(s.dripfeed === undefined ? {} : { dripfeed: s.dripfeed }),
     };
   });
+  /** rate × units / 1000, in e4. */
+  const chargeE4 = (service: string, units: number) => Math.round(((rates.get(service) ?? 0) * units) / 1000);
 
   /** An order as `status` reports it, numbers as strings as real panels send them. */
   const asOrder = (row: Row): SimulatedOrder => ({
@@ -159,23 +164,45 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
     start_count: String(row.start_count),
     remains: String(row.remains),
     currency,
+    ...(row.kind === 'subscription' ? { posts: String(row.posts_served ?? 0) } : {}),
+    ...(row.kind === 'drip-feed' ? { runs: String(row.runs_done ?? 0) } : {}),
     row,
   });
   const refillStatus = (refill: { created_at: string }): PanelRefill => ({
     status: refillProgress(refill.created_at, now().getTime(), deliverySeconds),
   });
 
+  const progressOf = (row: Row, nowMs: number): Partial<VariantProgress> & SimulatedProgress => {
+    if (row.kind === 'drip-feed') return dripFeedProgress(row, nowMs, deliverySeconds);
+    if (row.kind === 'subscription') return subscriptionProgress(row, nowMs, deliverySeconds, postEveryMinutes);
+    return simulatedProgress(row, nowMs, deliverySeconds);
+  };
+
   /** Brings a row up to date with the clock and writes the change back. */
   async function refresh(row: Row): Promise<Row> {
     if (FINAL.has(row.status)) return row;
     const at = now();
-    const progress = simulatedProgress(row, at.getTime(), deliverySeconds);
-    if (progress.status === row.status && progress.remains === row.remains) return row;
+    const progress = progressOf(row, at.getTime());
+    if (
+      progress.status === row.status &&
+      progress.remains === row.remains &&
+      (progress.runsDone ?? null) === row.runs_done &&
+      (progress.postsServed ?? null) === row.posts_served
+    ) {
+      return row;
+    }
     const changes = {
       status: progress.status,
       remains: progress.remains,
       delivered_at: progress.deliveredAt,
       updated_at: at.toISOString(),
+      ...(row.kind === 'drip-feed' ? { runs_done: progress.runsDone } : {}),
+      ...(row.kind === 'subscription'
+        ? {
+            posts_served: progress.postsServed,
+            charge_e4: chargeE4(row.service, (row.max_per_post ?? row.quantity) * (progress.postsServed ?? 0)),
+          }
+        : {}),
     };
     // Never overwrite a final status another request (a cancel) wrote in the meantime.
     const result = await db
@@ -194,38 +221,87 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
     services: () => services,
     balance: () => ({ balance: '1000.00', currency }),
 
-    async addOrder({ service, link, quantity, comments }) {
-      const roll = random();
-      const startCount = Math.min(5000, Math.floor(random() * 5001));
-      const partialShare = 0.1 + random() * 0.5;
-      let outcome: SimulatedOutcome = roll < failureRate ? (roll < failureRate / 2 ? 'partial' : 'cancel') : 'complete';
-      // A partial of a single unit would deliver nothing: that is a cancellation.
-      if (outcome === 'partial' && quantity < 2) outcome = 'cancel';
-      const finalRemains =
-        outcome === 'complete'
-          ? 0
-          : outcome === 'partial'
-            ? Math.min(quantity - 1, Math.max(1, Math.round(quantity * partialShare)))
-            : quantity - deliveredAt(quantity, CANCEL_AT);
+    async addOrder(order) {
       const at = now().toISOString();
-      const serviceId = String(service.service);
-      const { id } = await db
-        .insertInto('simulated_panel_orders')
-        .values({
-          service: serviceId,
+      const serviceId = String(order.service.service);
+      const base = {
+        service: serviceId,
+        status: PANEL_STATUSES.pending,
+        delivered_at: null,
+        created_at: at,
+        updated_at: at,
+      };
+      let values: Insertable<SimulatedPanelOrdersTable>;
+      if (order.kind === 'drip-feed') {
+        const { link, quantity, runs, interval } = order;
+        const whole = quantity * runs;
+        values = {
+          ...base,
+          kind: order.kind,
+          link,
+          quantity,
+          comments: null,
+          start_count: Math.min(5000, Math.floor(random() * 5001)),
+          remains: whole,
+          final_remains: 0,
+          charge_e4: chargeE4(serviceId, whole),
+          outcome: 'complete',
+          runs,
+          run_interval_minutes: interval,
+          runs_done: 0,
+        };
+      } else if (order.kind === 'subscription') {
+        const outcome: SimulatedOutcome = random() < failureRate / 2 ? 'cancel' : 'complete';
+        values = {
+          ...base,
+          kind: order.kind,
+          link: order.username,
+          quantity: order.max,
+          comments: null,
+          start_count: 0,
+          remains: 0,
+          final_remains: 0,
+          charge_e4: 0,
+          outcome,
+          username: order.username,
+          min_per_post: order.min,
+          max_per_post: order.max,
+          posts: order.posts,
+          old_posts: order.oldPosts,
+          delay_minutes: order.delay,
+          expires_at: order.expiry?.endsAt.toISOString() ?? null,
+          posts_served: 0,
+        };
+      } else {
+        const { link, quantity, comments } = order;
+        const roll = random();
+        const startCount = Math.min(5000, Math.floor(random() * 5001));
+        const partialShare = 0.1 + random() * 0.5;
+        let outcome: SimulatedOutcome =
+          roll < failureRate ? (roll < failureRate / 2 ? 'partial' : 'cancel') : 'complete';
+        // A partial of a single unit would deliver nothing: that is a cancellation.
+        if (outcome === 'partial' && quantity < 2) outcome = 'cancel';
+        const finalRemains =
+          outcome === 'complete'
+            ? 0
+            : outcome === 'partial'
+              ? Math.min(quantity - 1, Math.max(1, Math.round(quantity * partialShare)))
+              : quantity - deliveredAt(quantity, CANCEL_AT);
+        values = {
+          ...base,
           link,
           quantity,
           comments,
-          status: PANEL_STATUSES.pending,
           start_count: startCount,
           remains: quantity,
           final_remains: finalRemains,
-          charge_e4: Math.round(((rates.get(serviceId) ?? 0) * quantity) / 1000),
+          charge_e4: chargeE4(serviceId, quantity),
           outcome,
-          delivered_at: null,
-          created_at: at,
-          updated_at: at,
-        })
+        };
+      }
+      const { id } = await db
+        .insertInto('simulated_panel_orders')
+        .values(values)
         .returning('id')
         .executeTakeFirstOrThrow();
       return id;
@@ -274,7 +350,7 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
     },
   };
 
-  return createPanelProtocol(key, store);
+  return createPanelProtocol(key, store, { now });
 }
 
 /**

@@ -5,8 +5,9 @@
  * run over orders, refills and services kept in memory, which the test reads and sets directly
  * (numbers sent as strings, or not, as the test sets them). What only tests need is added here:
  * modes that simulate an outage (503), a panel that never answers and a 200 that is not JSON, the
- * log of every request, a refused next `add`, refused refills and cancels, and a cancel that does
- * not take effect at once.
+ * log of every request, a refused next `add`, refused refills and cancels, a cancel that does
+ * not take effect at once, and the panel's own moves on drip-feeds and subscriptions (runs
+ * delivered, new posts served, a subscription the panel ends by itself).
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,11 +15,16 @@ import {
   PANEL_STATUSES,
   type PanelServiceEntry,
   type PanelStore,
+  SUBSCRIPTIONS_TYPE,
   createPanelProtocol,
   panelForm,
 } from '../../core/fulfilment/simulated-panel-protocol.ts';
 
-/** What `status` replies for an order: set any field, with strings or numbers, as a panel would. */
+/**
+ * What `status` replies for an order: set any field, with strings or numbers, as a panel would.
+ * A drip-feed's `quantity` is per run (`remains` counts against quantity × runs); a subscription's
+ * `link` is the account's username and `quantity` its `max` per post.
+ */
 export interface FakeSmmOrder {
   id: string;
   service: string;
@@ -30,6 +36,22 @@ export interface FakeSmmOrder {
   start_count: string | number;
   remains: string | number;
   currency: string;
+  /** A subscription's posts served so far, as `status` reports it. */
+  posts?: string | number;
+  /** A drip-feed's runs done so far, as `status` reports it. */
+  runs?: string | number;
+  /** A drip-feed as it was asked for. */
+  dripFeed?: { runs: number; interval: number };
+  /** A subscription as it was asked for (`expiry` as sent, d/m/Y; null fields were left out). */
+  subscription?: {
+    username: string;
+    min: number;
+    max: number;
+    posts: number | null;
+    oldPosts: number | null;
+    delay: number;
+    expiry: string | null;
+  };
 }
 
 /** A refill as the fake panel keeps it; `status` is what `refill_status` answers (set by the test). */
@@ -70,6 +92,47 @@ export function followersService(service: string, overrides: Partial<FakeSmmServ
   };
 }
 
+/** A Subscriptions service for automatic likes (min/max per post): cancel yes, refill no. */
+export function autoLikesService(service: string | number, overrides: Partial<FakeSmmService> = {}): FakeSmmService {
+  return {
+    service,
+    name: 'Instagram Auto Likes',
+    type: SUBSCRIPTIONS_TYPE,
+    category: 'Instagram',
+    rate: '0.45',
+    min: '50',
+    max: '5000',
+    refill: false,
+    cancel: true,
+    ...overrides,
+  };
+}
+
+/** A followers service that takes drip-feed (`runs`, `interval`), for daily followers. */
+export function dripFeedFollowersService(
+  service: string | number,
+  overrides: Partial<FakeSmmService> = {},
+): FakeSmmService {
+  return {
+    service,
+    name: 'Instagram Followers (drip-feed)',
+    type: 'Default',
+    category: 'Instagram',
+    rate: '1.10',
+    min: '10',
+    max: '5000',
+    refill: true,
+    cancel: true,
+    dripfeed: true,
+    ...overrides,
+  };
+}
+
+/** The id of defaultFakeServices()'s Subscriptions service (automatic Instagram likes). */
+export const FAKE_AUTO_LIKES_SERVICE = '4';
+/** The id of defaultFakeServices()'s drip-feed followers service (daily Instagram followers). */
+export const FAKE_DRIP_FEED_FOLLOWERS_SERVICE = '5';
+
 export const defaultFakeServices = (): FakeSmmService[] => [
   {
     service: 1,
@@ -104,6 +167,8 @@ export const defaultFakeServices = (): FakeSmmService[] => [
     refill: 0,
     cancel: false,
   },
+  autoLikesService(Number(FAKE_AUTO_LIKES_SERVICE)),
+  dripFeedFollowersService(FAKE_DRIP_FEED_FOLLOWERS_SERVICE),
 ];
 
 export interface FakeSmmPanelOptions {
@@ -115,6 +180,8 @@ export interface FakeSmmPanelOptions {
   firstOrderId?: number;
   /** The first refill id (default 24501). */
   firstRefillId?: number;
+  /** The panel's clock, which a subscription's expiry must lie after (default: the real time). */
+  now?: () => Date;
 }
 
 /**
@@ -163,25 +230,51 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
   const store: PanelStore<FakeSmmOrder> = {
     services: () => services,
     balance: () => balance,
-    addOrder({ service, link, quantity, comments }) {
+    addOrder(order) {
       if (nextAddError !== null) {
         const error = nextAddError;
         nextAddError = null;
         return { error };
       }
       const id = nextId++;
-      orders.set(String(id), {
+      const common = {
         id: String(id),
-        service: String(service.service),
-        link,
-        quantity,
-        ...(comments === null ? {} : { comments }),
+        service: String(order.service.service),
         status: PANEL_STATUSES.pending,
         charge: '0.2782',
         start_count: '0',
-        remains: String(quantity),
         currency: 'USD',
-      });
+      };
+      if (order.kind === 'one-off') {
+        const { link, quantity, comments } = order;
+        orders.set(String(id), {
+          ...common,
+          link,
+          quantity,
+          ...(comments === null ? {} : { comments }),
+          remains: String(quantity),
+        });
+      } else if (order.kind === 'drip-feed') {
+        const { link, quantity, runs, interval } = order;
+        orders.set(String(id), {
+          ...common,
+          link,
+          quantity,
+          remains: String(quantity * runs),
+          runs: '0',
+          dripFeed: { runs, interval },
+        });
+      } else {
+        const { username, min, max, posts, oldPosts, delay, expiry } = order;
+        orders.set(String(id), {
+          ...common,
+          link: username,
+          quantity: max,
+          remains: '0',
+          posts: '0',
+          subscription: { username, min, max, posts, oldPosts, delay, expiry: expiry?.text ?? null },
+        });
+      }
       return id;
     },
     orders: (ids) => known(orders, ids),
@@ -201,7 +294,18 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
     },
     refills: (ids) => known(refills, ids),
   };
-  const protocol = createPanelProtocol(options.key, store);
+  const protocol = createPanelProtocol(options.key, store, options.now ? { now: options.now } : {});
+
+  const orderOf = (id: string | number, kind: 'dripFeed' | 'subscription') => {
+    const order = orders.get(String(id));
+    if (!order?.[kind])
+      throw new Error(`No ${kind === 'dripFeed' ? 'drip-feed' : 'subscription'} ${id} at the fake panel`);
+    return order;
+  };
+  /** The requests for one API action (`add`, `status`, `cancel`, …), oldest first. */
+  const requestsFor = (action: string) => requests.filter((r) => r.form.action === action);
+  const countOf = (value: string | number | undefined) => Number(value ?? 0) || 0;
+  const running = (status: string) => status === PANEL_STATUSES.pending || status === PANEL_STATUSES.inProgress;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -264,9 +368,7 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
       balance = { balance: amount, currency };
     },
     /** The requests for one API action (`add`, `status`, `cancel`, …), oldest first. */
-    requestsFor(action: string) {
-      return requests.filter((r) => r.form.action === action);
-    },
+    requestsFor,
     /** The next `add` answers `{ error }` (HTTP 200) without creating an order. */
     failNextAdd(error: string) {
       nextAddError = error;
@@ -284,6 +386,46 @@ export async function startFakeSmmPanel(options: FakeSmmPanelOptions) {
      */
     cancelAtOnce(atOnce: boolean) {
       cancelTakesEffect = atOnce;
+    },
+    /** The fields of every `add` received (accepted or refused), oldest first, without the key. */
+    addRequests() {
+      return requestsFor('add').map(({ form: { key: _key, ...fields } }) => fields);
+    },
+    /**
+     * A running subscription serves `posts` more new posts: In progress, and Completed once it has
+     * served the posts it was bought for. Returns the order as `status` now reports it.
+     */
+    publishPosts(id: string | number, posts = 1) {
+      const order = orderOf(id, 'subscription');
+      if (!running(order.status)) throw new Error(`Subscription ${id} is ${order.status}: it serves no more posts`);
+      const limit = order.subscription?.posts ?? Number.POSITIVE_INFINITY;
+      const served = Math.min(limit, countOf(order.posts) + posts);
+      order.posts = String(served);
+      order.status = served >= limit ? PANEL_STATUSES.completed : PANEL_STATUSES.inProgress;
+      return order;
+    },
+    /**
+     * A running drip-feed delivers `runs` more runs: `remains` falls by quantity per run, In
+     * progress, and Completed after its last run. Returns the order as `status` now reports it.
+     */
+    runDripFeed(id: string | number, runs = 1) {
+      const order = orderOf(id, 'dripFeed');
+      if (!running(order.status)) throw new Error(`Drip-feed ${id} is ${order.status}: it runs no more`);
+      const total = order.dripFeed?.runs ?? 0;
+      const done = Math.min(total, countOf(order.runs) + runs);
+      order.runs = String(done);
+      order.remains = String(order.quantity * (total - done));
+      order.status = done >= total ? PANEL_STATUSES.completed : PANEL_STATUSES.inProgress;
+      return order;
+    },
+    /**
+     * The panel ends a subscription by itself: Canceled (as panels do after about 30 days without a
+     * new post) or Completed (its expiry came). The posts served stay as they were.
+     */
+    endSubscription(id: string | number, status: 'Canceled' | 'Completed' = PANEL_STATUSES.canceled) {
+      const order = orderOf(id, 'subscription');
+      order.status = status;
+      return order;
     },
     /** Adds or updates an order as the panel would report it. */
     setOrder(id: string | number, fields: Partial<Omit<FakeSmmOrder, 'id'>>) {

@@ -82,6 +82,30 @@ describe('SMM panel API v2 client', () => {
         refill: false,
         cancel: false,
       },
+      {
+        service: '4',
+        name: 'Instagram Auto Likes',
+        type: 'Subscriptions',
+        category: 'Instagram',
+        rate: 0.45,
+        rateE4: 4500,
+        min: 50,
+        max: 5000,
+        refill: false,
+        cancel: true,
+      },
+      {
+        service: '5',
+        name: 'Instagram Followers (drip-feed)',
+        type: 'Default',
+        category: 'Instagram',
+        rate: 1.1,
+        rateE4: 11000,
+        min: 10,
+        max: 5000,
+        refill: true,
+        cancel: true,
+      },
     ]);
   });
 
@@ -152,6 +176,7 @@ describe('SMM panel API v2 client', () => {
       startCount: 3572,
       remains: 157,
       currency: 'USD',
+      posts: null,
     });
     panel.setOrder(8, { status: 'In Progress', charge: 1.2, start_count: 10, remains: 40 });
     expect(await client.status('8')).toMatchObject({
