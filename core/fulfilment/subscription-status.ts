@@ -3,7 +3,8 @@
  * subscription's `status` is not standardised, so the store keeps what the panel said (its word,
  * posts served, runs done) and decides the order's status with two rules of its own: automatic
  * likes past their period's end are finished even if the panel never says so, and automatic
- * likes the panel ended early are Partial when some posts were served (Canceled when none).
+ * likes or daily followers the panel ended early are Partial when something was served (Canceled
+ * when nothing was).
  * Pure: sync.ts applies it.
  */
 import type { SubscriptionEndReason } from '../../db/column-values.ts';
@@ -44,6 +45,8 @@ export function readSubscriptionStatus(
           ? null
           : supplierQuantity - Math.min(Math.max(remains, 0), supplierQuantity);
     runsDone = result.runs ?? (delivered === null ? null : Math.floor(delivered / subscription.per_unit));
+    // A feed stopped after some days delivered part of it, whatever word the panel uses.
+    if (to === 'Canceled' && delivered !== null && delivered > 0) to = 'Partial';
   }
   const endReason: SubscriptionEndReason | null = !isFinalStatus(to)
     ? null
