@@ -50,7 +50,7 @@ const DAY_MS = 86_400_000;
 function benchPanel() {
   let calls = 0;
   const fetchStub: typeof fetch = async (_url, init) => {
-    const form = new URLSearchParams(String(init?.body ?? ''));
+    const form = new URLSearchParams(typeof init?.body === 'string' ? init.body : '');
     calls += 1;
     await new Promise((resolve) => setTimeout(resolve, LATENCY_MS));
     const ids = (form.get('orders') ?? form.get('order') ?? '').split(',').filter(Boolean);
@@ -66,7 +66,7 @@ function benchPanel() {
     return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
   };
   const client = createSmmPanelClient({ url: 'http://bench.panel.invalid/api/v2', key: 'bench', fetch: fetchStub });
-  return { panels: { get: async () => client }, calls: () => calls };
+  return { panels: { get: () => Promise.resolve(client) }, calls: () => calls };
 }
 
 /** Makes `count` paid orders live at the supplier (In Progress), of `kind`, with their supplier orders. */
