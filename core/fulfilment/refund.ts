@@ -12,12 +12,11 @@
  * owner to settle with the customer (decision 055).
  */
 import { PermanentJobError } from '../jobs/worker.ts';
-import { refundDueE4 } from '../orders/progress.ts';
 import { RefundRefused, requestRefund } from '../orders/refunds.ts';
 import { isFinalStatus } from '../orders/status.ts';
 import { flagRefundForOwner } from '../orders/transitions/index.ts';
 import { formatAmountE4 } from '../money/money.ts';
-import { automaticLikesRefundDueE4, deliveryQuantityOfRow, subscriptionOf } from '../subscriptions/delivery.ts';
+import { refundOwedE4, subscriptionOf } from '../subscriptions/delivery.ts';
 import { END_REASON_TEXT } from '../subscriptions/terms.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { liveSupplierOrderOf } from './supplier-orders.ts';
@@ -40,10 +39,7 @@ export async function refundUndelivered(
   const subscription = order.kind === 'package' ? undefined : await subscriptionOf(db, order.id);
   // Automatic likes: the share neither served nor run out; daily followers: what the drip-feed
   // did not deliver, of the whole feed (decision 057).
-  const amountE4 =
-    order.kind === 'automatic_likes'
-      ? automaticLikesRefundDueE4(order, subscription)
-      : refundDueE4({ ...order, quantity: deliveryQuantityOfRow(order, subscription) }, order.remains);
+  const amountE4 = refundOwedE4(order, subscription, order.remains);
   if (amountE4 <= 0) return 'skipped';
   const reason =
     order.kind === 'automatic_likes' && subscription?.end_reason

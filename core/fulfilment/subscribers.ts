@@ -5,9 +5,8 @@
  * A finished order also frees its link: the next order queued on it is sent (./lanes.ts).
  */
 import type { OrderEventSubscriber } from '../orders/events.ts';
-import { refundDueE4 } from '../orders/progress.ts';
 import { isFinalStatus } from '../orders/status.ts';
-import { automaticLikesRefundDueE4, deliveryQuantityOfRow, subscriptionOf } from '../subscriptions/delivery.ts';
+import { refundOwedForOrderE4 } from '../subscriptions/delivery.ts';
 import { enqueueFulfilment, enqueueRefund } from './jobs.ts';
 import { releaseLane } from './lanes.ts';
 
@@ -27,12 +26,8 @@ export const fulfilmentSubscriber: OrderEventSubscriber = {
       .where('id', '=', event.orderId)
       .executeTakeFirstOrThrow();
     if (!order.payment_id) return;
-    const subscription = order.kind === 'package' ? undefined : await subscriptionOf(trx, order.id);
-    // Automatic likes are owed by the time they had left, not by a remains count (decision 057).
-    const dueE4 =
-      order.kind === 'automatic_likes'
-        ? automaticLikesRefundDueE4(order, subscription)
-        : refundDueE4({ ...order, quantity: deliveryQuantityOfRow(order, subscription) }, event.remains);
+    // By the kind's rule: automatic likes by the time they had left, not by a remains count.
+    const dueE4 = await refundOwedForOrderE4(trx, order, event.remains);
     if (dueE4 > 0) await enqueueRefund(trx, event.orderId);
   },
 };

@@ -10,7 +10,6 @@
 import type { Selectable } from 'kysely';
 import type { OrdersTable } from '../../db/schema.ts';
 import { formatMoney, e4ToNumber } from '../money/money.ts';
-import { refundDueE4 } from '../orders/progress.ts';
 import { isFinalStatus } from '../orders/status.ts';
 import { recordOrderEvent } from '../orders/timeline.ts';
 import { flagCancelRefused } from '../orders/transitions/index.ts';
@@ -20,7 +19,7 @@ import {
   type SubscriptionCancelResult,
   type SubscriptionCancelledBy,
 } from '../subscriptions/contracts.ts';
-import { automaticLikesRefundDueE4, deliveryQuantityOfRow, subscriptionOf } from '../subscriptions/delivery.ts';
+import { refundOwedForOrderE4, subscriptionOf } from '../subscriptions/delivery.ts';
 import { clearEndRequest, markEndRequested } from '../subscriptions/records.ts';
 import { cancelAtSupplier } from './admin-actions.ts';
 import type { FulfilmentDeps } from './deps.ts';
@@ -51,11 +50,7 @@ type OrderRow = Selectable<OrdersTable>;
 /** What the ended subscription gets back, in words, by the rule (the refund job makes it). */
 async function endedMessage(deps: FulfilmentDeps, orderId: number): Promise<string> {
   const order = await deps.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
-  const subscription = await subscriptionOf(deps.db, orderId);
-  const dueE4 =
-    order.kind === 'automatic_likes'
-      ? automaticLikesRefundDueE4(order, subscription)
-      : refundDueE4({ ...order, quantity: deliveryQuantityOfRow(order, subscription) }, order.remains);
+  const dueE4 = await refundOwedForOrderE4(deps.db, order, order.remains);
   if (dueE4 <= 0)
     return 'The subscription has ended. Nothing is left to refund: it was all served or its time had run out.';
   const amount = formatMoney(e4ToNumber(dueE4), order.currency);

@@ -7,6 +7,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ServiceKind } from '../../db/column-values.ts';
 import type { Database, SubscriptionsTable } from '../../db/schema.ts';
 import { e4ToCents } from '../money/money.ts';
+import { refundDueE4 } from '../orders/progress.ts';
 import { type SubscriptionProgress, deliveryQuantityOf, unservedShare } from './terms.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -68,4 +69,29 @@ export function automaticLikesRefundDueE4(
   const share = unservedShare(progressOfRow(row), new Date(row.ended_at), row.end_reason);
   const dueE4 = Math.floor(e4ToCents(order.amount_e4) * share) * 100;
   return Math.max(0, Math.min(dueE4, order.amount_e4) - order.refunded_e4);
+}
+
+/**
+ * What a finished order is owed back by its kind's rule, in e4, less what was already refunded:
+ * the undelivered share of what was paid (daily followers: of the whole drip-feed), or for
+ * automatic likes the share neither served nor run out. `remains` is the order's undelivered
+ * quantity as its status change reported it.
+ */
+export function refundOwedE4(
+  order: { kind: ServiceKind; amount_e4: number; quantity: number; refunded_e4: number },
+  row: SubscriptionRow | undefined,
+  remains: number | null,
+): number {
+  if (order.kind === 'automatic_likes') return automaticLikesRefundDueE4(order, row);
+  return refundDueE4({ ...order, quantity: deliveryQuantityOfRow(order, row) }, remains);
+}
+
+/** refundOwedE4, reading the order's subscription row when it has one. */
+export async function refundOwedForOrderE4(
+  db: Db,
+  order: { id: number; kind: ServiceKind; amount_e4: number; quantity: number; refunded_e4: number },
+  remains: number | null,
+): Promise<number> {
+  const row = order.kind === 'package' ? undefined : await subscriptionOf(db, order.id);
+  return refundOwedE4(order, row, remains);
 }
