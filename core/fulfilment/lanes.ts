@@ -49,8 +49,9 @@ export function isLiveOnLane(order: {
   );
 }
 
-export async function laneHolderOf(db: Db, laneKey: string): Promise<LaneHolder | null> {
-  const row = await db
+/** Each lane with its holder and what says whether the holder is live. */
+function laneHolders(db: Db) {
+  return db
     .selectFrom('supplier_lanes')
     .innerJoin('orders', 'orders.id', 'supplier_lanes.order_id')
     .leftJoin('subscriptions', 'subscriptions.order_id', 'orders.id')
@@ -61,9 +62,11 @@ export async function laneHolderOf(db: Db, laneKey: string): Promise<LaneHolder 
       'orders.order_status',
       'orders.fulfilment_state',
       'subscriptions.ended_at',
-    ])
-    .where('supplier_lanes.lane_key', '=', laneKey)
-    .executeTakeFirst();
+    ]);
+}
+
+export async function laneHolderOf(db: Db, laneKey: string): Promise<LaneHolder | null> {
+  const row = await laneHolders(db).where('supplier_lanes.lane_key', '=', laneKey).executeTakeFirst();
   if (!row) return null;
   return { orderId: row.id, providerOrderId: row.provider_order_id, live: isLiveOnLane(row) };
 }
@@ -174,17 +177,7 @@ export async function releaseLane(db: Db, orderId: number): Promise<number | nul
  * that announced nothing, such as a refund before it was sent) are released, waking their queue.
  */
 export async function releaseStaleLanes(db: Kysely<Database>, limit = 100): Promise<number> {
-  const rows = await db
-    .selectFrom('supplier_lanes')
-    .innerJoin('orders', 'orders.id', 'supplier_lanes.order_id')
-    .leftJoin('subscriptions', 'subscriptions.order_id', 'orders.id')
-    .select([
-      'supplier_lanes.order_id',
-      'orders.payment_status',
-      'orders.order_status',
-      'orders.fulfilment_state',
-      'subscriptions.ended_at',
-    ])
+  const rows = await laneHolders(db)
     .where((eb) =>
       eb.or([
         eb('orders.payment_status', '<>', 'paid'),
@@ -198,7 +191,7 @@ export async function releaseStaleLanes(db: Kysely<Database>, limit = 100): Prom
   let released = 0;
   for (const row of rows) {
     if (isLiveOnLane(row)) continue;
-    await releaseLane(db, row.order_id);
+    await releaseLane(db, row.id);
     released += 1;
   }
   return released;

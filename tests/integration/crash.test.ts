@@ -59,6 +59,28 @@ async function within<T>(promise: Promise<T>, ms: number, what: () => string): P
   }
 }
 
+/**
+ * A buyer's sandbox purchase on the running store: the order, the payment and the browser's
+ * verification (which queues the fulfilment job). Returns the order's provider id.
+ */
+async function buyInSandbox(server: { url: string; output: () => string }, body: object): Promise<string> {
+  const post = (path: string, payload: object) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+  const created = await post('/api/order', body);
+  expect(created.status, server.output()).toBe(200);
+  const { razorpay_order_id: providerOrderId } = ((await created.json()) as { data: { razorpay_order_id: string } })
+    .data;
+  const paid = await post('/api/sandbox/pay', { razorpay_order_id: providerOrderId });
+  expect(paid.status, server.output()).toBe(200);
+  const verified = await post('/api/order/verify-payment', ((await paid.json()) as { data: object }).data);
+  expect(verified.status, server.output()).toBe(200);
+  return providerOrderId;
+}
+
 describe.each(dialects)('a server killed inside a supplier submission (%s)', (dialect: DialectName) => {
   let panel: FakeSmmPanel;
   let proxy: Awaited<ReturnType<typeof startHoldingProxy>>;
@@ -93,31 +115,10 @@ describe.each(dialects)('a server killed inside a supplier submission (%s)', (di
       };
       const first = await store.start(env);
 
-      const order = orderBody('crash', 1);
-      const created = await fetch(`${first.url}/api/order`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(order),
-      });
-      expect(created.status, first.output()).toBe(200);
-      const { razorpay_order_id: providerOrderId } = ((await created.json()) as { data: { razorpay_order_id: string } })
-        .data;
-
       // Paying (and the browser's verification) queues the fulfilment job; the supplier takes the
       // order and its reply is held.
       const submitted = proxy.holdNextAdd();
-      const paid = await fetch(`${first.url}/api/sandbox/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ razorpay_order_id: providerOrderId }),
-      });
-      expect(paid.status, first.output()).toBe(200);
-      const verified = await fetch(`${first.url}/api/order/verify-payment`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(((await paid.json()) as { data: object }).data),
-      });
-      expect(verified.status, first.output()).toBe(200);
+      const providerOrderId = await buyInSandbox(first, orderBody('crash', 1));
       const panelAnswer = JSON.parse(
         await within(submitted, 60_000, () => `the store to send the order to the supplier:\n${first.output()}`),
       ) as { order?: number };
@@ -205,27 +206,8 @@ describe.each(dialects)('a server killed inside a supplier submission (%s)', (di
       const panelOrdersBefore = panel.orders.size;
       const first = await store.start(env);
 
-      const created = await fetch(`${first.url}/api/order`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(orderBody('crash', 2)),
-      });
-      expect(created.status, first.output()).toBe(200);
-      const { razorpay_order_id: providerOrderId } = ((await created.json()) as { data: { razorpay_order_id: string } })
-        .data;
       const submitted = proxy.holdNextAdd();
-      const paid = await fetch(`${first.url}/api/sandbox/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ razorpay_order_id: providerOrderId }),
-      });
-      expect(paid.status, first.output()).toBe(200);
-      const verified = await fetch(`${first.url}/api/order/verify-payment`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(((await paid.json()) as { data: object }).data),
-      });
-      expect(verified.status, first.output()).toBe(200);
+      const providerOrderId = await buyInSandbox(first, orderBody('crash', 2));
       await within(submitted, 60_000, () => `the store to send the subscription to the supplier:\n${first.output()}`);
       const sent = panel.addRequests().at(-1);
       expect(sent).toMatchObject({ service: FAKE_AUTO_LIKES_SERVICE, username: 'crash.buyer2', posts: '30' });

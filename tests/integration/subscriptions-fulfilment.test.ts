@@ -23,6 +23,7 @@ import {
   startFakeSmmPanel,
 } from '../fakes/smm-panel.ts';
 import { adminToken } from '../support/admin-session.ts';
+import { bumpCatalogueVersion } from '../support/catalogue-version.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { createTestClock } from '../support/clock.ts';
 import { dialects } from '../support/databases.ts';
@@ -112,17 +113,7 @@ describe.each(dialects)('subscriptions at the supplier on %s', (dialect) => {
       .execute();
     await remap(likes.slug, FAKE_AUTO_LIKES_SERVICE);
     await remap(daily.slug, FAKE_DRIP_FEED_FOLLOWERS_SERVICE);
-    const { version } = await db()
-      .selectFrom('catalogue_content')
-      .select('version')
-      .where('id', '=', 1)
-      .executeTakeFirstOrThrow();
-    await db()
-      .updateTable('catalogue_content')
-      .set({ version: Number(version) + 1 })
-      .where('id', '=', 1)
-      .execute();
-    t.store.catalogue.wrote(Number(version) + 1);
+    await bumpCatalogueVersion(t);
   }
 
   /** A signed-in admin now (the suite moves the clock by weeks: a session of an earlier test has expired). */
