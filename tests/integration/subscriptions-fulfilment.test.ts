@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
+import { releaseStaleLanes } from '../../core/fulfilment/lanes.ts';
 import { issueRefillToken } from '../../core/fulfilment/refills/tokens.ts';
 import { panelExpiry } from '../../core/fulfilment/smm-panel-client.ts';
 import { SUBSCRIPTION_SYNC_MINUTES } from '../../core/fulfilment/sync.ts';
@@ -384,5 +385,19 @@ describe.each(dialects)('subscriptions at the supplier on %s', (dialect) => {
       await drainJobs();
       expect(addsFor(target)).toHaveLength(1);
     }
+  });
+  it('frees a link whose order ended without a word (refused for good meanwhile): the sync sends the next', async () => {
+    const name = 'daily.stale_lane';
+    const first = await paid(daily, name);
+    const second = await paid(daily, name);
+    await drainJobs();
+    expect(await order(second)).toMatchObject({ fulfilment_state: 'queued' });
+    // An end that publishes no status change (as a refusal for good recorded by hand would).
+    await db().updateTable('orders').set({ fulfilment_state: 'failed' }).where('id', '=', first).execute();
+    expect(await releaseStaleLanes(db())).toBe(1);
+    await drainJobs();
+    expect(await order(second)).toMatchObject({ fulfilment_state: 'submitted' });
+    expect(addsFor((await order(second)).target)).toHaveLength(2);
+    expect(await releaseStaleLanes(db())).toBe(0);
   });
 });
