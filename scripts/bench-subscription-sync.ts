@@ -24,8 +24,8 @@ import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
 import { syncSupplierStatuses } from '../core/fulfilment/sync.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import type { Database } from '../db/schema.ts';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OrdersTable } from '../db/schema.ts';
 import { seedOrders } from './seed-orders.ts';
 
 function positiveInt(name: string, fallback: number): number {
@@ -69,20 +69,43 @@ function benchPanel() {
   return { panels: { get: () => Promise.resolve(client) }, calls: () => calls };
 }
 
-/** Makes `count` paid orders live at the supplier (In Progress), of `kind`, with their supplier orders. */
-async function makeLive(db: Kysely<Database>, ids: number[], kind: 'package' | 'automatic_likes', now: Date) {
+/**
+ * Inserts `count` paid orders live at the supplier (In Progress), of `kind`, cloned from a seeded
+ * order, with their supplier orders (and subscriptions). Inserts only: a bench never changes an
+ * order's state (tests/unit/order-writers.test.ts).
+ */
+async function insertLive(
+  db: Kysely<Database>,
+  template: Selectable<OrdersTable>,
+  count: number,
+  kind: 'package' | 'automatic_likes',
+  now: Date,
+): Promise<void> {
   const at = now.toISOString();
-  for (let start = 0; start < ids.length; start += 500) {
-    const chunk = ids.slice(start, start + 500);
-    await db
-      .updateTable('orders')
-      .set({ kind, order_status: 'In Progress', fulfilment_state: 'submitted', payment_status: 'paid' })
-      .where('id', 'in', chunk)
-      .execute();
+  const { id: _id, ...base } = template;
+  for (let start = 0; start < count; start += 200) {
+    const size = Math.min(200, count - start);
+    const rows = Array.from({ length: size }, (_, i) => {
+      const n = `${kind}${start + i}`;
+      return {
+        ...base,
+        provider_order_id: `order_bench${n}`,
+        client_order_id: String(start + i),
+        email: `bench.${n}@example.com`,
+        payment_id: `pay_bench${n}`,
+        kind,
+        payment_status: 'paid' as const,
+        order_status: 'In Progress' as const,
+        fulfilment_state: 'submitted' as const,
+        needs_review: 0,
+        pending_action: null,
+      };
+    });
+    const ids = (await db.insertInto('orders').values(rows).returning('id').execute()).map((r) => r.id);
     await db
       .insertInto('supplier_orders')
       .values(
-        chunk.map((orderId) => ({
+        ids.map((orderId) => ({
           order_id: orderId,
           supplier_order_id: String(50_000_000 + orderId),
           quantity: 100,
@@ -102,7 +125,7 @@ async function makeLive(db: Kysely<Database>, ids: number[], kind: 'package' | '
       await db
         .insertInto('subscriptions')
         .values(
-          chunk.map((orderId) => ({
+          ids.map((orderId) => ({
             order_id: orderId,
             kind: 'automatic_likes' as const,
             per_unit: 100,
@@ -135,15 +158,17 @@ async function scenario(name: string, live: { oneOff: number; subscriptions: num
     await migrateToLatest(db);
     let clock = Date.now();
     const now = () => new Date(clock);
-    const total = live.oneOff + live.subscriptions;
-    await seedOrders(db, 'sqlite', Math.ceil(total * 1.2) + 100, { seed: 57, sqliteFile: file, now: now() });
+    // A few hundred finished orders around the live ones, and the template they are cloned from.
+    await seedOrders(db, 'sqlite', 500, { seed: 57, sqliteFile: file, now: now() });
     await db.deleteFrom('supplier_orders').execute();
-    // Every order not made live below is finished: only the chosen ones are asked about.
-    const ids = (await db.selectFrom('orders').select('id').orderBy('id').limit(total).execute()).map((r) => r.id);
-    const subscriptionIds = ids.slice(0, live.subscriptions);
-    const oneOffIds = ids.slice(live.subscriptions);
-    await makeLive(db, subscriptionIds, 'automatic_likes', now());
-    await makeLive(db, oneOffIds, 'package', now());
+    const template = await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('payment_status', '=', 'paid')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    await insertLive(db, template, live.subscriptions, 'automatic_likes', now());
+    await insertLive(db, template, live.oneOff, 'package', now());
 
     const panel = benchPanel();
     const deps = { db, panels: panel.panels, now };
