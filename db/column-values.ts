@@ -59,6 +59,8 @@ export const ORDER_EVENT_KINDS = [
   'supplier.needs_review',
   'supplier.cancel_requested',
   'supplier.cancel_refused',
+  // Paid, waiting for another order on the same link (decision 057).
+  'supplier.queued',
   'supplier.final',
   'status.changed',
   'admin.reorder',

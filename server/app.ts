@@ -37,6 +37,7 @@ import { authApi } from './api/auth.ts';
 import { adminOrdersApi } from './api/admin-orders.ts';
 import { adminRefillsApi, refillsApi } from './api/refills.ts';
 import { renewalsApi } from './api/renewals.ts';
+import { adminSubscriptionsApi, subscriptionsApi } from './api/subscriptions.ts';
 import { adminRefundsApi } from './api/admin-refunds.ts';
 import { refundsApi } from './api/refunds.ts';
 import { adminMailApi } from './api/admin-mail.ts';
@@ -302,6 +303,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(renewalsApi, { renewals: store.renewals });
       await api.register(adminRefillsApi, {
         refills: store.refills,
+        authenticate: (token) => store.adminAuth.authenticate(token),
+      });
+      await api.register(subscriptionsApi, { cancels: store.subscriptionCancels });
+      await api.register(adminSubscriptionsApi, {
+        cancels: store.subscriptionCancels,
         authenticate: (token) => store.adminAuth.authenticate(token),
       });
       await api.register(adminRefundsApi, {

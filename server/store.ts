@@ -18,6 +18,7 @@ import { type Fulfilment, createFulfilment } from '../core/fulfilment/fulfilment
 import { fulfilmentJobHandlers } from '../core/fulfilment/job-handlers.ts';
 import { LOW_BALANCE_JOB, REFILL_SYNC_JOB, SUPPLIER_SYNC_JOB } from '../core/fulfilment/jobs.ts';
 import { type Refills, bindRefills, refillsDepsFrom } from '../core/fulfilment/refills.ts';
+import { type SubscriptionCancels, bindSubscriptionCancels } from '../core/fulfilment/subscription-cancel.ts';
 import { createPanelKeySealer, resealPanelKeys } from '../core/fulfilment/panel-keys.ts';
 import { type PanelRegistry, createPanelRegistry } from '../core/fulfilment/panels.ts';
 import { type SupplierAdmin, createSupplierAdmin } from '../core/fulfilment/panels-admin.ts';
@@ -86,6 +87,8 @@ export interface Store {
   fulfilment: Fulfilment;
   /** Customer and admin refills, admin supplier cancels (decision 040). */
   refills: Refills;
+  /** Cancelling a running subscription, by the customer or the store (decision 057). */
+  subscriptionCancels: SubscriptionCancels;
   catalogue: Catalogue;
   /** Blog posts, categories, search and the blog's content version (core/blog/blog.ts). */
   blog: Blog;
@@ -256,6 +259,7 @@ export async function openStore(
     now: clock,
   });
   const refills = bindRefills(refillsDeps);
+  const subscriptionCancels = bindSubscriptionCancels({ ...fulfilmentDeps, tokenKey: refillsDeps.tokenKey });
   const ordersConsole = createOrdersConsole({
     db,
     now: clock,
@@ -356,6 +360,7 @@ export async function openStore(
     simulatedPanel,
     fulfilment,
     refills,
+    subscriptionCancels,
     catalogue,
     blog,
     gateways,

@@ -10,6 +10,7 @@ import { undeliveredQuantity } from '../orders/progress.ts';
 import type { PendingAction } from '../orders/status.ts';
 import { recordOrderEvent } from '../orders/timeline.ts';
 import { finishAdminAction, reopenForResend } from '../orders/transitions/index.ts';
+import { deliveryQuantityOfOrder } from '../subscriptions/delivery.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { type AdminActionPayload, adminActionDedupeKey } from './jobs.ts';
 import { SmmPanelError, isRetryableSupplierError } from './smm-panel-client.ts';
@@ -89,6 +90,11 @@ async function resend(deps: FulfilmentDeps, order: OrderRow, action: PendingActi
       return finish(deps, action, payload, 'failed', {
         reason: 'The supplier did not answer clearly; the order was flagged for review.',
       });
+    case 'queued':
+      // Its link is busy with another live order: it goes when that one finishes (./lanes.ts).
+      return finish(deps, action, payload, 'done', {
+        reason: 'Another order on the same link is running at the supplier; this one is sent when it finishes.',
+      });
     case 'skipped':
       return finish(deps, action, payload, 'failed', { reason: CHANGED_MEANWHILE });
   }
@@ -116,7 +122,7 @@ async function runAction(
 }
 
 /** The panel's reason for not cancelling, or null when it accepted; throws when retrying may help. */
-async function cancelAtSupplier(supplier: SupplierPanel, supplierOrderId: string): Promise<string | null> {
+export async function cancelAtSupplier(supplier: SupplierPanel, supplierOrderId: string): Promise<string | null> {
   try {
     const [result] = await supplier.cancel([supplierOrderId]);
     if (!result) return 'The supplier sent no answer for this order';
@@ -178,10 +184,11 @@ export async function runReorder(deps: FulfilmentDeps, payload: AdminActionPaylo
     const current = await currentAction(deps, 'reorder', payload);
     if (!current) return;
     const undelivered = undeliveredQuantity(
-      current.quantity,
+      await deliveryQuantityOfOrder(deps.db, current),
       (await supplierOrdersOf(deps.db, current.id)).map(factsOf),
     );
-    if (undelivered <= 0) {
+    // Automatic likes have no total to count down: what is left of the period is sent again.
+    if (undelivered <= 0 && current.kind !== 'automatic_likes') {
       await finish(deps, 'reorder', payload, 'done', { reason: 'Nothing remains to be delivered' });
       return;
     }

@@ -8,6 +8,7 @@ import type { FulfilmentDeps } from './deps.ts';
 import { APPLY_SERVICE_JOB, FULFIL_JOB, REFILL_SYNC_JOB, REFUND_JOB, REORDER_JOB, SUPPLIER_SYNC_JOB } from './jobs.ts';
 import type { RefillsDeps } from './refills/deps.ts';
 import { syncRefillStatuses } from './refills/sync.ts';
+import { releaseStaleLanes } from './lanes.ts';
 import { refundUndelivered } from './refund.ts';
 import { submitOrder } from './submit.ts';
 import { syncSupplierStatuses } from './sync.ts';
@@ -25,6 +26,8 @@ export function fulfilmentJobHandlers(
     handleJob(SUPPLIER_SYNC_JOB, async () => {
       const result = await syncSupplierStatuses(deps);
       if (result.changed) logger?.info(result, 'supplier statuses synced');
+      const released = await releaseStaleLanes(deps.db);
+      if (released) logger?.info({ released }, 'links freed from orders that ended without saying so');
       const ended = await endAbandonedActions(deps);
       if (ended) logger?.warn({ ended }, 'admin actions ended after their job failed for good');
     }),

@@ -3,16 +3,21 @@
  * the fulfilment subscriber when an order turns Partial or Canceled), through the refunds of
  * core/orders under the key `remains:<order>`: however often the job runs, one refund.
  *
+ * Subscriptions (decision 057): automatic likes that ended early get back the share of the
+ * payment neither served nor run out (`unservedShare`), nothing when the period ran out; daily
+ * followers the undelivered share of the whole drip-feed.
+ *
  * A provider that refunds only whole payments to an address the customer gives (crypto) can
  * return a Canceled order's payment, not a Partial order's share: that order is flagged for the
  * owner to settle with the customer (decision 055).
  */
 import { PermanentJobError } from '../jobs/worker.ts';
-import { refundDueE4 } from '../orders/progress.ts';
 import { RefundRefused, requestRefund } from '../orders/refunds.ts';
 import { isFinalStatus } from '../orders/status.ts';
 import { flagRefundForOwner } from '../orders/transitions/index.ts';
 import { formatAmountE4 } from '../money/money.ts';
+import { refundOwedE4, subscriptionOf } from '../subscriptions/delivery.ts';
+import { END_REASON_TEXT } from '../subscriptions/terms.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { liveSupplierOrderOf } from './supplier-orders.ts';
 
@@ -31,8 +36,15 @@ export async function refundUndelivered(
     return 'skipped';
   // Never while anything may still be delivered.
   if ((await liveSupplierOrderOf(db, orderId)) || order.pending_action !== null) return 'skipped';
-  const amountE4 = refundDueE4(order, order.remains);
+  const subscription = order.kind === 'package' ? undefined : await subscriptionOf(db, order.id);
+  // Automatic likes: the share neither served nor run out; daily followers: what the drip-feed
+  // did not deliver, of the whole feed (decision 057).
+  const amountE4 = refundOwedE4(order, subscription, order.remains);
   if (amountE4 <= 0) return 'skipped';
+  const reason =
+    order.kind === 'automatic_likes' && subscription?.end_reason
+      ? `Subscription ended early: ${END_REASON_TEXT[subscription.end_reason].toLowerCase()}`
+      : order.order_status;
 
   if (
     gateways.provider(order.provider)?.refunds === 'whole-to-address' &&
@@ -41,7 +53,7 @@ export async function refundUndelivered(
     await flagRefundForOwner(
       db,
       order.id,
-      `Partly delivered: ${formatAmountE4(amountE4, 2)} is owed back, but crypto payments are refunded whole; settle it with the customer`,
+      `${order.kind === 'automatic_likes' ? 'Ended early' : 'Partly delivered'}: ${formatAmountE4(amountE4, 2)} is owed back, but crypto payments are refunded whole; settle it with the customer`,
       deps.now().toISOString(),
     );
     return 'flagged';
@@ -50,7 +62,7 @@ export async function refundUndelivered(
     const result = await requestRefund(deps, {
       orderId: order.id,
       amountE4,
-      reason: order.order_status,
+      reason,
       origin: 'remains',
       idempotencyKey: key,
       requestedBy: null,

@@ -220,6 +220,7 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
       remains: count(entry.remains),
       currency: typeof entry.currency === 'string' && entry.currency !== '' ? entry.currency : null,
       posts: count(entry.posts ?? entry.posts_used),
+      runs: count(entry.runs),
     };
   }
 

@@ -78,6 +78,8 @@ export interface SupplierOrderStatus {
    * status is not standardised: `posts`, sometimes `posts_used`); null otherwise.
    */
   posts: number | null;
+  /** A drip-feed's runs done so far, when the panel says (some do, as `runs`); absent otherwise. */
+  runs?: number | null;
 }
 
 /** One entry of a multi-status reply: a status, or the panel's refusal for that id. */

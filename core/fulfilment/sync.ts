@@ -1,17 +1,27 @@
 /**
  * The supplier's progress → our orders. Every live supplier order is asked about until it is
- * final (job `fulfilment.sync`, least recently synced first, one multi `status` call per panel);
- * each answer is recorded on its supplier order by compare-and-set and the order is re-derived
- * from all of its supplier orders, which changes its status (and so mails the customer and
- * refunds what was not delivered) through core/orders.
+ * final (job `fulfilment.sync`, least recently synced first, one multi `status` call per panel
+ * and 100 ids); each answer is recorded on its supplier order by compare-and-set and the order
+ * is re-derived from all of its supplier orders, which changes its status (and so mails the
+ * customer and refunds what was not delivered) through core/orders.
+ *
+ * Subscriptions (decision 057) run for a month and change slowly; thousands of them must not
+ * starve one-off orders, which customers watch by the minute. So each run asks about up to 100
+ * one-off orders as before, and beside them about subscriptions not asked for
+ * SUBSCRIPTION_SYNC_MINUTES, up to SUBSCRIPTION_BATCHES calls of 100
+ * (scripts/bench-subscription-sync.ts measures it). What the panel says of a subscription (posts
+ * served, runs done, its word) is kept on its subscriptions row, with its end.
  */
 import { parseAmountE4 } from '../money/money.ts';
 import { recordOrderEvent } from '../orders/timeline.ts';
 import { recordSupplierSyncError } from '../orders/transitions/index.ts';
 import { type OrderStatus, isFinalStatus } from '../orders/status.ts';
+import { subscriptionOf } from '../subscriptions/delivery.ts';
+import { recordPanelReport, recordSubscriptionEnd } from '../subscriptions/records.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { enqueueAdminAction } from './jobs.ts';
 import { groupByPanel, syncEachPanel } from './panel-batches.ts';
+import { readSubscriptionStatus } from './subscription-status.ts';
 import { type SupplierOrderStatus, isSupplierStatusError } from './supplier.ts';
 import { type SupplierOrderRow, rederiveOrder } from './supplier-orders.ts';
 
@@ -20,6 +30,10 @@ export type SyncDeps = Pick<FulfilmentDeps, 'db' | 'panels' | 'now'>;
 
 /** The panel's multi `status` takes at most 100 ids. */
 const STATUS_BATCH = 100;
+/** A running subscription is asked about at most this often. */
+export const SUBSCRIPTION_SYNC_MINUTES = 30;
+/** Multi-status calls per run for subscriptions (10,000 of them: every 30 minutes at 20 runs an hour). */
+export const SUBSCRIPTION_BATCHES = 5;
 
 /** A charge the panel states as a decimal with at most 4 places; anything else is not recorded. */
 function chargeE4Of(charge: string | null): number | null {
@@ -36,17 +50,23 @@ export async function applySupplierStatus(
   supplierOrder: SupplierOrderRow,
   result: SupplierOrderStatus,
 ): Promise<boolean> {
-  const at = deps.now().toISOString();
+  const now = deps.now();
+  const at = now.toISOString();
   // The supplier's Pending says what our Processing says; unknown spellings change nothing.
-  const status: OrderStatus =
+  const reported: OrderStatus =
     result.status === null || result.status === 'Pending' ? supplierOrder.status : result.status;
-  const final = isFinalStatus(status);
   return deps.db.transaction().execute(async (trx) => {
+    const subscription = await subscriptionOf(trx, supplierOrder.order_id);
+    const reading = subscription
+      ? readSubscriptionStatus(subscription, reported, result, supplierOrder.quantity, now)
+      : null;
+    const status = reading?.status ?? reported;
+    const final = isFinalStatus(status);
     const updated = await trx
       .updateTable('supplier_orders')
       .set({
         status,
-        remains: result.remains,
+        remains: reading ? reading.remains : result.remains,
         start_count: result.startCount,
         charge_e4: chargeE4Of(result.charge),
         final: final ? 1 : 0,
@@ -62,6 +82,19 @@ export async function applySupplierStatus(
       .select(['pending_action', 'action_attempts'])
       .where('id', '=', supplierOrder.order_id)
       .executeTakeFirstOrThrow();
+    let ended: Record<string, unknown> = {};
+    if (reading) {
+      await recordPanelReport(trx, supplierOrder.order_id, reading.report);
+      // The end goes with the status change it causes (the refund reads it); a reorder's cancel
+      // is not an end: what is left is sent again.
+      if (
+        final &&
+        reading.endReason &&
+        order.pending_action === null &&
+        (await recordSubscriptionEnd(trx, supplierOrder.order_id, at, reading.endReason))
+      )
+        ended = { subscriptionEnded: (await subscriptionOf(trx, supplierOrder.order_id))?.end_reason ?? null };
+    }
     if (final && supplierOrder.cancel_requested_at !== null) {
       await recordOrderEvent(
         trx,
@@ -79,7 +112,10 @@ export async function applySupplierStatus(
         'resume',
       );
     }
-    return rederiveOrder(trx, supplierOrder.order_id, at, { supplierOrderId: supplierOrder.supplier_order_id });
+    return rederiveOrder(trx, supplierOrder.order_id, at, {
+      supplierOrderId: supplierOrder.supplier_order_id,
+      ...ended,
+    });
   });
 }
 
@@ -131,25 +167,53 @@ async function syncPanel(deps: SyncDeps, panelId: number, live: SupplierOrderRow
   return changed;
 }
 
-/**
- * Asks the panels about live supplier orders, up to 100 per run, least recently synced first, and
- * applies every change through a compare-and-set.
- */
-export async function syncSupplierStatuses(
-  deps: SyncDeps,
-  limit = STATUS_BATCH,
-): Promise<{ checked: number; changed: number }> {
-  const rows = await deps.db
+function liveSupplierOrders(deps: SyncDeps) {
+  return deps.db
     .selectFrom('supplier_orders')
     .innerJoin('orders', 'orders.id', 'supplier_orders.order_id')
     .selectAll('supplier_orders')
     .select('orders.supplier_panel_id')
     .where('supplier_orders.final', '=', 0)
     .orderBy((eb) => eb.fn.coalesce('supplier_orders.synced_at', eb.val('')))
-    .orderBy('supplier_orders.id')
-    .limit(Math.min(limit, STATUS_BATCH))
-    .execute();
+    .orderBy('supplier_orders.id');
+}
+
+/** Splits one panel's rows into multi-status calls of at most 100 ids. */
+function inCalls<Row>(rows: Row[]): Row[][] {
+  const calls: Row[][] = [];
+  for (let start = 0; start < rows.length; start += STATUS_BATCH) calls.push(rows.slice(start, start + STATUS_BATCH));
+  return calls;
+}
+
+/**
+ * Asks the panels about live supplier orders, least recently synced first, and applies every
+ * change through a compare-and-set: up to `limit` (≤ 100) one-off orders, and up to
+ * `subscriptionLimit` subscriptions not asked about for SUBSCRIPTION_SYNC_MINUTES.
+ */
+export async function syncSupplierStatuses(
+  deps: SyncDeps,
+  limit = STATUS_BATCH,
+  subscriptionLimit = SUBSCRIPTION_BATCHES * STATUS_BATCH,
+): Promise<{ checked: number; changed: number }> {
+  const askedBefore = new Date(deps.now().getTime() - SUBSCRIPTION_SYNC_MINUTES * 60_000).toISOString();
+  const [oneOff, subscriptions] = await Promise.all([
+    liveSupplierOrders(deps).where('orders.kind', '=', 'package').limit(Math.min(limit, STATUS_BATCH)).execute(),
+    subscriptionLimit <= 0
+      ? []
+      : liveSupplierOrders(deps)
+          .where('orders.kind', '<>', 'package')
+          .where((eb) =>
+            eb.or([eb('supplier_orders.synced_at', 'is', null), eb('supplier_orders.synced_at', '<', askedBefore)]),
+          )
+          .limit(subscriptionLimit)
+          .execute(),
+  ]);
+  const rows = [...oneOff, ...subscriptions];
   if (rows.length === 0) return { checked: 0, changed: 0 };
-  const changed = await syncEachPanel(groupByPanel(rows), (panelId, live) => syncPanel(deps, panelId, live));
+  const changed = await syncEachPanel(groupByPanel(rows), async (panelId, live) => {
+    let total = 0;
+    for (const call of inCalls(live)) total += await syncPanel(deps, panelId, call);
+    return total;
+  });
   return { checked: rows.length, changed };
 }

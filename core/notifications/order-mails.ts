@@ -17,7 +17,7 @@ import { type AmountE4, e4ToNumber, formatMoney } from '../money/money.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { createReviewInvitation, reviewPath } from '../reviews/reviews.ts';
 import type { OrderEventSubscriber } from '../orders/events.ts';
-import { refundDueE4 } from '../orders/progress.ts';
+import { refundOwedForOrderE4 } from '../subscriptions/delivery.ts';
 import { isNotifiedStatus } from '../orders/status.ts';
 import { publicOrderId } from '../orders/types.ts';
 
@@ -80,7 +80,9 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
       const order = await loadOrder(trx, event.orderId);
       // The refund the status calls for (the refund job makes it); nothing refunded before counts here.
       const refundE4 =
-        status === 'Partial' || status === 'Canceled' ? refundDueE4({ ...order, refunded_e4: 0 }, event.remains) : 0;
+        status === 'Partial' || status === 'Canceled'
+          ? await refundOwedForOrderE4(trx, { ...order, refunded_e4: 0 }, event.remains)
+          : 0;
       // One review link per order; null when it exists already (this event was handled before, and
       // its e-mail is then deduplicated below).
       const reviewToken =

@@ -44,6 +44,7 @@ import { type FakeSmmPanel, followersService, startFakeSmmPanel } from '../fakes
 import { seedAdmin } from '../support/admin-accounts.ts';
 import { adminToken } from '../support/admin-session.ts';
 import { TEST_TOTP_ENCRYPTION_KEY, type TestApp, root, startTestApp } from '../support/app.ts';
+import { bumpCatalogueVersion } from '../support/catalogue-version.ts';
 import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
 import { placePaidOrder } from '../support/paid-order.ts';
 
@@ -139,17 +140,7 @@ describe.each(dialects)('supplier panels on %s', (dialect) => {
       .set({ supplier_panel_id: panelId })
       .where('supplier_service_id', '=', tier.supplierServiceId)
       .execute();
-    const { version } = await db()
-      .selectFrom('catalogue_content')
-      .select('version')
-      .where('id', '=', 1)
-      .executeTakeFirstOrThrow();
-    await db()
-      .updateTable('catalogue_content')
-      .set({ version: Number(version) + 1 })
-      .where('id', '=', 1)
-      .execute();
-    t.store.catalogue.wrote(Number(version) + 1);
+    await bumpCatalogueVersion(t);
   }
 
   async function paidOrder(): Promise<number> {

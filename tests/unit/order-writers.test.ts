@@ -19,7 +19,11 @@ const SQL_WRITE = /\b(update|insert\s+into|delete\s+from|replace\s+into)\s+"?ord
  * Benchmark tools that fill an empty database with synthetic orders in bulk, or empty it, and
  * never change a live order's state: they may insert and delete, never update.
  */
-const BULK_DATA_TOOLS = new Set(['scripts/seed-orders.ts', 'scripts/bench-admin.ts']);
+const BULK_DATA_TOOLS = new Set([
+  'scripts/seed-orders.ts',
+  'scripts/bench-admin.ts',
+  'scripts/bench-subscription-sync.ts',
+]);
 
 interface Write {
   file: string;

@@ -13,6 +13,7 @@ import type { Database } from '../../../db/schema.ts';
 import { publishOrderEvent } from '../events.ts';
 import { type SupplierOrderFacts, deriveOrderProgress } from '../progress.ts';
 import { type FulfilmentState, type OrderStatus, type PendingAction, canChangeOrderStatus } from '../status.ts';
+import { deliveryQuantityOfOrder } from '../../subscriptions/delivery.ts';
 import { recordOrderEvent } from '../timeline.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -29,9 +30,10 @@ export const INTERRUPTED_SUBMISSION_REASON =
   'The store stopped between sending this order to the supplier and recording the answer. Check the supplier panel before applying the service again.';
 
 /**
- * Claims a paid order for one `add` at the supplier: `none`/`retry` → `submitting`, counting the
- * attempt, and only while none of its supplier orders is live (an order never has two). False
- * when another run holds it, it is not paid, or it is not waiting to be sent.
+ * Claims a paid order for one `add` at the supplier: `none`/`retry`/`queued` → `submitting`,
+ * counting the attempt, and only while none of its supplier orders is live (an order never has
+ * two). False when another run holds it, it is not paid, or it is not waiting to be sent. A
+ * queued order is claimed only by the run that took its lane (core/fulfilment/lanes.ts).
  */
 export async function claimForSubmission(db: Db, orderId: number, at: string): Promise<boolean> {
   const claimed = await db
@@ -43,7 +45,7 @@ export async function claimForSubmission(db: Db, orderId: number, at: string): P
     }))
     .where('id', '=', orderId)
     .where('payment_status', '=', 'paid')
-    .where('fulfilment_state', 'in', ['none', 'retry'])
+    .where('fulfilment_state', 'in', ['none', 'retry', 'queued'])
     .where((eb) =>
       eb.not(
         eb.exists(eb.selectFrom('supplier_orders').select('id').where('order_id', '=', orderId).where('final', '=', 0)),
@@ -51,6 +53,66 @@ export async function claimForSubmission(db: Db, orderId: number, at: string): P
     )
     .executeTakeFirst();
   return Number(claimed.numUpdatedRows) === 1;
+}
+
+/**
+ * A paid order whose link another live order holds at the supplier waits: `none`/`retry` →
+ * `queued`, with the order it waits for on the timeline. False when it was not waiting to be sent
+ * (already queued, claimed, sent).
+ */
+export async function markQueued(
+  db: Kysely<Database>,
+  orderId: number,
+  holder: { orderId: number; providerOrderId: string },
+  at: string,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const queued = await trx
+      .updateTable('orders')
+      .set({ fulfilment_state: 'queued', updated_at: at })
+      .where('id', '=', orderId)
+      .where('payment_status', '=', 'paid')
+      .where('fulfilment_state', 'in', ['none', 'retry'])
+      .executeTakeFirst();
+    if (Number(queued.numUpdatedRows) === 0) return false;
+    await recordOrderEvent(
+      trx,
+      orderId,
+      'supplier.queued',
+      { waitingForOrderId: holder.orderId, waitingFor: holder.providerOrderId },
+      at,
+    );
+    return true;
+  });
+}
+
+/**
+ * The panel refused to cancel a running subscription the customer or the owner asked to end: the
+ * order is flagged for the owner with the panel's words (it keeps running at the supplier).
+ */
+export async function flagCancelRefused(
+  db: Kysely<Database>,
+  facts: { orderId: number; supplierOrderId: string; reason: string; by: 'customer' | 'owner' },
+  at: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('orders')
+      .set({
+        needs_review: 1,
+        review_reason: `The ${facts.by} asked to cancel this subscription and the supplier refused: ${facts.reason}`,
+        updated_at: at,
+      })
+      .where('id', '=', facts.orderId)
+      .execute();
+    await recordOrderEvent(
+      trx,
+      facts.orderId,
+      'supplier.cancel_refused',
+      { supplierOrderId: facts.supplierOrderId, reason: facts.reason, by: facts.by },
+      at,
+    );
+  });
 }
 
 /** The order is marked for a person to decide, with the reason on the timeline. */
@@ -172,7 +234,9 @@ export async function applySupplierProgress(
   cause: Record<string, unknown>,
 ): Promise<boolean> {
   const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
-  const progress = deriveOrderProgress(order, supplierOrders);
+  // A drip-feed's supplier orders count against the whole feed, not the tier's per-day quantity.
+  const quantity = await deliveryQuantityOfOrder(trx, order);
+  const progress = deriveOrderProgress({ ...order, quantity }, supplierOrders);
   if (!progress) return false;
   const charged = supplierOrders.filter((s) => s.chargeE4 !== null);
   const facts = {
