@@ -10,7 +10,7 @@ import type { OrderFormLookup } from '../core/orders/form-detail.ts';
 import type { OrderStatusView } from '../core/orders/contracts.ts';
 import type { RefundLinks } from '../core/orders/refund-links.ts';
 import type { Reviews } from '../core/reviews/reviews.ts';
-import type { Renewals } from '../core/subscriptions/renewals.ts';
+import type { Renewals } from '../core/renewals/renewals.ts';
 import type { StoreInfo } from '../core/settings/store-info.ts';
 
 export interface StoreServices {
@@ -41,7 +41,7 @@ export interface StoreServices {
   reviews: Reviews;
   /** A crypto refund's e-mailed link: what it refunds, and the wallet address the customer gives. */
   refundLinks: RefundLinks;
-  /** A subscription's e-mailed renewal link and its "stop reminders" page (core/subscriptions/renewals.ts). */
+  /** A subscription's e-mailed renewal link and its "stop reminders" page (core/renewals/renewals.ts). */
   renewals: Renewals;
 }
 

@@ -57,7 +57,7 @@ import {
   type Renewals,
   createRenewals,
   renewalSubscriber,
-} from '../core/subscriptions/renewals.ts';
+} from '../core/renewals/renewals.ts';
 import type { PaymentGateways } from '../core/payments/methods.ts';
 import { PURGE_EVERY_MS, RETENTION_PURGE_JOB, purgeExpiredData } from '../core/retention/purge.ts';
 import { UPLOADS_CLEANUP_EVERY_MS, UPLOADS_CLEANUP_JOB, deleteUnreferencedUploads } from '../core/uploads/cleanup.ts';
@@ -105,7 +105,7 @@ export interface Store {
   adminAuth: AdminAuth;
   /** The admin all-orders console: list, search, detail, reorder, apply-service, CSV. */
   ordersConsole: OrdersConsole;
-  /** Subscriptions' renewal reminders, renewal links and the reminders switch (core/subscriptions/renewals.ts). */
+  /** Subscriptions' renewal reminders, renewal links and the reminders switch (core/renewals/renewals.ts). */
   renewals: Renewals;
   mailer: Mailer;
   worker: JobWorker;

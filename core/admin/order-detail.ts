@@ -9,7 +9,7 @@ import { ORDER_STATUSES } from '../orders/status.ts';
 import type { PaymentGateways } from '../payments/methods.ts';
 import { findOrder, toRows } from './console-rows.ts';
 import { subscriptionDetail } from './console-subscriptions.ts';
-import { renewalMailKey } from '../subscriptions/renewals.ts';
+import { renewalMailKey } from '../renewals/renewals.ts';
 import type { OrderDetail } from './contracts.ts';
 import { loadOrderMoney } from './order-refunds.ts';
 

@@ -10,7 +10,7 @@ import { undeliveredQuantity } from '../orders/progress.ts';
 import type { PendingAction } from '../orders/status.ts';
 import { recordOrderEvent } from '../orders/timeline.ts';
 import { finishAdminAction, reopenForResend } from '../orders/transitions/index.ts';
-import { deliveryQuantityOfOrder } from '../subscriptions/delivery.ts';
+import { deliveryQuantityOfOrder } from '../orders/subscription-delivery.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { type AdminActionPayload, adminActionDedupeKey } from './jobs.ts';
 import { SmmPanelError, isRetryableSupplierError } from './smm-panel-client.ts';

@@ -16,7 +16,7 @@ import { RefundRefused, requestRefund } from '../orders/refunds.ts';
 import { isFinalStatus } from '../orders/status.ts';
 import { flagRefundForOwner } from '../orders/transitions/index.ts';
 import { formatAmountE4 } from '../money/money.ts';
-import { refundOwedE4, subscriptionOf } from '../subscriptions/delivery.ts';
+import { refundOwedE4, subscriptionOf } from '../orders/subscription-delivery.ts';
 import { END_REASON_TEXT } from '../subscriptions/terms.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { liveSupplierOrderOf } from './supplier-orders.ts';

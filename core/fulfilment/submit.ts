@@ -17,7 +17,7 @@ import {
   recordSubmissionRefused,
   releaseEmptySubmission,
 } from '../orders/transitions/index.ts';
-import { subscriptionOf } from '../subscriptions/delivery.ts';
+import { subscriptionOf } from '../orders/subscription-delivery.ts';
 import { recordSubscriptionStart } from '../subscriptions/records.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { isLiveOnLane, releaseLane, takeLaneOrQueue } from './lanes.ts';

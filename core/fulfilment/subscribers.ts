@@ -6,7 +6,7 @@
  */
 import type { OrderEventSubscriber } from '../orders/events.ts';
 import { isFinalStatus } from '../orders/status.ts';
-import { refundOwedForOrderE4 } from '../subscriptions/delivery.ts';
+import { refundOwedForOrderE4 } from '../orders/subscription-delivery.ts';
 import { enqueueFulfilment, enqueueRefund } from './jobs.ts';
 import { releaseLane } from './lanes.ts';
 

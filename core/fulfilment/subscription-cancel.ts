@@ -19,7 +19,7 @@ import {
   type SubscriptionCancelResult,
   type SubscriptionCancelledBy,
 } from '../subscriptions/contracts.ts';
-import { refundOwedForOrderE4, subscriptionOf } from '../subscriptions/delivery.ts';
+import { refundOwedForOrderE4, subscriptionOf } from '../orders/subscription-delivery.ts';
 import { clearEndRequest, markEndRequested } from '../subscriptions/records.ts';
 import { cancelAtSupplier } from './admin-actions.ts';
 import type { FulfilmentDeps } from './deps.ts';

@@ -9,7 +9,7 @@
  */
 import type { SubscriptionEndReason } from '../../db/column-values.ts';
 import { type OrderStatus, isFinalStatus } from '../orders/status.ts';
-import type { SubscriptionRow } from '../subscriptions/delivery.ts';
+import type { SubscriptionRow } from '../orders/subscription-delivery.ts';
 import type { SupplierOrderStatus } from './supplier.ts';
 
 export interface SubscriptionReading {

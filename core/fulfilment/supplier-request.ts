@@ -7,7 +7,7 @@
 import type { Selectable } from 'kysely';
 import type { OrdersTable } from '../../db/schema.ts';
 import { type SupplierOrderFacts, undeliveredQuantity } from '../orders/progress.ts';
-import type { SubscriptionRow } from '../subscriptions/delivery.ts';
+import type { SubscriptionRow } from '../orders/subscription-delivery.ts';
 import { DAILY_INTERVAL_MINUTES, deliveryQuantityOf, periodEnd } from '../subscriptions/terms.ts';
 import type { NewSupplierOrder } from './supplier.ts';
 

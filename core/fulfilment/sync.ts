@@ -16,7 +16,7 @@ import { parseAmountE4 } from '../money/money.ts';
 import { recordOrderEvent } from '../orders/timeline.ts';
 import { recordSupplierSyncError } from '../orders/transitions/index.ts';
 import { type OrderStatus, isFinalStatus } from '../orders/status.ts';
-import { subscriptionOf } from '../subscriptions/delivery.ts';
+import { subscriptionOf } from '../orders/subscription-delivery.ts';
 import { recordPanelReport, recordSubscriptionEnd } from '../subscriptions/records.ts';
 import type { FulfilmentDeps } from './deps.ts';
 import { enqueueAdminAction } from './jobs.ts';

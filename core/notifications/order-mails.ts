@@ -17,7 +17,14 @@ import { type AmountE4, e4ToNumber, formatMoney } from '../money/money.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { createReviewInvitation, reviewPath } from '../reviews/reviews.ts';
 import type { OrderEventSubscriber } from '../orders/events.ts';
-import { refundOwedForOrderE4 } from '../subscriptions/delivery.ts';
+import {
+  type SubscriptionRow,
+  deliveryQuantityOfRow,
+  progressOfRow,
+  refundOwedForOrderE4,
+  subscriptionOf,
+} from '../orders/subscription-delivery.ts';
+import { DEFAULT_POSTS_PER_PERIOD, END_REASON_TEXT, coverageText } from '../subscriptions/terms.ts';
 import { isNotifiedStatus } from '../orders/status.ts';
 import { publicOrderId } from '../orders/types.ts';
 
@@ -42,6 +49,16 @@ function loadRefund(trx: Transaction<Database>, refundId: number) {
     .select(['refunds.amount_e4', 'refunds.origin', 'refunds.reason', 'order_payments.method'])
     .where('refunds.id', '=', refundId)
     .executeTakeFirstOrThrow();
+}
+
+/** An automatic-likes order's status e-mail speaks of posts served in the period. */
+function automaticLikesFacts(row: SubscriptionRow) {
+  return {
+    coverage: coverageText(progressOfRow(row), row.ends_at),
+    postsServed: row.posts_served ?? 0,
+    posts: row.posts ?? DEFAULT_POSTS_PER_PERIOD,
+    endReason: row.end_reason ? END_REASON_TEXT[row.end_reason] : null,
+  };
 }
 
 export const refundMailKey = (refundId: number) => `refund-mail:${refundId}`;
@@ -89,11 +106,14 @@ export function orderMailsSubscriber(options: OrderMailsOptions): OrderEventSubs
         status === 'Completed'
           ? await createReviewInvitation(trx, { orderId: order.id, now: (options.now ?? systemClock)() })
           : null;
+      const subscription = order.kind === 'package' ? undefined : await subscriptionOf(trx, order.id);
       const mail = renderStatusUpdate({
         orderNumber: publicOrderId(order.provider_order_id),
         serviceName: order.service_name,
         target: order.target,
-        quantity: order.quantity,
+        // A daily-followers order's remains count against its whole drip-feed.
+        quantity: deliveryQuantityOfRow(order, subscription),
+        ...(subscription?.kind === 'automatic_likes' ? { automaticLikes: automaticLikesFacts(subscription) } : {}),
         status,
         remains: event.remains,
         refundText: refundE4 > 0 ? money(refundE4, order.currency) : null,

@@ -39,7 +39,7 @@ export interface CreateOrderInput {
   /** A method id of the checkout, or `card`; omitted: the default card method. */
   paymentMethod?: string | undefined;
   /**
-   * The renewal link's token (core/subscriptions/renewals.ts): a valid, unused token of a
+   * The renewal link's token (core/renewals/renewals.ts): a valid, unused token of a
    * subscription to the same service and target links this order as its renewal. Anything else
    * is ignored: the order is then an ordinary one.
    */

@@ -1,5 +1,5 @@
 /**
- * A subscription's renewal reminders over HTTP (rules in core/subscriptions/renewals.ts).
+ * A subscription's renewal reminders over HTTP (rules in core/renewals/renewals.ts).
  *
  * - `POST /order/subscription/reminders`: turns the reminders on or off, from /client (the proof
  *   is the per-order token its verified lookup handed out, as for refills) or from the reminder
@@ -11,7 +11,7 @@ import {
   SubscriptionRemindersBodySchema,
   SubscriptionRemindersReplySchema,
 } from '../../core/subscriptions/renewal-contracts.ts';
-import type { Renewals } from '../../core/subscriptions/renewals.ts';
+import type { Renewals } from '../../core/renewals/renewals.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
 interface RenewalsApiOptions {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueRefillToken } from '../../core/fulfilment/refills/tokens.ts';
 import { loadInstallSecret } from '../../core/settings/install-secret.ts';
 import { REMINDER_MESSAGES } from '../../core/subscriptions/renewal-contracts.ts';
-import { RENEWAL_LINK_GRACE_MS, renewalMailKey, sendRenewalReminders } from '../../core/subscriptions/renewals.ts';
+import { RENEWAL_LINK_GRACE_MS, renewalMailKey, sendRenewalReminders } from '../../core/renewals/renewals.ts';
 import { DAY_MS } from '../../core/subscriptions/terms.ts';
 import { MAIL_JOB } from '../../core/mail/send-mail-job.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';

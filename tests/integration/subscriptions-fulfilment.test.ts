@@ -13,7 +13,7 @@ import { issueRefillToken } from '../../core/fulfilment/refills/tokens.ts';
 import { panelExpiry } from '../../core/fulfilment/smm-panel-client.ts';
 import { SUBSCRIPTION_SYNC_MINUTES } from '../../core/fulfilment/sync.ts';
 import { e4ToCents } from '../../core/money/money.ts';
-import { progressOfRow } from '../../core/subscriptions/delivery.ts';
+import { progressOfRow } from '../../core/orders/subscription-delivery.ts';
 import { DAY_MS, unservedShare } from '../../core/subscriptions/terms.ts';
 import { loadInstallSecret } from '../../core/settings/install-secret.ts';
 import { type FakeRazorpay, startFakeRazorpay } from '../fakes/razorpay.ts';

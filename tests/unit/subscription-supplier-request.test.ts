@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSubscriptionStatus } from '../../core/fulfilment/subscription-status.ts';
 import { supplierRequestFor } from '../../core/fulfilment/supplier-request.ts';
-import type { SubscriptionRow } from '../../core/subscriptions/delivery.ts';
+import type { SubscriptionRow } from '../../core/orders/subscription-delivery.ts';
 
 const now = new Date('2026-11-27T10:00:00.000Z');
 const DAY = 86_400_000;

@@ -17,6 +17,18 @@ interface StatusUpdate {
   /** Completed: the order's single-use review link (decision 039); null when there is none. */
   reviewUrl?: string | null | undefined;
   email: string;
+  /**
+   * Automatic likes: there is no quantity to deliver, only posts served in a period, so the words
+   * are about posts (a daily-followers order passes its whole drip-feed as `quantity` instead).
+   */
+  automaticLikes?: {
+    /** What the period covers, e.g. "up to 30 new posts, 100 likes each, until 27 Dec 2026". */
+    coverage: string;
+    postsServed: number;
+    posts: number;
+    /** Why it ended, as END_REASON_TEXT says it; null while it runs or when unknown. */
+    endReason: string | null;
+  };
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -67,14 +79,53 @@ const COPY: Record<StatusUpdate['status'], { subject: string; heading: string; i
   },
 };
 
+/** The words for an automatic-likes order: posts served, never "delivered units". */
+function automaticLikesCopy(
+  u: StatusUpdate,
+  likes: NonNullable<StatusUpdate['automaticLikes']>,
+): (typeof COPY)[StatusUpdate['status']] {
+  const served = `${count(likes.postsServed)} of ${count(likes.posts)} posts got their likes`;
+  const refund = u.refundText
+    ? u.refundInFull
+      ? ` We are refunding your payment in full (${u.refundText}).`
+      : ` We are refunding ${u.refundText} for the part of the period that was not used.`
+    : '';
+  switch (u.status) {
+    case 'In Progress':
+      return {
+        subject: 'is running',
+        heading: 'Your automatic likes are running',
+        intro: () =>
+          `Your ${u.serviceName} for ${u.target} are running: ${likes.coverage}. Each new post gets its likes.`,
+      };
+    case 'Completed':
+      return {
+        subject: 'has ended',
+        heading: 'Your automatic likes have ended',
+        intro: () => `Your ${u.serviceName} for ${u.target} have ended: ${served}. Thank you for choosing Boostly.`,
+      };
+    default:
+      return {
+        subject: 'has ended early',
+        heading: 'Your automatic likes ended early',
+        intro: () => {
+          const why = likes.endReason ? ` (${likes.endReason.toLowerCase()})` : '';
+          return `Your ${u.serviceName} for ${u.target} ended before the end of the period${why}: ${served}.${refund}`;
+        },
+      };
+  }
+}
+
 export function renderStatusUpdate(update: StatusUpdate): RenderedMail {
-  const copy = COPY[update.status];
+  const likes = update.automaticLikes;
+  const copy = likes ? automaticLikesCopy(update, likes) : COPY[update.status];
   const facts: [string, string][] = [
     ['Order number', update.orderNumber],
     ['Service', update.serviceName],
     ['Status', update.status],
   ];
-  if (update.status === 'Partial' || update.status === 'Canceled')
+  if (likes) facts.push(['Posts served', `${count(likes.postsServed)} of ${count(likes.posts)}`]);
+  else if (update.status === 'Partial' || update.status === 'Canceled')
     facts.push(['Delivered', `${count(deliveredOf(update))} of ${count(update.quantity)}`]);
   if (update.refundText) facts.push([update.refundInFull ? 'Refund (in full)' : 'Refund', update.refundText]);
   return renderMail({

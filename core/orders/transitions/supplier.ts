@@ -13,7 +13,7 @@ import type { Database } from '../../../db/schema.ts';
 import { publishOrderEvent } from '../events.ts';
 import { type SupplierOrderFacts, deriveOrderProgress } from '../progress.ts';
 import { type FulfilmentState, type OrderStatus, type PendingAction, canChangeOrderStatus } from '../status.ts';
-import { deliveryQuantityOfOrder } from '../../subscriptions/delivery.ts';
+import { deliveryQuantityOfOrder } from '../subscription-delivery.ts';
 import { recordOrderEvent } from '../timeline.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -1,14 +1,14 @@
 /**
  * What a subscription order amounts to at the supplier and what it is owed when it ends (decision
  * 057), read from its `subscriptions` row: the quantity its supplier orders count against, and
- * the refund rule of automatic likes. Reads only; the row's writes are in ./records.ts.
+ * the refund rule of automatic likes. Reads only; the row's writes are in core/subscriptions/records.ts.
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ServiceKind } from '../../db/column-values.ts';
 import type { Database, SubscriptionsTable } from '../../db/schema.ts';
 import { e4ToCents } from '../money/money.ts';
-import { refundDueE4 } from '../orders/progress.ts';
-import { type SubscriptionProgress, deliveryQuantityOf, unservedShare } from './terms.ts';
+import { refundDueE4 } from './progress.ts';
+import { type SubscriptionProgress, deliveryQuantityOf, unservedShare } from '../subscriptions/terms.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;

@@ -23,18 +23,18 @@ import { enqueueMail } from '../mail/send-mail-job.ts';
 import type { OrderEventSubscriber } from '../orders/events.ts';
 import { findPackage } from '../orders/form-detail.ts';
 import { providerOrderIdFrom, publicOrderId } from '../orders/types.ts';
-import { REMINDER_MESSAGES, type ReminderStopView, type RenewalLinkView } from './renewal-contracts.ts';
-import { renderRenewalReminder } from './renewal-mail.ts';
+import { REMINDER_MESSAGES, type ReminderStopView, type RenewalLinkView } from '../subscriptions/renewal-contracts.ts';
+import { renderRenewalReminder } from '../subscriptions/renewal-mail.ts';
 import {
   isRenewalTokenShape,
   isStaleRenewal,
   newRenewalToken,
   renewalTokenHash,
   subscriptionOfToken,
-} from './renewal-tokens.ts';
-import { DAY_MS, coverageText, deliveryQuantityOf, isSubscriptionKind } from './terms.ts';
+} from '../subscriptions/renewal-tokens.ts';
+import { DAY_MS, coverageText, deliveryQuantityOf, isSubscriptionKind } from '../subscriptions/terms.ts';
 
-export { RENEWAL_LINK_GRACE_MS } from './renewal-tokens.ts';
+export { RENEWAL_LINK_GRACE_MS } from '../subscriptions/renewal-tokens.ts';
 
 export const RENEWAL_REMINDER_JOB = defineRecurringJob('subscriptions.renewal_reminders');
 /** How often the job looks for subscriptions to remind: a reminder is late by at most this. */
