@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoreServices } from '../app/context.ts';
 import { type Blog, createBlog } from '../core/blog/blog.ts';
+import { readContentVersion } from '../core/content-version.ts';
 import { type Catalogue, createCatalogue } from '../core/catalogue/catalogue.ts';
 import { storeUploadedImage } from '../core/uploads/images.ts';
 import { saleBanner, unknownSaleServices } from '../core/catalogue/sale.ts';
@@ -206,14 +207,27 @@ export async function openStore(
     supplier = createSmmPanelClient({ url: config.SMM_PANEL_URL, key: config.SMM_PANEL_KEY });
   } else {
     const key = await loadInstallSecret(db, 'simulated-panel.key');
-    simulatedPanel = createSimulatedPanel({
+    // The simulated panel offers what the catalogue sells, as it stands: a service the owner maps
+    // in the editor is on offer from the next request on (one version read per request).
+    let offered = { version: await readContentVersion(db, 'catalogue_content'), services: await simulatedServices(db) };
+    const followCatalogue = async () => {
+      const version = await readContentVersion(db, 'catalogue_content');
+      if (version !== offered.version) offered = { version, services: await simulatedServices(db) };
+    };
+    const panel = createSimulatedPanel({
       db,
       now: clock,
       key,
       deliverySeconds: config.SIMULATED_PANEL_DELIVERY_SECONDS,
       failureRate: config.SIMULATED_PANEL_FAILURE_RATE,
-      services: await simulatedServices(db),
+      services: () => offered.services,
     });
+    simulatedPanel = {
+      async handle(form) {
+        await followCatalogue();
+        return panel.handle(form);
+      },
+    };
     // The store talks to its own simulated panel through the same client and wire format as to a
     // real one, only without a network hop.
     supplier = createSmmPanelClient({

@@ -7,6 +7,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SubscriptionsTable } from '../../db/schema.ts';
 import { e4ToCents, formatMoney } from '../money/money.ts';
+import { type OrderStatus, isFinalStatus } from '../orders/status.ts';
 import { publicOrderId } from '../orders/types.ts';
 import {
   END_REASON_TEXT,
@@ -104,7 +105,14 @@ function refundRuleText(
 
 export async function subscriptionDetail(
   db: Kysely<Database>,
-  order: { id: number; amount_e4: number; refunded_e4: number; currency: string; remains: number | null },
+  order: {
+    id: number;
+    amount_e4: number;
+    refunded_e4: number;
+    currency: string;
+    remains: number | null;
+    order_status: OrderStatus;
+  },
   now: Date,
 ): Promise<SubscriptionDetail | null> {
   const row = (await subscriptionsOf(db, [order.id])).get(order.id);
@@ -126,7 +134,9 @@ export async function subscriptionDetail(
     panelStatus: row.panel_status,
     endedAt: row.ended_at,
     endReason: row.end_reason ? END_REASON_TEXT[row.end_reason] : null,
-    running: row.ended_at === null,
+    // Cancelling asks the panel, so only a subscription the panel is running can be cancelled;
+    // one not sent yet (queued behind another order) is refunded from the payments panel instead.
+    running: row.ended_at === null && row.starts_at !== null && !isFinalStatus(order.order_status),
     refundRule: refundRuleText(row, progress, order, now),
     reminders: row.reminders === 1,
     reminderSentAt: row.reminder_sent_at,

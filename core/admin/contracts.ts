@@ -198,7 +198,7 @@ export const SubscriptionDetailSchema = z.object({
   panelStatus: z.string().nullable(),
   endedAt: z.string().nullable(),
   endReason: z.string().nullable(),
-  /** Still running at the supplier (or waiting to reach it): the owner may cancel it. */
+  /** Running at the supplier: the owner may cancel it there. */
   running: z.boolean(),
   /** What cancelling now gives back, by the recorded rule, in one sentence. */
   refundRule: z.string(),

@@ -64,8 +64,12 @@ export interface SimulatedPanelOptions {
   failureRate?: number;
   random?: () => number;
   now?: () => Date;
-  /** Listed with SIMULATED_SUBSCRIPTION_SERVICES, whose entries win over one of the same id. */
-  services: SimulatedPanelService[];
+  /**
+   * Listed with SIMULATED_SUBSCRIPTION_SERVICES, whose entries win over one of the same id. A
+   * function is asked at every request, so a panel that follows an edited catalogue offers its
+   * new services at once.
+   */
+  services: SimulatedPanelService[] | (() => SimulatedPanelService[]);
   currency?: string;
   /** How often a subscription's account publishes a simulated new post (default 1200: 20 hours). */
   postEveryMinutes?: number;
@@ -135,26 +139,37 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
   const postEveryMinutes = options.postEveryMinutes ?? 1200;
 
   const builtIn = new Set(SIMULATED_SUBSCRIPTION_SERVICES.map((s) => s.service));
-  const offered = [...options.services.filter((s) => !builtIn.has(s.service)), ...SIMULATED_SUBSCRIPTION_SERVICES];
-  const rates = new Map<string, number>();
-  const services: PanelServiceEntry[] = offered.map((s) => {
-    rates.set(s.service, parseAmountE4(s.rate)); // throws on a misconfigured rate, at start-up
-    return {
-      // Numeric ids go out as numbers, as most panels send them; `String(service)` is the id again.
-      service: String(Number(s.service)) === s.service ? Number(s.service) : s.service,
-      name: s.name,
-      type: s.type ?? 'Default',
-      category: s.category ?? 'Simulated',
-      rate: s.rate,
-      min: String(s.min ?? 1),
-      max: String(s.max ?? 1_000_000),
-      refill: s.refill ?? true,
-      cancel: true,
-      ...(s.dripfeed === undefined ? {} : { dripfeed: s.dripfeed }),
-    };
-  });
+  const listOf =
+    typeof options.services === 'function' ? options.services : () => options.services as SimulatedPanelService[];
+  let listed: { from: SimulatedPanelService[]; entries: PanelServiceEntry[]; rates: Map<string, number> } | null = null;
+  /** The `services` reply and the rates, made again only when the list given changes. */
+  const offer = () => {
+    const from = listOf();
+    if (listed?.from === from) return listed;
+    const offered = [...from.filter((s) => !builtIn.has(s.service)), ...SIMULATED_SUBSCRIPTION_SERVICES];
+    const rates = new Map<string, number>();
+    const entries: PanelServiceEntry[] = offered.map((s) => {
+      rates.set(s.service, parseAmountE4(s.rate)); // throws on a misconfigured rate
+      return {
+        // Numeric ids go out as numbers, as most panels send them; `String(service)` is the id again.
+        service: String(Number(s.service)) === s.service ? Number(s.service) : s.service,
+        name: s.name,
+        type: s.type ?? 'Default',
+        category: s.category ?? 'Simulated',
+        rate: s.rate,
+        min: String(s.min ?? 1),
+        max: String(s.max ?? 1_000_000),
+        refill: s.refill ?? true,
+        cancel: true,
+        ...(s.dripfeed === undefined ? {} : { dripfeed: s.dripfeed }),
+      };
+    });
+    listed = { from, entries, rates };
+    return listed;
+  };
+  offer(); // a misconfigured rate fails at start-up
   /** rate × units / 1000, in e4. */
-  const chargeE4 = (service: string, units: number) => Math.round(((rates.get(service) ?? 0) * units) / 1000);
+  const chargeE4 = (service: string, units: number) => Math.round(((offer().rates.get(service) ?? 0) * units) / 1000);
 
   /** An order as `status` reports it, numbers as strings as real panels send them. */
   const asOrder = (row: Row): SimulatedOrder => ({
@@ -218,7 +233,7 @@ export function createSimulatedPanel(options: SimulatedPanelOptions): SimulatedP
   }
 
   const store: PanelStore<SimulatedOrder> = {
-    services: () => services,
+    services: () => offer().entries,
     balance: () => ({ balance: '1000.00', currency }),
 
     async addOrder(order) {

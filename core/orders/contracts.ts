@@ -187,7 +187,7 @@ export const OrderSubscriptionSchema = z.object({
   queued: z.boolean(),
   /** Whether a renewal link is e-mailed before the end. */
   reminders: z.boolean(),
-  /** Whether "Cancel subscription" is offered (running or queued). */
+  /** Whether "Cancel subscription" is offered: the panel runs it (one not sent yet cannot be stopped there). */
   canCancel: z.boolean(),
   /** What cancelling now refunds, by the recorded rule, in words; null when it cannot be cancelled. */
   cancelRefund: z.string().nullable(),

@@ -107,19 +107,19 @@ export function subscriptionViewOf(
           : queued
             ? SUBSCRIPTION_VIEW_TEXT.queued
             : progressText(progress, now);
-  const refund = live ? cancelRefundE4(order, progress, now) : 0;
+  // Cancelling asks the panel to stop, so only what the panel runs can be cancelled.
+  const running = live && !queued && row.starts_at !== null;
+  const refund = running ? cancelRefundE4(order, progress, now) : 0;
   return {
     coverage: coverageText(progress, row.ends_at),
     progress: text,
-    running: live && !queued && row.starts_at !== null,
+    running,
     queued,
     reminders: row.reminders === 1,
-    canCancel: live,
-    cancelRefund: live
+    canCancel: running,
+    cancelRefund: running
       ? refund > 0
-        ? `We will refund ${formatMoney(e4ToNumber(refund), order.currency)}${
-            progress.startsAt === null ? ', all you paid: it has not started yet.' : ': the part not yet served.'
-          }`
+        ? `We will refund ${formatMoney(e4ToNumber(refund), order.currency)}: the part not yet served.`
         : 'Nothing is left to refund: what you paid for has been served.'
       : null,
     token: live ? token : null,

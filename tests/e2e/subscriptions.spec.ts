@@ -102,6 +102,23 @@ async function buy(page: Page, username: string, email: string): Promise<string>
   return new URL(page.url()).pathname.split('/').pop()!;
 }
 
+/**
+ * Waits until the order's subscription runs at the (simulated) panel: only then can it be
+ * cancelled, since cancelling asks the panel to stop it.
+ */
+async function waitUntilRunning(page: Page, orderId: string) {
+  await expect
+    .poll(
+      async () => {
+        const reply = await page.request.get(`/api/order/order-status?orderId=${orderId}`);
+        const body = (await reply.json()) as { data?: { subscription?: { running?: boolean } } };
+        return body.data?.subscription?.running ?? false;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}
+
 /** /client: the e-mail, its code, the rows. */
 async function lookUpOrders(page: Page, store: OwnStore, email: string) {
   await gotoHydrated(page, '/client');
@@ -168,6 +185,8 @@ for (const viewport of [
       await expect(page.getByTestId('order-progress')).toHaveText(FOLLOWERS_PROGRESS);
 
       // /client: both rows with their coverage, progress and buttons.
+      await waitUntilRunning(page, likesOrder);
+      await waitUntilRunning(page, followersOrder);
       await lookUpOrders(page, ownStore, email);
       const likesRow = page.locator(`[data-testid="order-row"][data-order-id="${likesOrder}"]`);
       const followersRow = page.locator(`[data-testid="order-row"][data-order-id="${followersOrder}"]`);
@@ -218,6 +237,7 @@ for (const viewport of [
       const username = `e2e.cancel.${suffix}`.slice(0, 30);
       await gotoHydrated(page, orderUrl(AUTOMATIC_LIKES.slug, 50, 'Standard'));
       const orderId = await buy(page, username, email);
+      await waitUntilRunning(page, orderId);
 
       await lookUpOrders(page, ownStore, email);
       const row = page.locator(`[data-testid="order-row"][data-order-id="${orderId}"]`);

@@ -113,6 +113,7 @@ describe.each(dialects)('simulated SMM panel on %s', (dialect) => {
       remains: 1000,
       currency: 'USD',
       posts: null,
+      runs: null,
     });
     at(9);
     expect((await status(order)).status).toBe('Pending');

@@ -177,6 +177,7 @@ describe('SMM panel API v2 client', () => {
       remains: 157,
       currency: 'USD',
       posts: null,
+      runs: null,
     });
     panel.setOrder(8, { status: 'In Progress', charge: 1.2, start_count: 10, remains: 40 });
     expect(await client.status('8')).toMatchObject({
