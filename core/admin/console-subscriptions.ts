@@ -8,6 +8,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, SubscriptionsTable } from '../../db/schema.ts';
 import { e4ToCents, formatMoney } from '../money/money.ts';
 import { type OrderStatus, isFinalStatus } from '../orders/status.ts';
+import { progressOfRow } from '../orders/subscription-delivery.ts';
 import { publicOrderId } from '../orders/types.ts';
 import {
   END_REASON_TEXT,
@@ -22,23 +23,9 @@ import type { ConsoleRow, SubscriptionDetail } from './contracts.ts';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 
+/** The row in the words of core/subscriptions/terms.ts; null for a kind this code does not know. */
 export function progressOf(row: SubscriptionRow): SubscriptionProgress | null {
-  if (!isSubscriptionKind(row.kind)) return null;
-  return {
-    kind: row.kind,
-    perUnit: row.per_unit,
-    periodDays: row.period_days,
-    posts: row.posts,
-    delayMinutes: row.delay_minutes,
-    runs: row.runs,
-    intervalMinutes: row.interval_minutes,
-    startsAt: row.starts_at,
-    endsAt: row.ends_at,
-    postsServed: row.posts_served,
-    runsDone: row.runs_done,
-    endedAt: row.ended_at,
-    endReason: row.end_reason,
-  };
+  return isSubscriptionKind(row.kind) ? progressOfRow(row) : null;
 }
 
 export function rowSubscription(row: SubscriptionRow, now: Date): ConsoleRow['subscription'] {

@@ -15,6 +15,7 @@ import {
   unservedShare,
 } from '../subscriptions/terms.ts';
 import type { OrderSubscription } from './contracts.ts';
+import { progressOfRow } from './subscription-delivery.ts';
 import { type FulfilmentState, type OrderStatus, type PaymentStatus, isFinalStatus } from './status.ts';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
@@ -51,24 +52,6 @@ export async function loadSubscriptionRows(
   return new Map(rows.map((row) => [row.order_id, row]));
 }
 
-export function progressOf(row: SubscriptionRow): SubscriptionProgress {
-  return {
-    kind: row.kind,
-    perUnit: row.per_unit,
-    periodDays: row.period_days,
-    posts: row.posts,
-    delayMinutes: row.delay_minutes,
-    runs: row.runs,
-    intervalMinutes: row.interval_minutes,
-    startsAt: row.starts_at,
-    endsAt: row.ends_at,
-    postsServed: row.posts_served,
-    runsDone: row.runs_done,
-    endedAt: row.ended_at,
-    endReason: row.end_reason,
-  };
-}
-
 /**
  * What cancelling now would give back, in e4, by the recorded rule: automatic likes the unserved
  * share of what was paid (`unservedShare`); daily followers what the drip-feed has not delivered
@@ -92,7 +75,7 @@ export function subscriptionViewOf(
   now: Date,
   token: string | null,
 ): OrderSubscription {
-  const progress = progressOf(row);
+  const progress = progressOfRow(row);
   const paid = order.payment_status === 'paid';
   const ended = row.ended_at !== null || isFinalStatus(order.order_status);
   const queued = paid && !ended && order.fulfilment_state === 'queued';

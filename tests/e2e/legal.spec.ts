@@ -15,7 +15,7 @@ test.describe('FAQ and legal pages', () => {
   test('the FAQ accordion keeps one question open at a time, and clicking the open one closes it', async ({ page }) => {
     await gotoHydrated(page, '/faq');
     const questions = page.getByTestId('faq-accordion').getByRole('button');
-    await expect(questions).toHaveCount(17);
+    await expect(questions).toHaveCount(20);
     const expanded = page.getByTestId('faq-accordion').locator('button[aria-expanded="true"]');
     await expect(expanded).toHaveCount(1);
     await expect(questions.nth(0)).toHaveAttribute('aria-expanded', 'true');

@@ -406,11 +406,12 @@ describe.each(dialects)('money by payment provider on %s', (dialect) => {
     const reply = await get('/api/order/all-orders.csv?provider=razorpay');
     expect(reply.statusCode, reply.body).toBe(200);
     const [header, ...rows] = parseCsv(reply.body);
-    expect(header?.slice(-3)).toEqual(['Payment provider', 'Payment method', 'Method adjustment']);
+    // The order's kind closes the row (decision 057).
+    expect(header?.slice(-4)).toEqual(['Payment provider', 'Payment method', 'Method adjustment', 'Kind']);
     expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row.slice(-3)).toEqual(['Razorpay', 'Card', '5']);
+    for (const row of rows) expect(row.slice(-4, -1)).toEqual(['Razorpay', 'Card', '5']);
     const sandbox = parseCsv((await get('/api/order/all-orders.csv?provider=sandbox')).body).slice(1);
-    expect(sandbox.map((row) => row.at(-2))).toEqual(['Crypto', 'Crypto', 'Card']);
+    expect(sandbox.map((row) => row.at(-3))).toEqual(['Crypto', 'Crypto', 'Card']);
     expect((await get('/api/order/all-orders.csv?provider=nobody')).statusCode).toBe(400);
   });
 

@@ -65,6 +65,9 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'POST /api/refunds/address': 'public',
   // A customer's refill request (decision 040): its order id and e-mail, no admin.
   'POST /api/order/refill': 'public',
+  // A subscription's cancel and reminders from /client or the e-mail: the per-order proof (decision 057).
+  'POST /api/order/subscription/cancel': 'public',
+  'POST /api/order/subscription/reminders': 'public',
   // The login and the invitation link (their own credentials are in the body).
   'POST /api/auth/login': 'public',
   'POST /api/auth/verify-otp': 'public',
@@ -123,6 +126,7 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'GET /api/order/supplier-actions/{orderId}': 'owner+support',
   'POST /api/order/refill-at-supplier': 'owner+support',
   'POST /api/order/cancel-at-supplier': 'owner+support',
+  'POST /api/admin/orders/{orderId}/cancel-subscription': 'owner+support',
   'GET /api/admin/messages': 'owner+support',
   'GET /api/admin/messages/unread-count': 'owner+support',
   'GET /api/admin/messages/{id}': 'owner+support',

@@ -299,17 +299,22 @@ describe.each(dialects)('subscriptions for the buyer on %s', (dialect) => {
         .set({ fulfilment_state: 'queued' })
         .where('id', '=', order.id)
         .execute();
+      // As the queue leaves it: not at the panel yet, so no dates.
+      await t.database.db
+        .updateTable('subscriptions')
+        .set({ starts_at: null, ends_at: null })
+        .where('order_id', '=', order.id)
+        .execute();
       const view = (await call('GET', `/api/order/order-status?orderId=${order.providerOrderId}`)).json().data;
       expect(view.subscription).toMatchObject({
         coverage: '50 followers a day for 30 days (1,500 in all)',
         progress: 'Waiting for your current order on this account to finish',
         running: false,
         queued: true,
-        canCancel: true,
+        // Cancelling asks the panel to stop it: one the panel does not run yet cannot be cancelled.
+        canCancel: false,
+        cancelRefund: null,
       });
-      expect(view.subscription.cancelRefund).toMatch(
-        /^We will refund \$\d+\.\d{2}, all you paid: it has not started yet\.$/,
-      );
       const [historyRow] = await historyOf(email);
       expect(historyRow.subscription).toMatchObject({ queued: true, progress: view.subscription.progress });
     });
