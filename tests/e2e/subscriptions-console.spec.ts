@@ -123,7 +123,6 @@ async function logInAsOwner(page: Page) {
 }
 
 test('the Subscriptions filter lists subscriptions with their progress; cancelling asks first', async ({ page }) => {
-  test.skip(!store, 'no store');
   await insertOrder('E2eOneOff1', 'package');
   await insertOrder('E2eLikes1', 'automatic_likes', { endsInDays: 18, postsServed: 12 });
   await logInAsOwner(page);
@@ -181,7 +180,6 @@ test("the reminder e-mail's renewal link opens the order page with the account f
   page,
   request,
 }) => {
-  test.skip(!store, 'no store');
   // Instagram Followers sold as automatic likes, as the catalogue editor would save it.
   await withDatabase(async (db) => {
     await db

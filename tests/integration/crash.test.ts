@@ -98,21 +98,24 @@ describe.each(dialects)('a server killed inside a supplier submission (%s)', (di
     await panel?.close();
   });
 
+  /** The store's environment: the fake panel behind the proxy, and short job leases. */
+  const storeEnv = () => ({
+    SMM_PANEL_URL: proxy.url,
+    SMM_PANEL_KEY: PANEL_KEY,
+    // Simulated payments with a (fake) real panel: the explicit opt-in of decision 014.
+    SANDBOX_PAYMENTS: 'allow',
+    RAZORPAY_KEY_ID: '',
+    RAZORPAY_KEY_SECRET: '',
+    JOB_LEASE_SECONDS: String(LEASE_SECONDS),
+    JOB_POLL_MS: '100',
+  });
+
   it(
     'flags the order for review after the restart and never sends it to the supplier twice',
     { timeout: 180_000 },
     async () => {
       const { database } = store;
-      const env = {
-        SMM_PANEL_URL: proxy.url,
-        SMM_PANEL_KEY: PANEL_KEY,
-        // Simulated payments with a (fake) real panel: the explicit opt-in of decision 014.
-        SANDBOX_PAYMENTS: 'allow',
-        RAZORPAY_KEY_ID: '',
-        RAZORPAY_KEY_SECRET: '',
-        JOB_LEASE_SECONDS: String(LEASE_SECONDS),
-        JOB_POLL_MS: '100',
-      };
+      const env = storeEnv();
       const first = await store.start(env);
 
       // Paying (and the browser's verification) queues the fulfilment job; the supplier takes the
@@ -166,15 +169,7 @@ describe.each(dialects)('a server killed inside a supplier submission (%s)', (di
     { timeout: 180_000 },
     async () => {
       const { database } = store;
-      const env = {
-        SMM_PANEL_URL: proxy.url,
-        SMM_PANEL_KEY: PANEL_KEY,
-        SANDBOX_PAYMENTS: 'allow',
-        RAZORPAY_KEY_ID: '',
-        RAZORPAY_KEY_SECRET: '',
-        JOB_LEASE_SECONDS: String(LEASE_SECONDS),
-        JOB_POLL_MS: '100',
-      };
+      const env = storeEnv();
       // The package this suite buys, sold as automatic likes on the fake panel's Subscriptions
       // service (the catalogue was seeded by the first boot; the next boot reads it).
       const service = await database.db
