@@ -16,6 +16,7 @@ import {
   defaultSupportEmail,
   shortestHonestRefundWindowHours,
 } from '../core/settings/store-info.ts';
+import { parseAllowedPrivateAddresses } from '../core/fulfilment/panel-address.ts';
 
 const optionalUrl = z.url().optional();
 const totpKey = z
@@ -124,6 +125,18 @@ const EnvSchema = z.object({
   SUPPLIER_KEY_ENCRYPTION_KEY: totpKey.optional(),
   /** The key before a rotation: still opens, and panel keys under it are re-sealed at boot. */
   SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: totpKey.optional(),
+  /**
+   * Private addresses a panel added on /admin/suppliers may use (a panel on the operator's own
+   * network): comma-separated addresses or networks, e.g. "10.0.0.0/8, 192.168.1.5". Unset:
+   * stored panels are reached only over https at public addresses.
+   */
+  SUPPLIER_PANEL_ALLOW_PRIVATE: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      const parsed = value ? parseAllowedPrivateAddresses(value) : null;
+      if (typeof parsed === 'string') context.addIssue({ code: 'custom', message: parsed });
+    }),
   /** How often panels with a low-balance threshold are asked for their balance (decision 045). */
   LOW_BALANCE_CHECK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
 });

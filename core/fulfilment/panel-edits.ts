@@ -26,6 +26,12 @@ async function probe(client: SupplierPanel): Promise<SupplierBalance> {
   }
 }
 
+/** A URL a stored panel may not use is refused before anything is sent to it. */
+function refuseUnsafeUrl({ panels }: Pick<SupplierAdminDeps, 'panels'>, url: string): void {
+  const problem = panels.urlProblem(url);
+  if (problem) throw new SupplierAdminError(problem, 400, 'url');
+}
+
 /** A name another panel has is refused before anything is asked; the unique index catches a race. */
 async function refuseTakenName(
   { db }: Pick<SupplierAdminDeps, 'db'>,
@@ -52,6 +58,7 @@ export async function addPanel(deps: SupplierAdminDeps, input: AddPanelInput): P
   const { db, sealer } = deps;
   if (!sealer) throw new SupplierAdminError(SUPPLIER_KEY_MISSING_MESSAGE, 409);
   await refuseTakenName(deps, input.name);
+  refuseUnsafeUrl(deps, input.url);
   const answer = await probe(deps.panels.probe(input.url, input.apiKey));
   const at = deps.now().toISOString();
   const id = await withNameTaken(() =>
@@ -108,6 +115,7 @@ export async function editPanel(deps: SupplierAdminDeps, panelId: number, input:
     // A new URL with the saved key: the key is opened here only to ask `balance` with it.
     const key = input.apiKey ?? (row.key_sealed ? sealer.open(panelId, row.key_sealed) : '');
     if (!key) throw new SupplierAdminError(SUPPLIER_MESSAGES.keyRequired, 400, 'apiKey');
+    refuseUnsafeUrl(deps, url);
     const answer = await probe(deps.panels.probe(url, key));
     if (urlChanged) changes.url = url;
     if (input.apiKey !== undefined) changes.key_sealed = sealer.seal(panelId, input.apiKey);

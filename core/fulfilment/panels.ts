@@ -10,6 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { type PanelAddressPolicy, createGuardedPanelFetch, panelUrlProblem } from './panel-address.ts';
 import { type PanelKeySealer, PanelKeyUnreadableError, SUPPLIER_KEY_MISSING_MESSAGE } from './panel-keys.ts';
 import { createSmmPanelClient } from './smm-panel-client.ts';
 import { ENVIRONMENT_PANEL_ID } from './supplier-catalogue.ts';
@@ -34,20 +35,24 @@ export interface PanelRegistryOptions {
   environment: SupplierPanel;
   /** Null without SUPPLIER_KEY_ENCRYPTION_KEY: stored panels then cannot be used. */
   sealer: PanelKeySealer | null;
-  /** The fetch stored panels' clients use (tests may route it). */
+  /** Where stored panels may be reached (./panel-address.ts). */
+  addressPolicy: PanelAddressPolicy;
+  /** The fetch stored panels' clients use; the address-checking one unless a test routes it. */
   fetch?: typeof fetch | undefined;
 }
 
 export interface PanelRegistry extends SupplierPanels {
   /** Builds a client for a URL and key without storing anything (checking a panel before saving it). */
   probe(url: string, apiKey: string): SupplierPanel;
+  /** Why a stored panel cannot use this URL (scheme, an address written in it), or null. */
+  urlProblem(url: string): string | null;
 }
 
 export function createPanelRegistry(options: PanelRegistryOptions): PanelRegistry {
   const { db, environment, sealer } = options;
   const cache = new Map<number, { stamp: string; panel: SupplierPanel }>();
-  const build = (url: string, key: string) =>
-    createSmmPanelClient(options.fetch ? { url, key, fetch: options.fetch } : { url, key });
+  const panelFetch = options.fetch ?? createGuardedPanelFetch(options.addressPolicy);
+  const build = (url: string, key: string) => createSmmPanelClient({ url, key, fetch: panelFetch });
 
   return {
     async get(panelId) {
@@ -70,5 +75,6 @@ export function createPanelRegistry(options: PanelRegistryOptions): PanelRegistr
       return panel;
     },
     probe: build,
+    urlProblem: (url) => panelUrlProblem(url, options.addressPolicy),
   };
 }

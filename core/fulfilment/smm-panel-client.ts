@@ -23,6 +23,7 @@ import type {
   SupplierService,
   SupplierStatusResult,
 } from './supplier.ts';
+import { readCappedText } from '../outside-reply.ts';
 
 export type SmmPanelErrorKind = 'api' | 'http' | 'timeout' | 'network' | 'bad-response';
 
@@ -122,7 +123,15 @@ export interface SmmPanelClientOptions {
   key: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** The largest reply read; a bigger one fails as a bad reply. */
+  maxReplyBytes?: number;
 }
+
+/**
+ * Big enough for a services list of many thousands of services (each a few hundred bytes), far
+ * below what would strain the server's memory.
+ */
+export const PANEL_REPLY_MAX_BYTES = 8 * 1024 * 1024;
 
 /** The most ids one multi-id request (status, refill_status, cancel) may carry, as panels allow. */
 export const MAX_STATUS_IDS = 100;
@@ -150,12 +159,13 @@ function errorText(value: unknown): string | null {
 export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPanel {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 15_000;
+  const maxReplyBytes = options.maxReplyBytes ?? PANEL_REPLY_MAX_BYTES;
 
   const bad = (action: string, message: string) => new SmmPanelError('bad-response', message, undefined, action);
 
   async function call(action: string, fields: Record<string, string> = {}): Promise<unknown> {
     const body = new URLSearchParams({ key: options.key, action, ...fields });
-    let text: string;
+    let text: string | null;
     let response: Response;
     try {
       response = await doFetch(options.url, {
@@ -164,7 +174,8 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
         body: body.toString(),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await response.text();
+      // The timeout's signal also ends a body that keeps trickling in.
+      text = await readCappedText(response, maxReplyBytes);
     } catch (error) {
       const name = error instanceof Error ? error.name : '';
       if (name === 'TimeoutError' || name === 'AbortError') {
@@ -183,6 +194,7 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
       });
     }
 
+    if (text === null) throw bad(action, `Supplier panel's reply to ${action} was too large`);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -199,10 +211,8 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
       );
     }
     if (json === undefined) {
-      throw bad(
-        action,
-        `Supplier panel answered ${action} with something other than JSON: ${JSON.stringify(text.slice(0, 80))}`,
-      );
+      // Never the reply itself: whatever answered at that URL stays out of messages and logs.
+      throw bad(action, `Supplier panel answered ${action} with something other than JSON`);
     }
     if (isObject(json) && json.error !== undefined && json.error !== null) {
       throw new SmmPanelError('api', String(errorText(json.error) ?? JSON.stringify(json.error)), undefined, action);

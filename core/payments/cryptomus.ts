@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { cryptomusSign, isValidCryptomusWebhook, phpJsonEncode } from './cryptomus-signature.ts';
 import { type PaymentOutcome, type PaymentProvider, PaymentProviderError, type WebhookReading } from './provider.ts';
+import { PROVIDER_REPLY_MAX_BYTES, readCappedJson } from '../outside-reply.ts';
 
 export interface CryptomusOptions {
   /** The merchant's uuid, sent as the `merchant` header. */
@@ -142,7 +143,7 @@ export function createCryptomusProvider(options: CryptomusOptions): PaymentProvi
       const why = error instanceof Error ? error.message : String(error);
       throw new PaymentProviderError(`Cryptomus is unreachable: ${why}`);
     }
-    const json: unknown = await response.json().catch(() => null);
+    const json: unknown = await readCappedJson(response, PROVIDER_REPLY_MAX_BYTES).catch(() => null);
     const reply = ReplySchema.safeParse(json);
     if (response.status >= 500 || !reply.success) {
       throw new PaymentProviderError(`Cryptomus answered ${response.status} without a usable reply`, response.status);

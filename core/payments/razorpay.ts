@@ -14,6 +14,7 @@ import {
   headerValue,
 } from './provider.ts';
 import { isValidPaymentSignature, isValidWebhookSignature } from './signatures.ts';
+import { PROVIDER_REPLY_MAX_BYTES, readCappedJson } from '../outside-reply.ts';
 
 interface RazorpayOptions {
   keyId: string;
@@ -129,7 +130,7 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
         `Razorpay is unreachable: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    const json: unknown = await response.json().catch(() => null);
+    const json: unknown = await readCappedJson(response, PROVIDER_REPLY_MAX_BYTES).catch(() => null);
     if (!response.ok) {
       const description = z.object({ error: z.object({ description: z.string() }) }).safeParse(json);
       throw new PaymentProviderError(

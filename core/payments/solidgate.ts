@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type PaymentOutcome, type PaymentProvider, PaymentProviderError, headerValue } from './provider.ts';
 import { isValidSolidgateSignature, solidgateSignature } from './solidgate-signature.ts';
+import { PROVIDER_REPLY_MAX_BYTES, readCappedJson } from '../outside-reply.ts';
 
 export const SOLIDGATE_API_URL = 'https://pay.solidgate.com';
 export const SOLIDGATE_PAYMENT_PAGE_URL = 'https://payment-page.solidgate.com';
@@ -147,7 +148,7 @@ export function createSolidgateProvider(options: SolidgateOptions): PaymentProvi
       const why = error instanceof Error ? error.name : 'network error';
       throw new PaymentProviderError(`Solidgate is unreachable (${why})`);
     }
-    const json: unknown = await response.json().catch(() => undefined);
+    const json: unknown = (await readCappedJson(response, PROVIDER_REPLY_MAX_BYTES).catch(() => null)) ?? undefined;
     if (json === undefined) throw new PaymentProviderError(`Solidgate answered ${response.status}`, response.status);
     return { status: response.status, json };
   }

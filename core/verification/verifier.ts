@@ -16,6 +16,7 @@
 import type { TargetKind } from '../catalogue/types.ts';
 import { messagesFor } from './messages.ts';
 import { isBlankTarget, parseTarget, parseTikTokUsername, tiktokVideoCanonicalUrl } from './parse.ts';
+import { readCappedText } from '../outside-reply.ts';
 
 export type VerifyOutcome =
   | { outcome: 'verified'; canonical: string }
@@ -80,26 +81,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The body as text, or null when it is larger than `maxBytes`. */
-async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
 async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => {});
 }
@@ -134,7 +115,7 @@ export function createTargetVerifier(options: TargetVerifierOptions): TargetVeri
       });
       const { status } = response;
       if (status === 200) {
-        const text = await readCapped(response, MAX_BODY_BYTES);
+        const text = await readCappedText(response, MAX_BODY_BYTES);
         if (text === null) return unknown({ reason: 'bad-body', status, detail: 'body too large' });
         let body: unknown;
         try {

@@ -83,6 +83,8 @@ describe.each(dialects)('supplier panels on %s', (dialect) => {
         RAZORPAY_KEY_SECRET: razorpayKeys.keySecret,
         RAZORPAY_API_URL: razorpay.url,
         SUPPLIER_KEY_ENCRYPTION_KEY: SUPPLIER_KEY,
+        // The fake vendors listen on this host: allowed the way an operator allows their own network.
+        SUPPLIER_PANEL_ALLOW_PRIVATE: '127.0.0.1',
       },
       overrides: {
         logger: pino(
@@ -225,7 +227,7 @@ describe.each(dialects)('supplier panels on %s', (dialect) => {
     const environment = t.store.supplier;
     const admin = createSupplierAdmin({
       db: db(),
-      panels: createPanelRegistry({ db: db(), environment, sealer: null }),
+      panels: createPanelRegistry({ db: db(), environment, sealer: null, addressPolicy: { allowedPrivate: null } }),
       sealer: createPanelKeySealer(undefined),
       environmentSource: 'url',
       publicUrl: 'http://localhost:3000',
@@ -532,6 +534,7 @@ describe.each(dialects)('supplier key rotation on %s', (dialect) => {
       DATA_DIR: path.join(root, '.tmp/unused'),
       LOG_LEVEL: 'silent',
       TOTP_ENCRYPTION_KEY: TEST_TOTP_ENCRYPTION_KEY,
+      SUPPLIER_PANEL_ALLOW_PRIVATE: '127.0.0.1',
       ...(keys.current ? { SUPPLIER_KEY_ENCRYPTION_KEY: keys.current } : {}),
       ...(keys.previous ? { SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS: keys.previous } : {}),
     });

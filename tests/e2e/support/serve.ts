@@ -129,6 +129,8 @@ const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     // The same for the API keys of supplier panels added on /admin/suppliers (decision 045).
     SUPPLIER_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // The suites' fake supplier panels listen on this host: allowed as an operator allows their own network.
+    SUPPLIER_PANEL_ALLOW_PRIVATE: '127.0.0.1',
     ...process.env,
     SMTP_URL: sink.url,
   },
