@@ -505,6 +505,11 @@ export interface AdminSecondFactorsTable {
   totp_enabled_at: string | null;
   totp_last_step: number | null;
   challenge_until: string | null;
+  /** Codes tried in the open challenge (migration 027). */
+  challenge_guesses: Generated<number>;
+  /** The start of the account's current fifteen-minute window of guesses, and how many it had. */
+  guess_window_started: string | null;
+  guess_window_count: Generated<number>;
   passed_source: string | null;
   passed_until: string | null;
   updated_at: string;

@@ -23,6 +23,7 @@ export const ADMIN_MESSAGES = {
   expired: CODE_FAILURE_MESSAGES.expired,
   locked: CODE_FAILURE_MESSAGES.locked,
   missing: CODE_FAILURE_MESSAGES.missing,
+  challengeSpent: 'Too many wrong codes. Log in with your password again.',
   adminExists: 'An admin with this e-mail already exists.',
   noSuchAdmin: 'There is no admin with this e-mail.',
   loggedOut: 'Logged out',

@@ -185,10 +185,13 @@ export function createAdminLogin(options: AdminLoginOptions): AdminLogin {
       if (admin && admin.is_verified === 1 && (await factors.method(admin.id)) === 'totp') {
         const answer = await factors.answerChallenge(admin.id, otp, at);
         if (answer === 'no-challenge') throw new AdminAuthError(ADMIN_MESSAGES.missing, 400);
-        if (answer === 'invalid') {
+        if (typeof answer === 'object') {
+          throw new AdminAuthError(ADMIN_MESSAGES.tooManyAttempts, 429, answer.retryAfterMs);
+        }
+        if (answer === 'invalid' || answer === 'spent') {
           const lock = await fail(email, source, at);
           if (lock > 0) throw new AdminAuthError(ADMIN_MESSAGES.tooManyAttempts, 429, lock);
-          throw new AdminAuthError(ADMIN_MESSAGES.invalid, 400);
+          throw new AdminAuthError(answer === 'spent' ? ADMIN_MESSAGES.challengeSpent : ADMIN_MESSAGES.invalid, 400);
         }
         await factors.grant(admin.id, source, at);
         return { ok: true };

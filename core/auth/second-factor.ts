@@ -15,7 +15,7 @@
  * bound to the admin's id); without a key in production, enrolment is refused with the reason
  * the security page shows.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { loadInstallSecret } from '../settings/install-secret.ts';
 import { AdminAuthError } from './admin-errors.ts';
@@ -38,6 +38,14 @@ import {
 const GRANT_MS = 5 * 60_000;
 /** How long after a right password a TOTP or recovery code may be entered. */
 const CHALLENGE_MS = 10 * 60_000;
+/**
+ * Codes one challenge takes; the last wrong one closes it (as an e-mailed code allows 5 tries).
+ * Counted on the account, not the address, so many addresses do not multiply the guesses.
+ */
+export const CHALLENGE_GUESSES = 5;
+/** Codes the account takes in one window across challenges; then it waits out the window. */
+export const WINDOW_GUESSES = 10;
+export const GUESS_WINDOW_MS = 15 * 60_000;
 export type SecondFactorMethod = 'email' | 'totp';
 
 export interface SecondFactorStatus {
@@ -49,7 +57,11 @@ export interface SecondFactorStatus {
   totpSetup: { available: boolean; reason: string | null };
 }
 
-export type CodeCheck = 'ok' | 'invalid' | 'no-challenge';
+/**
+ * `spent`: that was the challenge's last try (the password must be given again); `locked`: the
+ * account has had its window's guesses (`retryAfterMs` until the window ends).
+ */
+export type CodeCheck = 'ok' | 'invalid' | 'spent' | 'no-challenge' | { locked: true; retryAfterMs: number };
 
 export interface SecondFactors {
   method(adminId: number): Promise<SecondFactorMethod>;
@@ -269,7 +281,11 @@ export function createSecondFactors(db: Kysely<Database>, source: TotpKeySource 
       await ensureRow(adminId, at);
       await db
         .updateTable('admin_second_factors')
-        .set({ challenge_until: new Date(at.getTime() + CHALLENGE_MS).toISOString(), updated_at: at.toISOString() })
+        .set({
+          challenge_until: new Date(at.getTime() + CHALLENGE_MS).toISOString(),
+          challenge_guesses: 0,
+          updated_at: at.toISOString(),
+        })
         .where('admin_id', '=', adminId)
         .execute();
     },
@@ -280,13 +296,53 @@ export function createSecondFactors(db: Kysely<Database>, source: TotpKeySource 
     },
 
     async answerChallenge(adminId, code, at) {
-      const current = await row(adminId);
       const atIso = at.toISOString();
-      if (!current?.totp_secret || !current.challenge_until || current.challenge_until <= atIso) return 'no-challenge';
-      if (!(await service.checkCode(adminId, code, at))) return 'invalid';
+      const windowFrom = new Date(at.getTime() - GUESS_WINDOW_MS).toISOString();
+      // A guess is taken (counted) before the code is checked, in one compare-and-set: parallel
+      // guesses from any number of addresses each take one, and none is checked past the limits.
+      const inWindow = sql<boolean>`guess_window_started is not null and guess_window_started > ${windowFrom}`;
+      const taken = await db
+        .updateTable('admin_second_factors')
+        .set({
+          challenge_guesses: sql`challenge_guesses + 1`,
+          guess_window_count: sql`case when ${inWindow} then guess_window_count + 1 else 1 end`,
+          guess_window_started: sql`case when ${inWindow} then guess_window_started else ${atIso} end`,
+          updated_at: atIso,
+        })
+        .where('admin_id', '=', adminId)
+        .where('totp_secret', 'is not', null)
+        .where('challenge_until', '>', atIso)
+        .where('challenge_guesses', '<', CHALLENGE_GUESSES)
+        .where((eb) =>
+          eb.or([
+            eb('guess_window_started', 'is', null),
+            eb('guess_window_started', '<=', windowFrom),
+            eb('guess_window_count', '<', WINDOW_GUESSES),
+          ]),
+        )
+        .executeTakeFirst();
+      if (!changed(taken)) {
+        const current = await row(adminId);
+        if (!current?.totp_secret || !current.challenge_until || current.challenge_until <= atIso)
+          return 'no-challenge';
+        // Its tries are used up (the guess that used the last one closes it): nothing to answer.
+        if (current.challenge_guesses >= CHALLENGE_GUESSES) return 'no-challenge';
+        const windowEnds = new Date(current.guess_window_started ?? atIso).getTime() + GUESS_WINDOW_MS;
+        return { locked: true, retryAfterMs: Math.max(windowEnds - at.getTime(), 1000) };
+      }
+      if (!(await service.checkCode(adminId, code, at))) {
+        // The last try of this challenge closes it: the next code needs the password again.
+        const closed = await db
+          .updateTable('admin_second_factors')
+          .set({ challenge_until: null, updated_at: atIso })
+          .where('admin_id', '=', adminId)
+          .where('challenge_guesses', '>=', CHALLENGE_GUESSES)
+          .executeTakeFirst();
+        return changed(closed) ? 'spent' : 'invalid';
+      }
       await db
         .updateTable('admin_second_factors')
-        .set({ challenge_until: null, updated_at: atIso })
+        .set({ challenge_until: null, challenge_guesses: 0, updated_at: atIso })
         .where('admin_id', '=', adminId)
         .execute();
       return 'ok';

@@ -763,6 +763,57 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       advance(15 * MINUTE + 1_000);
     });
 
+    it('limits code guesses per challenge and per account, whatever addresses they come from', async () => {
+      const { email, secret } = await totpAdmin('many.addresses');
+      const right = () => totpCode(secret, clock.now());
+      const wrongCode = () => (right() === '000000' ? '111111' : '000000');
+      const owner = nextAddress();
+      expect((await login(email, PASSWORD, owner)).json()).toEqual(TOTP_NEEDED);
+      // One right password, then 40 other addresses guess 5 codes each: the challenge takes 5.
+      const messages: string[] = [];
+      for (let source = 0; source < 40; source += 1) {
+        const from = nextAddress();
+        for (let guess = 0; guess < 5; guess += 1)
+          messages.push((await verifyOtp(email, wrongCode(), from)).json().message);
+      }
+      expect(messages.slice(0, 5)).toEqual([
+        'Invalid code',
+        'Invalid code',
+        'Invalid code',
+        'Invalid code',
+        // The fifth from one address also locks that address (the per-address lockout).
+        'Too many attempts. Try again later.',
+      ]);
+      expect(new Set(messages.slice(5))).toEqual(new Set(['Ask for a code first.']));
+      // The right code no longer works in that challenge: the password must come first again.
+      expect((await verifyOtp(email, right(), owner)).json().message).toBe('Ask for a code first.');
+
+      // Reopening the challenge from other addresses buys 5 more guesses at most: 10 a window.
+      const second = nextAddress();
+      await login(email, PASSWORD, second);
+      for (let guess = 0; guess < 5; guess += 1) await verifyOtp(email, wrongCode(), nextAddress());
+      const third = nextAddress();
+      expect((await login(email, PASSWORD, third)).json()).toEqual(TOTP_NEEDED);
+      const locked = await verifyOtp(email, right(), third);
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json().message).toBe('Too many attempts. Try again later.');
+
+      // Once the window has passed, the owner's password and code work again.
+      advance(15 * MINUTE + 1_000);
+      await totpLogin(email, secret);
+    }, 90_000);
+
+    it('counts parallel guesses: no more codes are checked than one challenge allows', async () => {
+      const { email, secret } = await totpAdmin('parallel.guesses');
+      const right = totpCode(secret, clock.now());
+      const wrong = right === '000000' ? '111111' : '000000';
+      expect((await login(email, PASSWORD, nextAddress())).json()).toEqual(TOTP_NEEDED);
+      const replies = await Promise.all(Array.from({ length: 20 }, () => verifyOtp(email, wrong, nextAddress())));
+      const messages = replies.map((reply) => reply.json<{ message: string }>().message);
+      expect(messages.filter((message) => message !== 'Ask for a code first.'), messages.join('; ')).toHaveLength(5);
+      advance(15 * MINUTE + 1_000);
+    });
+
     it('turns off with a current code, back to e-mailed codes; the operator can reset it', async () => {
       const { email, secret, recoveryCodes } = await totpAdmin('disable');
       const token = await totpLogin(email, secret);
