@@ -14,7 +14,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, type LookupFunction, isIP } from 'node:net';
 import { Readable } from 'node:stream';
 
 /** Refused before any byte is sent: the URL is not one a stored panel may use. */
@@ -131,11 +131,7 @@ export function panelUrlProblem(text: string, policy: PanelAddressPolicy): strin
   return NOT_ALLOWED;
 }
 
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | { address: string; family: number }[],
-  family?: number,
-) => void;
+type LookupCallback = Parameters<LookupFunction>[2];
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -147,7 +143,7 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 export function createGuardedPanelFetch(policy: PanelAddressPolicy): typeof fetch {
   const resolve = policy.resolve ?? (async (hostname: string) => dnsLookup(hostname, { verbatim: true }));
 
-  const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+  const lookup: LookupFunction = (hostname, options, callback) => {
     resolve(hostname).then(
       ({ address, family }) => {
         if (!isAllowedPanelAddress(address, policy)) {
@@ -178,7 +174,7 @@ export function createGuardedPanelFetch(policy: PanelAddressPolicy): typeof fetc
           method: init.method ?? 'GET',
           headers,
           // An IP written in the URL was checked above; a name is checked as it is resolved.
-          lookup: (url.protocol === 'http:' ? plainHttpLookup : lookup) as never,
+          lookup: url.protocol === 'http:' ? plainHttpLookup : lookup,
           ...(init.signal ? { signal: init.signal } : {}),
           agent: false,
         },
@@ -202,7 +198,7 @@ export function createGuardedPanelFetch(policy: PanelAddressPolicy): typeof fetc
   };
 
   /** Plain http resolves only to the operator's listed private addresses, never a public one. */
-  function plainHttpLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback) {
+  function plainHttpLookup(hostname: string, options: Parameters<LookupFunction>[1], callback: LookupCallback) {
     resolve(hostname).then(
       ({ address, family }) => {
         const type = family === 6 ? 'ipv6' : 'ipv4';
