@@ -47,17 +47,3 @@ export function oneTimeCodeField(messages: { required: string; format: string })
     .transform((value) => String(value).replace(/\s+/g, ''))
     .pipe(requiredText(messages.required).regex(/^\d{6}$/, { error: messages.format }));
 }
-
-/**
- * The largest value of a 32-bit INTEGER column (every id and count column on PostgreSQL): a
- * number past it would make the database, not the validation, refuse the request.
- */
-export const MAX_INTEGER_COLUMN = 2_147_483_647;
-
-/**
- * A row id from a path, a query or a body: a whole number from 1 to the column's largest value,
- * `message` for anything else (so an id no row can have answers like one no row has).
- */
-export function rowId(message: string) {
-  return z.coerce.number({ error: message }).int(message).min(1, message).max(MAX_INTEGER_COLUMN, message);
-}

@@ -4,7 +4,7 @@
  * order detail page bundles it.
  */
 import { z } from 'zod';
-import { MAX_INTEGER_COLUMN, requiredText } from '../form-fields.ts';
+import { requiredText } from '../form-fields.ts';
 import { REFUND_FORM_MESSAGES, REFUND_REASON_MAX_LENGTH, REFUND_STATE_TEXT } from '../orders/refund-rules.ts';
 
 const REFUND_STATES = Object.keys(REFUND_STATE_TEXT) as [
@@ -30,7 +30,7 @@ export const AdminRefundBodySchema = z.object({
     .string({ error: REFUND_FORM_MESSAGES.keyInvalid })
     .regex(/^[A-Za-z0-9-]{16,64}$/, REFUND_FORM_MESSAGES.keyInvalid),
   /** The payment to give back; absent: the one that paid the order. */
-  orderPaymentId: z.number().int().positive().max(MAX_INTEGER_COLUMN).optional(),
+  orderPaymentId: z.number().int().positive().max(2_147_483_647).optional(),
 });
 export type AdminRefundBody = z.input<typeof AdminRefundBodySchema>;
 

@@ -4,7 +4,6 @@
  * messages are the server's; public pages never load this module.
  */
 import { z } from 'zod';
-import { MAX_INTEGER_COLUMN } from '../form-fields.ts';
 import {
   PERIOD_DAYS_MAX,
   PERIOD_DAYS_MIN,
@@ -72,7 +71,7 @@ const TierSchema = z.object({
     .number({ error: 'Choose a supplier panel.' })
     .int()
     .min(1, 'Choose a supplier panel.')
-    .max(MAX_INTEGER_COLUMN, 'Choose a supplier panel.'),
+    .max(2_147_483_647, 'Choose a supplier panel.'),
   supplierServiceId: required('Supplier service id', 100),
 });
 

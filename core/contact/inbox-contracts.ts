@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { OrderDetailSchema } from '../admin/contracts.ts';
-import { UNSAFE_TEXT_MESSAGE, hasUnsafeCharacters, rowId } from '../form-fields.ts';
+import { UNSAFE_TEXT_MESSAGE, hasUnsafeCharacters } from '../form-fields.ts';
 
 export const INBOX_STATUSES = ['new', 'handled'] as const;
 export type InboxStatus = (typeof INBOX_STATUSES)[number];
@@ -69,7 +69,11 @@ export const InboxListQuerySchema = z.object({
 });
 
 export const InboxMessageParamsSchema = z.object({
-  id: rowId(INBOX_MESSAGES.badId),
+  id: z.coerce
+    .number({ error: INBOX_MESSAGES.badId })
+    .int(INBOX_MESSAGES.badId)
+    .positive(INBOX_MESSAGES.badId)
+    .max(2 ** 31 - 1, INBOX_MESSAGES.badId),
 });
 
 /** `POST /api/admin/messages/:id/replies`. */

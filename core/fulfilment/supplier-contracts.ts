@@ -5,7 +5,6 @@
  * a key is saved.
  */
 import { z } from 'zod';
-import { rowId } from '../form-fields.ts';
 
 export const SUPPLIER_MESSAGES = {
   notFound: 'Supplier panel not found',
@@ -29,7 +28,7 @@ export const SUPPLIER_MESSAGES = {
 const DECIMAL_AMOUNT = /^\d{1,9}(\.\d{1,4})?$/;
 
 export const PanelIdParamsSchema = z.object({
-  id: rowId('must be a panel id'),
+  id: z.coerce.number({ error: 'must be a panel id' }).int('must be a panel id').positive('must be a panel id'),
 });
 
 const name = z

@@ -5,7 +5,7 @@
  * the same rules without zod (./form-check.ts, decision 036). Browser-safe.
  */
 import { z } from 'zod';
-import { requiredText, rowId } from '../form-fields.ts';
+import { requiredText } from '../form-fields.ts';
 import {
   REVIEW_FORM_MESSAGES,
   REVIEW_MAX_RATING,
@@ -93,7 +93,11 @@ export const ReviewListQuerySchema = z.object({
 export type ReviewListQuery = z.output<typeof ReviewListQuerySchema>;
 
 export const ReviewIdParamsSchema = z.object({
-  id: rowId(ADMIN_REVIEW_MESSAGES.badId),
+  id: z.coerce
+    .number({ error: ADMIN_REVIEW_MESSAGES.badId })
+    .int(ADMIN_REVIEW_MESSAGES.badId)
+    .min(1, ADMIN_REVIEW_MESSAGES.badId)
+    .max(2_147_483_647, ADMIN_REVIEW_MESSAGES.badId),
 });
 
 export const AdminReviewRowSchema = z.object({

@@ -26,7 +26,6 @@ import {
 import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, FieldErrorSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
-import { rowId } from '../../core/form-fields.ts';
 
 /** The tier editor's supplier lists, from S's registry (decision 045). */
 export function supplierDirectory(db: Kysely<Database>): SupplierDirectory {
@@ -337,7 +336,7 @@ export const adminCatalogueApi: FastifyPluginAsyncZod<AdminCatalogueApiOptions> 
       schema: {
         tags: ['admin'],
         summary: "A panel's imported services (name, rate per 1000, min, max) for the tier editor",
-        params: z.object({ panelId: rowId('must be a panel id') }),
+        params: z.object({ panelId: z.coerce.number().int().min(1).max(2_147_483_647) }),
         response: {
           200: envelopeOf(
             z.array(

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
 import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
-import { rowId } from '../../core/form-fields.ts';
 
 interface AdminMailApiOptions {
   failedMail: FailedMailConsole;
@@ -26,7 +25,11 @@ const FailedMailSchema = z.object({
 });
 
 const ResendParamsSchema = z.object({
-  id: rowId('must be a job id'),
+  id: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .positive('must be positive')
+    .max(2 ** 31 - 1, 'is too large'),
 });
 
 export const RESEND_QUEUED_MESSAGE = 'The e-mail will be sent again.';

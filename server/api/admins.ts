@@ -18,7 +18,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { rowId } from '../../core/form-fields.ts';
 import { AUDIT_PAGE_SIZE, auditActions, listAudit } from '../../core/audit/audit.ts';
 import { INVITATION_MESSAGES, type AdminTeam } from '../../core/auth/invitations.ts';
 import { ADMIN_ROLES } from '../../core/auth/roles.ts';
@@ -34,7 +33,11 @@ interface AdminsApiOptions {
 
 const RoleSchema = z.enum(ADMIN_ROLES, { error: 'must be owner or support' });
 const IdParams = z.object({
-  id: rowId('must be an admin id'),
+  id: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .positive('must be positive')
+    .max(2 ** 31 - 1, 'is too large'),
 });
 
 const TeamMemberSchema = z.object({
@@ -68,7 +71,12 @@ const AuditEntrySchema = z.object({
 const AuditQuery = z.object({
   q: z.string().max(200, 'is too long').optional(),
   action: z.string().max(200, 'is too long').optional(),
-  adminId: rowId('must be an admin id').optional(),
+  adminId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .optional(),
   targetType: z.string().max(100, 'is too long').optional(),
   targetId: z.string().max(200, 'is too long').optional(),
   before: z.string().max(100, 'is too long').optional(),
