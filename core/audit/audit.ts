@@ -100,88 +100,36 @@ export const AUDIT_PAGE_SIZE = 25;
 const MAX_TEXT = 200;
 const MAX_ARRAY = 20;
 const MAX_DEPTH = 4;
-const MAX_FIELDS = 60;
 const REDACTED = '[redacted]';
 
 /** Field names that hold a secret: their values never reach the log. */
 const SECRET_FIELD = /pass|code|otp|token|secret|key|signature|hash|cookie|authori[sz]ation|recovery|totp/i;
 
-/** The most a row's summary may hold, as stored JSON: one row never makes the log page heavy. */
-export const MAX_SUMMARY_CHARS = 16_000;
-const CUT_FIELD = 'too long to keep, its start';
-
-function sizeText(bytes: number): string {
-  return bytes < 1024 ? `${bytes} bytes` : `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
-}
-
-/** A file or other raw bytes: what the log keeps of them is their size, never their content. */
-function binarySize(value: object): number | null {
-  if (value instanceof ArrayBuffer || value instanceof SharedArrayBuffer) return value.byteLength;
-  if (ArrayBuffer.isView(value)) return value.byteLength;
-  if (typeof Blob !== 'undefined' && value instanceof Blob) return value.size;
-  return null;
-}
-
-/**
- * An object whose keys are 0, 1, 2, … and values small integers is a byte array that lost its
- * type (a serialised Buffer); counted as bytes, not walked key by key.
- */
-function byteLikeLength(value: Record<string, unknown>): number | null {
-  const keys = Object.keys(value);
-  if (keys.length < 16) return null;
-  for (let i = 0; i < keys.length; i += Math.max(1, Math.floor(keys.length / 64))) {
-    const item = value[keys[i]!];
-    if (keys[i] !== String(i) || typeof item !== 'number' || !Number.isInteger(item) || item < 0 || item > 255) {
-      return null;
-    }
-  }
-  return keys.length;
-}
-
-/**
- * A copy of `value` safe for the log: secret fields redacted, files and raw bytes replaced by
- * their size, long texts and lists cut.
- */
+/** A copy of `value` safe for the log: secret fields redacted, long texts and lists cut. */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value !== 'object') return null;
-  const bytes = binarySize(value);
-  if (bytes !== null) return `[file, ${sizeText(bytes)}]`;
   if (depth >= MAX_DEPTH) return '…';
   if (Array.isArray(value)) {
     const items = value.slice(0, MAX_ARRAY).map((item) => redactSecrets(item, depth + 1));
     return value.length > MAX_ARRAY ? [...items, `… ${value.length - MAX_ARRAY} more`] : items;
   }
-  const record = value as Record<string, unknown>;
-  const byteLike = byteLikeLength(record);
-  if (byteLike !== null) return `[file, ${sizeText(byteLike)}]`;
-  const entries = Object.entries(record);
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of entries.slice(0, MAX_FIELDS)) {
-    out[key] = SECRET_FIELD.test(key) ? REDACTED : redactSecrets(inner, depth + 1);
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+      out[key] = SECRET_FIELD.test(key) ? REDACTED : redactSecrets(inner, depth + 1);
+    }
+    return out;
   }
-  if (entries.length > MAX_FIELDS) out['…'] = `${entries.length - MAX_FIELDS} more fields`;
-  return out;
+  return null;
 }
 
-/**
- * The stored summary, at most MAX_SUMMARY_CHARS long and always valid JSON: a summary still too
- * big after redaction keeps its start as text, marked as cut.
- */
 function summaryJson(note: AuditNote): string | null {
   const summary: Record<string, unknown> = {};
   if (note.before !== undefined) summary['before'] = redactSecrets(note.before);
   if (note.after !== undefined) summary['after'] = redactSecrets(note.after);
-  if (Object.keys(summary).length === 0) return null;
-  const json = JSON.stringify(summary);
-  if (json.length <= MAX_SUMMARY_CHARS) return json;
-  // Quotes are escaped again inside the kept text, so the start shrinks until the row fits.
-  for (let keep = MAX_SUMMARY_CHARS - 200; ; keep = Math.floor(keep * 0.75)) {
-    const cut = JSON.stringify({ after: { [CUT_FIELD]: `${json.slice(0, keep)}…` } });
-    if (cut.length <= MAX_SUMMARY_CHARS) return cut;
-  }
+  return Object.keys(summary).length > 0 ? JSON.stringify(summary) : null;
 }
 
 /** Writes one entry (inside the caller's transaction when given one). */
