@@ -19,6 +19,13 @@ import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { UPLOADS_URL_PREFIX, variantName, variantWidths } from './names.ts';
+import {
+  DEFAULT_UPLOAD_MAX_BYTES,
+  IMAGE_TYPE_MESSAGE,
+  binaryImageKind,
+  imageTooLargeMessage,
+  looksLikeSvg,
+} from './signatures.ts';
 
 // The naming rules and `responsiveImage` live in names.ts (no dependencies); the blog's contract
 // names this module, so they are reachable from here too.
@@ -39,19 +46,7 @@ interface StoreImageOptions {
   maxBytes?: number;
 }
 
-/** The spec's message for a file that is not one of the four image types. */
-export const IMAGE_TYPE_MESSAGE = 'Only jpg, png, svg, and webp files are allowed';
-const DEFAULT_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
-
-export function imageTooLargeMessage(maxBytes: number): string {
-  return `The image is too large: the limit is ${formatBytes(maxBytes)}.`;
-}
-
-function formatBytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  if (mb >= 1) return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
+export { DEFAULT_UPLOAD_MAX_BYTES, IMAGE_TYPE_MESSAGE, imageTooLargeMessage };
 
 export function uploadsDir(dataDir: string): string {
   return path.join(dataDir, 'uploads');
@@ -74,6 +69,10 @@ type SourceKind = 'jpeg' | 'png' | 'webp' | 'svg';
 /** The kind of image in these bytes, or null for anything we do not take. */
 async function detectImageKind(bytes: Buffer): Promise<SourceKind | null> {
   const detected = await fileTypeFromBuffer(bytes);
+  // The signature table the admin's browser checks with must agree: a file it refuses, we refuse.
+  if (detected && ['image/jpeg', 'image/png', 'image/webp'].includes(detected.mime) && !binaryImageKind(bytes)) {
+    return null;
+  }
   if (detected) {
     if (detected.mime === 'image/jpeg') return 'jpeg';
     if (detected.mime === 'image/png') return 'png';
@@ -82,42 +81,6 @@ async function detectImageKind(bytes: Buffer): Promise<SourceKind | null> {
     if (!['application/xml', 'text/xml', 'image/svg+xml'].includes(detected.mime)) return null;
   }
   return looksLikeSvg(bytes) ? 'svg' : null;
-}
-
-/**
- * Whether these bytes are an SVG document: UTF-8 text whose root element is `<svg>`, after an
- * optional BOM, XML declaration, comments, processing instructions and a DOCTYPE without an
- * internal subset (entity declarations are how XML bombs and external entities get in: refused).
- * An HTML page with an `<svg>` inside is not an SVG. Whether it really is a well-formed SVG is
- * then up to librsvg, which refuses what it cannot parse.
- */
-function looksLikeSvg(bytes: Buffer): boolean {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return false;
-  }
-  if (/<!ENTITY/i.test(text)) return false;
-  let rest = text.replace(/^\uFEFF/, '');
-  for (;;) {
-    rest = rest.trimStart();
-    if (rest.startsWith('<?')) {
-      const end = rest.indexOf('?>');
-      if (end < 0) return false;
-      rest = rest.slice(end + 2);
-    } else if (rest.startsWith('<!--')) {
-      const end = rest.indexOf('-->');
-      if (end < 0) return false;
-      rest = rest.slice(end + 3);
-    } else if (/^<!DOCTYPE/i.test(rest)) {
-      const end = rest.indexOf('>');
-      if (end < 0 || rest.slice(0, end).includes('[')) return false;
-      rest = rest.slice(end + 1);
-    } else {
-      return /^<svg[\s/>]/.test(rest);
-    }
-  }
 }
 
 function contentHash(bytes: Buffer): string {

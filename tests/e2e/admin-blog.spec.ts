@@ -368,6 +368,47 @@ test.describe('admin blog', () => {
     await expectPreviewLoaded(page);
   });
 
+  test('a picked file is checked by its content at once: a text file named .png, an oversized image', async ({
+    page,
+  }) => {
+    await openAddForm(page);
+    // Text renamed .png, with the type the browser guesses from the name: refused before any Publish.
+    await coverInput(page).setInputFiles({
+      name: 'notes.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('these are my notes, not a picture\n'.repeat(100)),
+    });
+    await expect(page.getByTestId('image-error')).toHaveText('Only jpg, png, svg, and webp files are allowed');
+    await expect(page.getByTestId('image-preview')).toHaveCount(0);
+    expect(await coverInput(page).evaluate((input) => (input as HTMLInputElement).files?.length ?? 0)).toBe(0);
+
+    // A real PNG afterwards shows its preview.
+    await coverInput(page).setInputFiles(await pngFile('cover.png'));
+    await expect(page.getByTestId('image-error')).toHaveCount(0);
+    await expectPreviewLoaded(page);
+
+    // Larger than the upload limit (5 MB by default): the size message, at once, and no preview.
+    const header = await pngFile('big.png');
+    const big = Buffer.concat([header.buffer, Buffer.alloc(5 * 1024 * 1024)]);
+    await coverInput(page).setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: big });
+    await expect(page.getByTestId('image-error')).toHaveText('The image is too large: the limit is 5 MB.');
+    await expect(page.getByTestId('image-preview')).toHaveCount(0);
+
+    // The body's image panel checks the same way.
+    await tool(page, 'Image').click();
+    await page.getByLabel('Image (jpg, png, svg or webp)').setInputFiles({
+      name: 'inline.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('<html><body>not an image</body></html>'),
+    });
+    await expect(page.getByText('Only jpg, png, svg, and webp files are allowed')).toBeVisible();
+    expect(
+      await page
+        .getByLabel('Image (jpg, png, svg or webp)')
+        .evaluate((input) => (input as HTMLInputElement).files?.length ?? 0),
+    ).toBe(0);
+  });
+
   test('the list says when a search finds nothing and when there are no posts at all; titles are text', async ({
     page,
     request,

@@ -14,6 +14,7 @@ import { ButtonSpinner } from '../orders.tsx';
 import { isUnauthorized } from '../token.ts';
 import { messageOf } from '../../api/client.ts';
 import { StrokeIcon } from '../../components/StrokeIcon.tsx';
+import { imageFileProblem } from '../../../core/uploads/signatures.ts';
 import { uploadBodyImage } from './api.ts';
 import {
   IMAGE_ACCEPT,
@@ -341,13 +342,23 @@ function ImagePanel({ id, editor, onClose }: { id: string; editor: Editor; onClo
           onChange={(event) => {
             const chosen = event.target.files?.[0] ?? null;
             setError(null);
-            if (chosen && !isAllowedImageFile(chosen)) {
-              event.target.value = '';
+            const input = event.target;
+            const refuse = (message: string) => {
+              input.value = '';
               setFile(null);
-              setError(INVALID_IMAGE_MESSAGE);
-              return;
+              setError(message);
+            };
+            if (!chosen) {
+              setFile(null);
+            } else if (!isAllowedImageFile(chosen)) {
+              refuse(INVALID_IMAGE_MESSAGE);
+            } else {
+              // Its first bytes decide (the server's signature table), so a renamed file is refused now.
+              void imageFileProblem(chosen).then((problem) => {
+                if (problem) refuse(problem);
+                else setFile(chosen);
+              });
             }
-            setFile(chosen);
           }}
           className="block text-sm text-gray-900 file:mr-2 file:rounded-lg file:border-0 file:bg-brand-100 file:px-3 file:py-1.5 file:font-semibold file:text-brand-900"
         />

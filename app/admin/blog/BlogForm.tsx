@@ -27,6 +27,7 @@ import {
   slugToSend,
 } from './blog-form-state.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { imageFileProblem } from '../../../core/uploads/signatures.ts';
 import { IMAGE_ACCEPT, INVALID_IMAGE_MESSAGE, isAllowedImageFile, slugFromTitle } from './editor-helpers.ts';
 
 const BlogEditor = lazy(() => import('./BlogEditor.tsx'));
@@ -132,14 +133,25 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
     if (fileInput.current) fileInput.current.value = '';
   };
 
-  const chooseImage = (file: File | null) => {
+  const refuseImage = (message: string) => {
+    // Spec section 5: an invalid file clears the selection and the preview.
+    emptyFileInput();
+    dispatch({ type: 'imageRefused' });
+    check.refuse({ image: message });
+  };
+
+  const chooseImage = async (file: File | null) => {
     leavingAfterSave.current = false;
     check.clear((field) => field === 'image');
     if (file && !isAllowedImageFile(file)) {
-      // Spec section 5: an invalid file clears the selection and the preview.
-      emptyFileInput();
-      dispatch({ type: 'imageRefused' });
-      check.refuse({ image: INVALID_IMAGE_MESSAGE });
+      refuseImage(INVALID_IMAGE_MESSAGE);
+      return;
+    }
+    // A file named .png may be anything: its first bytes decide, with the server's own table, so
+    // no broken preview shows and the owner hears now rather than on Publish.
+    const problem = file ? await imageFileProblem(file) : null;
+    if (problem) {
+      refuseImage(problem);
       return;
     }
     dispatch({ type: 'imageChosen', file });
@@ -333,7 +345,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
                 name="image"
                 type="file"
                 accept={IMAGE_ACCEPT}
-                onChange={(event) => chooseImage(event.target.files?.[0] ?? null)}
+                onChange={(event) => void chooseImage(event.target.files?.[0] ?? null)}
                 aria-invalid={imageError ? true : undefined}
                 aria-describedby={`${ids}-image-hint${imageError ? ` ${ids}-image-error` : ''}`}
                 className="block max-w-full text-sm text-gray-900 file:mr-3 file:rounded-lg file:border-0 file:bg-brand-100 file:px-3 file:py-2 file:font-semibold file:text-brand-900 hover:file:bg-brand-200"
