@@ -22,11 +22,7 @@ export function isRowId(value: number): boolean {
  * 1 to the `integer` column's maximum; anything else gives `message`.
  */
 export function idParam(message = 'must be an id (a whole number from 1 to 2147483647)') {
-  return z.coerce
-    .number({ error: message })
-    .int(message)
-    .min(1, message)
-    .max(INTEGER_COLUMN_MAX, message);
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(INTEGER_COLUMN_MAX, message);
 }
 
 /** A whole number stored in an `integer` column, from `min` (default 0) to the column's maximum. */
