@@ -4,7 +4,7 @@
  * (`Buy <strong>TikTok Likes</strong> and push your video further`, core/catalogue/seed/tiktok.ts),
  * so the document here is exactly one paragraph, Enter adds nothing, and what the form gets back
  * is that paragraph's inside, without the `<p>` wrapper. The server sanitises it again on save
- * (core/html `sanitizeRichText`).
+ * (core/html `sanitizeTitleHtml`).
  *
  * Its own small module, not the blog's (whose extensions are for long bodies), loaded with
  * `React.lazy` by the service form only: Tiptap stays out of every public route.
