@@ -251,6 +251,8 @@ export interface OrderEventsTable {
   at: string;
   kind: OrderEventKind;
   detail_json: Generated<string>;
+  /** Set on an entry written once per cause (unique): see `recordOrderEventOnce`. */
+  event_key: Generated<string | null>;
 }
 
 export interface WebhookEventsTable {

@@ -10,6 +10,7 @@ import type { PaymentGateways } from '../payments/methods.ts';
 import { findOrder, toRows } from './console-rows.ts';
 import { subscriptionDetail } from './console-subscriptions.ts';
 import { renewalMailKey } from '../renewals/renewals.ts';
+import { formIdOf } from '../orders/submission-key.ts';
 import type { OrderDetail } from './contracts.ts';
 import { loadOrderMoney } from './order-refunds.ts';
 
@@ -65,7 +66,7 @@ export async function loadOrderDetail(
       ...row,
       id: order.id,
       provider: order.provider,
-      clientOrderId: order.client_order_id,
+      clientOrderId: formIdOf(order.client_order_id),
       serviceSlug: order.service_slug,
       planType: order.plan_type,
       targetKind: order.target_kind,

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { requiredText } from '../form-fields.ts';
 import { REFUND_FORM_MESSAGES, REFUND_REASON_MAX_LENGTH, REFUND_STATE_TEXT } from '../orders/refund-rules.ts';
+import { integerColumn } from '../integer-columns.ts';
 
 const REFUND_STATES = Object.keys(REFUND_STATE_TEXT) as [
   keyof typeof REFUND_STATE_TEXT,
@@ -30,7 +31,7 @@ export const AdminRefundBodySchema = z.object({
     .string({ error: REFUND_FORM_MESSAGES.keyInvalid })
     .regex(/^[A-Za-z0-9-]{16,64}$/, REFUND_FORM_MESSAGES.keyInvalid),
   /** The payment to give back; absent: the one that paid the order. */
-  orderPaymentId: z.number().int().positive().max(2_147_483_647).optional(),
+  orderPaymentId: integerColumn('must be a payment id', 1).optional(),
 });
 export type AdminRefundBody = z.input<typeof AdminRefundBodySchema>;
 

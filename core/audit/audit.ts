@@ -99,37 +99,105 @@ interface AuditPage {
 export const AUDIT_PAGE_SIZE = 25;
 const MAX_TEXT = 200;
 const MAX_ARRAY = 20;
+const MAX_FIELDS = 40;
 const MAX_DEPTH = 4;
+/** The most one row's summary holds, as stored JSON text (a longer one is cut, with a marker). */
+export const MAX_AUDIT_SUMMARY_CHARS = 16 * 1024;
 const REDACTED = '[redacted]';
+/** Objects with at least this many consecutive byte-valued keys ("0": 116, "1": 104, …) are bytes. */
+const BYTE_OBJECT_MIN_KEYS = 16;
 
 /** Field names that hold a secret: their values never reach the log. */
 const SECRET_FIELD = /pass|code|otp|token|secret|key|signature|hash|cookie|authori[sz]ation|recovery|totp/i;
 
-/** A copy of `value` safe for the log: secret fields redacted, long texts and lists cut. */
+function sizeInWords(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * The size in bytes when `value` holds raw bytes (a Buffer, any typed array or DataView, an
+ * ArrayBuffer, a Blob or File, or an object spelling out a byte array as `{"0":116,"1":104,…}`,
+ * which is what a byte array becomes once serialised); undefined otherwise. Bytes never reach the
+ * log: a file's content is not a record of what an admin did, and one upload would fill the page.
+ */
+function byteSize(value: object): number | undefined {
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (value instanceof ArrayBuffer) return value.byteLength;
+  if (typeof SharedArrayBuffer !== 'undefined' && value instanceof SharedArrayBuffer) return value.byteLength;
+  const blob = value as { size?: unknown; arrayBuffer?: unknown };
+  if (typeof blob.size === 'number' && typeof blob.arrayBuffer === 'function') return blob.size;
+  if (Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  // A serialised Buffer ({ type: 'Buffer', data: [...] }).
+  if (record['type'] === 'Buffer' && Array.isArray(record['data'])) return record['data'].length;
+  let count = 0;
+  for (const key in record) {
+    if (key !== String(count)) return undefined;
+    const byte = record[key];
+    if (typeof byte !== 'number' || !Number.isInteger(byte) || byte < 0 || byte > 255) return undefined;
+    count += 1;
+  }
+  return count >= BYTE_OBJECT_MIN_KEYS ? count : undefined;
+}
+
+/**
+ * A copy of `value` safe for the log: secret fields redacted, bytes replaced by a short
+ * description ("[file, 405 KB]"), long texts, lists and objects cut.
+ */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value !== 'object') return null;
+  const bytes = byteSize(value);
+  if (bytes !== undefined) return `[file, ${sizeInWords(bytes)}]`;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (depth >= MAX_DEPTH) return '…';
   if (Array.isArray(value)) {
     const items = value.slice(0, MAX_ARRAY).map((item) => redactSecrets(item, depth + 1));
     return value.length > MAX_ARRAY ? [...items, `… ${value.length - MAX_ARRAY} more`] : items;
   }
-  if (typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-      out[key] = SECRET_FIELD.test(key) ? REDACTED : redactSecrets(inner, depth + 1);
-    }
-    return out;
+  const out: Record<string, unknown> = {};
+  let fields = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    fields += 1;
+    if (fields > MAX_FIELDS) continue;
+    const inner = (value as Record<string, unknown>)[key];
+    out[key.length > MAX_TEXT ? `${key.slice(0, MAX_TEXT)}…` : key] = SECRET_FIELD.test(key)
+      ? REDACTED
+      : redactSecrets(inner, depth + 1);
   }
-  return null;
+  if (fields > MAX_FIELDS) out['…'] = `${fields - MAX_FIELDS} more fields`;
+  return out;
 }
 
-function summaryJson(note: AuditNote): string | null {
+/**
+ * The summary as stored: redacted, and never longer than MAX_AUDIT_SUMMARY_CHARS. A side that is
+ * still too long (many long fields) keeps the start of its text under a marker field, so the
+ * row stays valid JSON in the shape the log page reads (before/after objects).
+ */
+export function auditSummaryJson(note: Pick<AuditNote, 'before' | 'after'>): string | null {
   const summary: Record<string, unknown> = {};
   if (note.before !== undefined) summary['before'] = redactSecrets(note.before);
   if (note.after !== undefined) summary['after'] = redactSecrets(note.after);
-  return Object.keys(summary).length > 0 ? JSON.stringify(summary) : null;
+  const sides = Object.keys(summary);
+  if (sides.length === 0) return null;
+  const full = JSON.stringify(summary);
+  if (full.length <= MAX_AUDIT_SUMMARY_CHARS) return full;
+  const marker = `cut: ${sizeInWords(full.length)} of summary, the log keeps ${sizeInWords(MAX_AUDIT_SUMMARY_CHARS)}`;
+  // Escaping can lengthen the kept text, so shorten until the whole row fits.
+  for (let keep = Math.floor(MAX_AUDIT_SUMMARY_CHARS / sides.length) - 200; keep > 0; keep = Math.floor(keep * 0.8)) {
+    const cut = Object.fromEntries(
+      sides.map((side) => [side, { '…': marker, start: `${JSON.stringify(summary[side]).slice(0, keep)}…` }]),
+    );
+    const text = JSON.stringify(cut);
+    if (text.length <= MAX_AUDIT_SUMMARY_CHARS) return text;
+  }
+  return JSON.stringify(Object.fromEntries(sides.map((side) => [side, { '…': marker }])));
 }
 
 /** Writes one entry (inside the caller's transaction when given one). */
@@ -144,7 +212,7 @@ export async function recordAudit(db: Kysely<Database> | Transaction<Database>, 
       target_type: entry.targetType ?? null,
       target_id: entry.targetId === undefined ? null : String(entry.targetId).slice(0, 200),
       outcome: entry.outcome,
-      summary: summaryJson(entry),
+      summary: auditSummaryJson(entry),
     })
     .execute();
 }

@@ -2,6 +2,7 @@
 import type { BlogPage, BlogPost, BlogPostSummary } from './contracts.ts';
 import type { BlogDb } from './deps.ts';
 import { readingMinutes } from './text.ts';
+import { isRowId } from '../integer-columns.ts';
 
 export interface PostRow {
   id: number;
@@ -54,10 +55,13 @@ export function toPost(row: PostRow): BlogPost {
   return { ...toSummary(row), description: row.description, readingMinutes: readingMinutes(row.description) };
 }
 
-/** Digits name a post by id; anything else by slug (slugs are never all digits). */
+/**
+ * Digits name a post by id; anything else by slug (slugs are never all digits). Digits beyond the
+ * id column's range name no post (null), rather than reaching the database.
+ */
 export function postKey(slugOrId: string | number): { id: number } | { slug: string } | null {
-  if (typeof slugOrId === 'number') return Number.isSafeInteger(slugOrId) ? { id: slugOrId } : null;
-  if (/^\d{1,15}$/.test(slugOrId)) return { id: Number(slugOrId) };
+  if (typeof slugOrId === 'number') return isRowId(slugOrId) ? { id: slugOrId } : null;
+  if (/^\d+$/.test(slugOrId)) return isRowId(Number(slugOrId)) ? { id: Number(slugOrId) } : null;
   return slugOrId ? { slug: slugOrId } : null;
 }
 

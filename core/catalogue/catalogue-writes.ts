@@ -4,7 +4,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { sanitizeRichText } from '../html/sanitize.ts';
+import { sanitizeTitleHtml } from '../html/sanitize.ts';
 import { parseAmountE4 } from '../money/money.ts';
 import {
   DEFAULT_PERIOD_DAYS,
@@ -110,7 +110,7 @@ export async function writeCatalogue(trx: Transaction<Database>, input: Catalogu
           group_id: groupId,
           slug: service.slug,
           name: service.name,
-          title_html: sanitizeRichText(service.titleHtml),
+          title_html: sanitizeTitleHtml(service.titleHtml),
           description: service.description,
           image: service.image,
           target_kind: service.targetKind,

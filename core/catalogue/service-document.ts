@@ -13,6 +13,7 @@ import {
   type ServiceTerms,
 } from '../subscriptions/terms.ts';
 import { PLAN_TYPES, TARGET_KINDS } from './types.ts';
+import { INTEGER_COLUMN_MAX, integerColumn } from '../integer-columns.ts';
 
 export const SERVICE_STATUSES = ['draft', 'published'] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
@@ -67,11 +68,7 @@ const TierSchema = z.object({
     .int('Discount must be a whole percent.')
     .min(0, 'Discount must be from 0 to 99.')
     .max(99, 'Discount must be from 0 to 99.'),
-  supplierPanelId: z
-    .number({ error: 'Choose a supplier panel.' })
-    .int()
-    .min(1, 'Choose a supplier panel.')
-    .max(2_147_483_647, 'Choose a supplier panel.'),
+  supplierPanelId: integerColumn('Choose a supplier panel.', 1),
   supplierServiceId: required('Supplier service id', 100),
 });
 
@@ -160,7 +157,11 @@ export const ServiceInputSchema = ServiceFieldsSchema.superRefine(acrossFields);
 
 /** A save: the fields, and the revision the editor opened (the compare-and-set's expectation). */
 export const ServiceSaveSchema = ServiceFieldsSchema.extend({
-  revision: z.number({ error: 'revision is required.' }).int().min(1),
+  revision: z
+    .number({ error: 'revision is required.' })
+    .int('revision is required.')
+    .min(1, 'revision is required.')
+    .max(INTEGER_COLUMN_MAX, 'revision is required.'),
 }).superRefine(acrossFields);
 
 /** The editor's document as the API returns it. */

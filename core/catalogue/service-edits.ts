@@ -6,7 +6,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { sanitizeRichText } from '../html/sanitize.ts';
+import { sanitizeTitleHtml } from '../html/sanitize.ts';
 import { parseAmountE4 } from '../money/money.ts';
 import { isUploadPath } from '../uploads/names.ts';
 import { insertPlans, serviceKindColumns } from './catalogue-writes.ts';
@@ -106,7 +106,7 @@ function serviceColumns(input: ServiceInput) {
   return {
     slug: input.slug,
     name: input.name,
-    title_html: sanitizeRichText(input.titleHtml),
+    title_html: sanitizeTitleHtml(input.titleHtml),
     description: input.description,
     image: input.image,
     target_kind: input.targetKind,

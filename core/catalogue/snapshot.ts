@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { readContentVersion } from '../content-version.ts';
+import { sanitizeTitleHtml } from '../html/sanitize.ts';
 import { e4ToNumber, numberToE4 } from '../money/money.ts';
 import { bulkDiscountPercent } from './pricing.ts';
 import { salePriceE4 } from './sale.ts';
@@ -117,7 +118,8 @@ export async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
     const views: ServiceView[] = rows.map((service) => ({
       slug: service.slug,
       name: service.name,
-      title: service.title_html,
+      // Sanitised again as it is read: a title stored under an older, looser rule shows only bold and italic too.
+      title: sanitizeTitleHtml(service.title_html),
       description: service.description,
       image: service.image,
       targetKind: service.target_kind as TargetKind,

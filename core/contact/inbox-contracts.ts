@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { OrderDetailSchema } from '../admin/contracts.ts';
 import { UNSAFE_TEXT_MESSAGE, hasUnsafeCharacters } from '../form-fields.ts';
+import { idParam } from '../integer-columns.ts';
 
 export const INBOX_STATUSES = ['new', 'handled'] as const;
 export type InboxStatus = (typeof INBOX_STATUSES)[number];
@@ -69,11 +70,7 @@ export const InboxListQuerySchema = z.object({
 });
 
 export const InboxMessageParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: INBOX_MESSAGES.badId })
-    .int(INBOX_MESSAGES.badId)
-    .positive(INBOX_MESSAGES.badId)
-    .max(2 ** 31 - 1, INBOX_MESSAGES.badId),
+  id: idParam(INBOX_MESSAGES.badId),
 });
 
 /** `POST /api/admin/messages/:id/replies`. */

@@ -5,6 +5,7 @@
  * a key is saved.
  */
 import { z } from 'zod';
+import { idParam } from '../integer-columns.ts';
 
 export const SUPPLIER_MESSAGES = {
   notFound: 'Supplier panel not found',
@@ -28,7 +29,7 @@ export const SUPPLIER_MESSAGES = {
 const DECIMAL_AMOUNT = /^\d{1,9}(\.\d{1,4})?$/;
 
 export const PanelIdParamsSchema = z.object({
-  id: z.coerce.number({ error: 'must be a panel id' }).int('must be a panel id').positive('must be a panel id'),
+  id: idParam('must be a panel id'),
 });
 
 const name = z

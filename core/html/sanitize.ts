@@ -1,56 +1,29 @@
 /**
- * Every HTML string we store passes through here first: the catalogue's service titles now,
- * blog posts later. Allows the formatting the admin editor produces and nothing executable.
+ * Every HTML string we store passes through here first: the catalogue's service titles and the
+ * blog's posts. Each allows the formatting its admin editor produces and nothing executable.
  */
 import sanitizeHtml from 'sanitize-html';
 import { isUploadPath } from '../uploads/names.ts';
 
-const RICH_TEXT: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'span',
-    'a',
-    'ul',
-    'ol',
-    'li',
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'blockquote',
-    'code',
-    'pre',
-    'img',
-    'iframe',
-  ],
-  allowedAttributes: {
-    a: ['href', 'target', 'rel'],
-    img: ['src', 'alt', 'width', 'height'],
-    iframe: ['src', 'width', 'height', 'allowfullscreen', 'frameborder'],
-    span: ['class'],
-  },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
-  allowedIframeHostnames: ['www.youtube.com', 'www.youtube-nocookie.com', 'player.vimeo.com'],
-  transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }),
-  },
+/**
+ * A catalogue service's title: one line shown under the service's name, which its editor
+ * (app/admin/catalogue/TitleEditor.tsx) lets an owner make bold or italic and nothing else. So
+ * only those marks survive, without any attribute; every other tag is dropped and its text kept
+ * (a link becomes its words), and script-like content goes entirely.
+ */
+const TITLE_HTML: sanitizeHtml.IOptions = {
+  allowedTags: ['strong', 'b', 'em', 'i'],
+  allowedAttributes: {},
+  allowedSchemes: [],
 };
 
-export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, RICH_TEXT);
+export function sanitizeTitleHtml(html: string): string {
+  return sanitizeHtml(html, TITLE_HTML);
 }
 
 /**
- * Blog post bodies (docs/decisions/019-uploads-and-stored-html.md). Stricter than the
- * catalogue's rich text: only the marks the blog editor makes, every attribute rebuilt from a
+ * Blog post bodies (docs/decisions/019-uploads-and-stored-html.md). Richer than a
+ * catalogue title, and strict: only the marks the blog editor makes, every attribute rebuilt from a
  * checked value rather than copied, and each URL parsed and put back in one canonical form.
  *
  * - Tags: p, br, strong, b, em, i, u, s, ul, ol, li, a, h2-h4, blockquote, img, iframe. h1 becomes

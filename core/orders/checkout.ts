@@ -20,6 +20,7 @@ import { findPackage } from './form-detail.ts';
 import { type OrderServiceDeps, checkoutMethods } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
 import { PAYABLE_STATUSES } from './status.ts';
+import { submissionKey } from './submission-key.ts';
 import { recordOrderEvent } from './timeline.ts';
 import { addPaymentAttempt, choosePaymentAttempt } from './transitions/index.ts';
 import { ORDER_CURRENCY, publicOrderId } from './types.ts';
@@ -215,20 +216,30 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
     );
   }
 
-  // A repeated submission of the same form (double click, retry) gets the same order back.
-  const findExisting = () =>
-    db
+  // A repeated submission of the same form (double click, retry) gets the same order back; the
+  // same form id asking for something else is a fresh order (submission-key.ts says why).
+  const clientOrderKey = submissionKey({
+    formId: input.order_id,
+    serviceSlug: service.slug,
+    planType: plan.type,
+    quantity: tier.qty,
+    target,
+  });
+  const findExisting = async () => {
+    const rows = await db
       .selectFrom('orders')
       .selectAll()
       .where('email', '=', email)
-      .where('client_order_id', '=', input.order_id)
-      .executeTakeFirst();
+      .where('client_order_id', 'in', [clientOrderKey, input.order_id])
+      .execute();
+    return rows.find(
+      (row) =>
+        row.client_order_id === clientOrderKey ||
+        (row.service_slug === service.slug && row.quantity === tier.qty && row.target === target),
+    );
+  };
   const existing = await findExisting();
-  if (existing) {
-    if (existing.service_slug === service.slug && existing.quantity === tier.qty && existing.target === target)
-      return reopenOrder(deps, existing, input.paymentMethod);
-    throw new OrderError('This order id was already used for another order. Please reload the page.', 409);
-  }
+  if (existing) return reopenOrder(deps, existing, input.paymentMethod);
 
   const check = await deps.checkTarget(service.targetKind, typed);
   if (check.outcome === 'invalid') throw new OrderError(check.message, 400, 'name');
@@ -237,7 +248,7 @@ export async function createOrder(deps: OrderServiceDeps, input: CreateOrderInpu
   const row = {
     provider: priced.provider.id,
     provider_order_id: newOrderReference(),
-    client_order_id: input.order_id,
+    client_order_id: clientOrderKey,
     email,
     service_slug: service.slug,
     service_name: service.name,

@@ -22,3 +22,24 @@ export async function recordOrderEvent(
     .executeTakeFirstOrThrow();
   return Number(row.id);
 }
+
+/**
+ * Appends one entry unless an entry with this key was written before (a unique index, so two
+ * racing writers still write one); returns whether this call wrote it. For entries whose cause is
+ * seen again and again (a flagged payment, by every reconciler pass and every repeated verify).
+ */
+export async function recordOrderEventOnce(
+  db: Kysely<Database> | Transaction<Database>,
+  orderId: number,
+  kind: OrderEventKind,
+  detail: Record<string, unknown>,
+  key: string,
+  at = new Date().toISOString(),
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('order_events')
+    .values({ order_id: orderId, at, kind, detail_json: JSON.stringify(detail), event_key: key })
+    .onConflict((oc) => oc.column('event_key').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+}

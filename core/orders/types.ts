@@ -15,12 +15,23 @@ export function providerOrderIdFrom(publicId: string): string {
   return publicId.startsWith('order_') ? publicId : `order_${publicId}`;
 }
 
-/** "john.doe@example.com" → "j******e@example.com": the confirmation page is open to anyone with the link. */
+const HIDDEN = '•••';
+
+/**
+ * "john.doe@gmail.com" → "jo•••@g•••.com": the confirmation page is open to anyone with its link,
+ * so it shows only enough for the buyer to recognise their address (the first letters and the
+ * top-level domain), never the provider, the length or the rest. The one masking of an e-mail for
+ * a customer's eyes.
+ */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
-  if (at <= 0) return '***';
-  const local = email.slice(0, at);
-  const masked =
-    local.length <= 2 ? `${local[0]}*` : `${local[0]}${'*'.repeat(Math.min(local.length - 2, 6))}${local.at(-1)}`;
-  return `${masked}${email.slice(at)}`;
+  if (at <= 0 || at === email.length - 1) return HIDDEN;
+  // Code points, so an emoji or an accented letter is never cut in half.
+  const local = Array.from(email.slice(0, at));
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf('.');
+  const host = Array.from(dot > 0 ? domain.slice(0, dot) : domain);
+  const topLevel = dot > 0 ? domain.slice(dot) : '';
+  const shown = local.slice(0, local.length >= 4 ? 2 : 1).join('');
+  return `${shown}${HIDDEN}@${host[0] ?? ''}${HIDDEN}${topLevel}`;
 }

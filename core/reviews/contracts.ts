@@ -14,6 +14,7 @@ import {
   REVIEW_TEXT_MAX_LENGTH,
   REVIEW_TEXT_MIN_LENGTH,
 } from './rules.ts';
+import { idParam } from '../integer-columns.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The public form
@@ -93,11 +94,7 @@ export const ReviewListQuerySchema = z.object({
 export type ReviewListQuery = z.output<typeof ReviewListQuerySchema>;
 
 export const ReviewIdParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: ADMIN_REVIEW_MESSAGES.badId })
-    .int(ADMIN_REVIEW_MESSAGES.badId)
-    .min(1, ADMIN_REVIEW_MESSAGES.badId)
-    .max(2_147_483_647, ADMIN_REVIEW_MESSAGES.badId),
+  id: idParam(ADMIN_REVIEW_MESSAGES.badId),
 });
 
 export const AdminReviewRowSchema = z.object({

@@ -48,6 +48,11 @@ interface StoreImageOptions {
 
 export { DEFAULT_UPLOAD_MAX_BYTES, IMAGE_TYPE_MESSAGE, imageTooLargeMessage };
 
+/** An image with more pixels than the decoder takes: its size, not its type, is what is wrong. */
+export function imageTooManyPixelsMessage(width: number, height: number): string {
+  return `The image is too large: at most ${MAX_INPUT_PIXELS / 1_000_000} megapixels (width × height); this one is ${width} × ${height}.`;
+}
+
 export function uploadsDir(dataDir: string): string {
   return path.join(dataDir, 'uploads');
 }
@@ -185,11 +190,22 @@ export async function storeUploadedImage(
     };
   }
 
+  // A raster image's header gives its size without decoding it: one over the pixel limit is
+  // answered as too large (what the admin can fix by resizing it), not as the wrong type.
+  if (kind !== 'svg') {
+    // Only the header is read here (no pixel limit applies to that); decoding comes after.
+    const header = await sharp(bytes, { limitInputPixels: false })
+      .metadata()
+      .catch(() => null);
+    if (header?.width && header.height && header.width * header.height > MAX_INPUT_PIXELS)
+      return { ok: false, status: 413, message: imageTooManyPixelsMessage(header.width, header.height) };
+  }
+
   let master: Awaited<ReturnType<typeof decodeToPixels>>;
   try {
     master = await decodeToPixels(bytes, kind);
   } catch {
-    // Not decodable (truncated, corrupt, over the pixel limit, an SVG librsvg cannot parse).
+    // Not decodable (truncated, corrupt, an SVG librsvg cannot parse or renders past the limit).
     return { ok: false, status: 400, message: IMAGE_TYPE_MESSAGE };
   }
   const { width, height, channels } = master.info;

@@ -26,6 +26,7 @@ import {
 import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, FieldErrorSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
+import { idParam } from '../../core/integer-columns.ts';
 
 /** The tier editor's supplier lists, from S's registry (decision 045). */
 export function supplierDirectory(db: Kysely<Database>): SupplierDirectory {
@@ -336,7 +337,7 @@ export const adminCatalogueApi: FastifyPluginAsyncZod<AdminCatalogueApiOptions> 
       schema: {
         tags: ['admin'],
         summary: "A panel's imported services (name, rate per 1000, min, max) for the tier editor",
-        params: z.object({ panelId: z.coerce.number().int().min(1).max(2_147_483_647) }),
+        params: z.object({ panelId: idParam('must be a panel id') }),
         response: {
           200: envelopeOf(
             z.array(

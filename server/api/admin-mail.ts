@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { FailedMailConsole } from '../../core/mail/failed-mail.ts';
 import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
+import { idParam } from '../../core/integer-columns.ts';
 
 interface AdminMailApiOptions {
   failedMail: FailedMailConsole;
@@ -25,11 +26,7 @@ const FailedMailSchema = z.object({
 });
 
 const ResendParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .positive('must be positive')
-    .max(2 ** 31 - 1, 'is too large'),
+  id: idParam('must be a mail id'),
 });
 
 export const RESEND_QUEUED_MESSAGE = 'The e-mail will be sent again.';

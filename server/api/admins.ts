@@ -24,6 +24,7 @@ import { ADMIN_ROLES } from '../../core/auth/roles.ts';
 import type { Database } from '../../db/schema.ts';
 import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
+import { idParam } from '../../core/integer-columns.ts';
 
 interface AdminsApiOptions {
   team: AdminTeam;
@@ -33,11 +34,7 @@ interface AdminsApiOptions {
 
 const RoleSchema = z.enum(ADMIN_ROLES, { error: 'must be owner or support' });
 const IdParams = z.object({
-  id: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .positive('must be positive')
-    .max(2 ** 31 - 1, 'is too large'),
+  id: idParam('must be an admin id'),
 });
 
 const TeamMemberSchema = z.object({
@@ -71,12 +68,7 @@ const AuditEntrySchema = z.object({
 const AuditQuery = z.object({
   q: z.string().max(200, 'is too long').optional(),
   action: z.string().max(200, 'is too long').optional(),
-  adminId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1)
-    .optional(),
+  adminId: idParam('must be an admin id').optional(),
   targetType: z.string().max(100, 'is too long').optional(),
   targetId: z.string().max(200, 'is too long').optional(),
   before: z.string().max(100, 'is too long').optional(),

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import {
   BLOG_MESSAGES,
   type Blog,
+  DESCRIPTION_MAX_LENGTH,
   type BlogImageInput,
   type BlogPostPatch,
   blogPostAuditFields,
@@ -97,13 +98,28 @@ const ImageFile = z
 
 const text = (max: number, description: string) => z.string().max(max).optional().describe(description);
 
+/** The documented limit of every text field but the description (core/blog checks tighter ones with the spec's messages). */
+const FIELD_MAX_LENGTH = 10_000;
+const SHORT_FIELDS = 4;
+/**
+ * A write's JSON body limit, from the documented lengths: a UTF-16 unit takes at most 6 bytes in
+ * JSON (a lone surrogate escaped as \uXXXX), so a body with every field at its documented
+ * maxLength always fits, and a too-long description is refused with its message rather than a
+ * 413 for the body. The route is for owners only, and the token is checked before the body is read.
+ */
+const WRITE_BODY_LIMIT = (DESCRIPTION_MAX_LENGTH + SHORT_FIELDS * FIELD_MAX_LENGTH) * 6 + 64 * 1024;
+
 /** The fields of the add and edit forms; lengths and required-ness are checked by core/blog with the spec's messages. */
 const WriteBody = z.object({
-  title: text(10_000, 'Required when adding'),
-  slug: text(10_000, 'Generated from the title when empty; kept when the title changes'),
-  category: text(10_000, 'A category name: picked case-insensitively or created; empty for none'),
-  description: text(400_000, 'HTML; sanitised before it is stored'),
-  shortDesc: text(10_000, 'Derived from the description (about 160 characters) when empty'),
+  title: text(FIELD_MAX_LENGTH, 'Required when adding'),
+  slug: text(FIELD_MAX_LENGTH, 'Generated from the title when empty; kept when the title changes'),
+  category: text(FIELD_MAX_LENGTH, 'A category name: picked case-insensitively or created; empty for none'),
+  description: z
+    .string()
+    .max(DESCRIPTION_MAX_LENGTH, BLOG_MESSAGES.descriptionTooLong)
+    .optional()
+    .describe('HTML; sanitised before it is stored'),
+  shortDesc: text(FIELD_MAX_LENGTH, 'Derived from the description (about 160 characters) when empty'),
   image: ImageFile.optional(),
   removeImage: z
     .union([z.boolean(), z.enum(['true', 'false'])])
@@ -290,6 +306,7 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
       // The token is checked before the form is read: no stranger's upload is ever parsed.
       onRequest: [noStore, adminGuard],
       preValidation: readMultipartForm,
+      bodyLimit: WRITE_BODY_LIMIT,
       schema: {
         tags: ['blog'],
         summary: 'Add a post (admin): multipart form with title, slug, category, description and an image file',
@@ -321,6 +338,7 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
       // The token is checked before the form is read: no stranger's upload is ever parsed.
       onRequest: [noStore, adminGuard],
       preValidation: readMultipartForm,
+      bodyLimit: WRITE_BODY_LIMIT,
       schema: {
         tags: ['blog'],
         summary:

@@ -177,6 +177,24 @@ export const NAUGHTY_STRINGS: readonly string[] = [
   'https://evil.example/@user',
 ];
 
+/**
+ * Integers just past and far past what a database column holds (32-bit INTEGER, 64-bit BIGINT,
+ * JavaScript's safe integers), negative ones, zero and a fraction: an id or a count outside its
+ * column must answer 4xx, never reach the database and come back as a 500.
+ */
+export const BEYOND_COLUMNS: readonly number[] = [
+  0,
+  -1,
+  1.5,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 32 - 1,
+  5_980_116_256_577,
+  2 ** 53,
+  -(2 ** 53),
+  1e20,
+];
+
 /** fast-check arbitrary for a value of a JSON schema, mixing in naughty and known-good strings. */
 function arbitraryFor(schema: JsonSchema | undefined, known: readonly string[], depth = 0): fc.Arbitrary<unknown> {
   if (!schema || depth > 4) return fc.jsonValue({ maxDepth: 1 });
@@ -213,7 +231,17 @@ function arbitraryFor(schema: JsonSchema | undefined, known: readonly string[], 
         min: Math.max(Math.ceil(min), Number.MIN_SAFE_INTEGER),
         max: Math.min(Math.floor(max), Number.MAX_SAFE_INTEGER),
       });
-      const edges = fc.constantFrom(0, -1, 1, 1.5, 1e21, -1e21, Number.MAX_SAFE_INTEGER + 2, Number.MAX_VALUE);
+      const edges = fc.constantFrom(
+        0,
+        -1,
+        1,
+        1.5,
+        1e21,
+        -1e21,
+        Number.MAX_SAFE_INTEGER + 2,
+        Number.MAX_VALUE,
+        ...BEYOND_COLUMNS,
+      );
       return orNull(type === 'integer' ? fc.oneof(inRange, inRange, edges) : fc.oneof(inRange, fc.double(), edges));
     }
     case 'boolean':
@@ -398,6 +426,98 @@ function requestArbitrary(
     });
 }
 
+/** A value the schema accepts in the simplest way, so a request gets past validation to the one field being tested. */
+function plainValue(schema: JsonSchema | undefined, known: readonly string[], depth = 0): unknown {
+  if (!schema || depth > 4) return null;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length) return schema.enum[0];
+  const alternatives = schema.anyOf ?? schema.oneOf ?? schema.allOf;
+  if (alternatives?.length) return plainValue(alternatives[0], known, depth + 1);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'string':
+      if (schema.format === 'binary') return Buffer.from('plain bytes');
+      if (schema.format === 'email') return 'fuzz.admin@example.com';
+      return (known[0] ?? 'x').padEnd(schema.minLength ?? 1, 'x').slice(0, schema.maxLength ?? 200);
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? (schema.exclusiveMinimum === undefined ? 1 : schema.exclusiveMinimum + 1);
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    default:
+      return Object.fromEntries(
+        (schema.required ?? []).map((name) => [name, plainValue(schema.properties?.[name], known, depth + 1)]),
+      );
+  }
+}
+
+const isInteger = (schema: JsonSchema | undefined): boolean =>
+  schema !== undefined &&
+  ((Array.isArray(schema.type) ? schema.type.includes('integer') : schema.type === 'integer') ||
+    [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(isInteger));
+
+/**
+ * Every operation once per value in BEYOND_COLUMNS, in each of its path parameters (whatever
+ * their type: a path segment may be read as an id), its integer query parameters and its integer
+ * body fields, the rest of the request as plain as its schema allows.
+ */
+function beyondColumnRequests(
+  method: Method,
+  template: string,
+  operation: Operation,
+  known: readonly string[],
+  token: string,
+) {
+  const parameters = operation.parameters ?? [];
+  const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+  const formSchema = operation.requestBody?.content?.['multipart/form-data']?.schema;
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  const build = (override: { parameter?: string; field?: string; value: number }): FuzzRequest => {
+    let url = template;
+    const query = new URLSearchParams();
+    for (const parameter of parameters) {
+      const chosen = parameter.name === override.parameter;
+      if (!chosen && parameter.in === 'query' && !parameter.required) continue;
+      const text = chosen ? String(override.value) : asText(plainValue(parameter.schema, known));
+      if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, encodeURIComponent(text || '1'));
+      else if (parameter.in === 'query') query.append(parameter.name, text);
+    }
+    const search = query.toString();
+    const request: FuzzRequest = { method, url: search ? `${url}?${search}` : url, headers: { ...headers } };
+    if (method === 'GET' || method === 'DELETE') return request;
+    if (formSchema && !bodySchema) {
+      const boundary = 'fuzzboundary7MA4YWxkTrZu0gW';
+      request.headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+      const form = plainValue(formSchema, known);
+      request.payload = multipartPayload(
+        override.field && isRecord(form) ? { ...form, [override.field]: override.value } : form,
+        boundary,
+      );
+      return request;
+    }
+    const body = plainValue(bodySchema, known);
+    request.headers['content-type'] = 'application/json';
+    request.payload = JSON.stringify(
+      override.field && isRecord(body) ? { ...body, [override.field]: override.value } : (body ?? {}),
+    );
+    return request;
+  };
+  const requests: FuzzRequest[] = [];
+  const integerParameters = parameters.filter((p) => p.in === 'path' || (p.in === 'query' && isInteger(p.schema)));
+  const fields = [bodySchema, formSchema].flatMap((schema) =>
+    Object.entries(schema?.properties ?? {})
+      .filter(([, property]) => isInteger(property))
+      .map(([name]) => name),
+  );
+  for (const value of BEYOND_COLUMNS) {
+    for (const parameter of integerParameters) requests.push(build({ parameter: parameter.name, value }));
+    for (const field of fields) requests.push(build({ field, value }));
+  }
+  return requests;
+}
+
 describe.each(dialects)('fuzzing every operation of the OpenAPI document on %s', (dialect) => {
   let t: TestApp;
   let document: OpenApiDocument;
@@ -442,6 +562,36 @@ describe.each(dialects)('fuzzing every operation of the OpenAPI document on %s',
   afterAll(async () => {
     await t?.close();
   });
+
+  it(
+    'answers integers beyond every column with a 4xx in every path, query and body field',
+    { timeout: 120_000 },
+    async () => {
+      const failures: string[] = [];
+      let requests = 0;
+      for (const [template, item] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(item)) {
+          if (!METHODS.has(method)) continue;
+          for (const request of beyondColumnRequests(
+            method.toUpperCase() as Method,
+            template,
+            operation,
+            known,
+            token,
+          )) {
+            requests += 1;
+            const response = await t.app.inject({ ...request, remoteAddress: nextAddress() });
+            if (response.statusCode >= 500)
+              failures.push(
+                `${request.method} ${request.url} ${String(request.payload ?? '').slice(0, 120)} → ${response.statusCode} ${response.body.slice(0, 120)}`,
+              );
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(requests).toBeGreaterThan(100);
+    },
+  );
 
   // Generous for a loaded CI machine; it takes 15-30 s per dialect on two cores.
   it(

@@ -266,10 +266,14 @@ describe.each(dialects)('image uploads on %s', (dialect) => {
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ isSuccessful: false, message: 'The image is too large: the limit is 1 MB.' });
 
+    // A real PNG whose header claims 50,000 × 50,000 pixels: too large an image, not the wrong type.
     const bomb = pngClaiming(await solid(1, 1, '#000000').png().toBuffer(), 50_000, 50_000);
     const refused = await upload({ filename: 'bomb.png', contentType: 'image/png', bytes: bomb });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json<{ message: string }>().message).toBe(IMAGE_TYPE_MESSAGE);
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json<{ message: string }>().message).toBe(
+      'The image is too large: at most 40 megapixels (width × height); this one is 50000 × 50000.',
+    );
+    expect(refused.json<{ message: string }>().message).not.toBe(IMAGE_TYPE_MESSAGE);
   });
 
   it('refuses a request that is not multipart or has no image field', async () => {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import sanitizeHtml from 'sanitize-html';
 import { describe, expect, it } from 'vitest';
 import { UNSAFE_TEXT_CHARACTERS } from '../../core/form-fields.ts';
-import { sanitizeBlogHtml, sanitizeRichText } from '../../core/html/sanitize.ts';
+import { sanitizeBlogHtml, sanitizeTitleHtml } from '../../core/html/sanitize.ts';
 import { pageCsp } from '../../server/security.ts';
 import { XSS_CORPUS, XSS_HOOK } from '../fixtures/xss-corpus.ts';
 
@@ -211,10 +211,16 @@ describe('sanitizeBlogHtml: the allowlist', () => {
     );
   });
 
-  it('leaves the catalogue’s sanitiser as it was', () => {
-    expect(sanitizeRichText('<span class="hl">Real</span> <script>x</script>followers')).toBe(
-      '<span class="hl">Real</span> followers',
-    );
+  it('keeps only bold and italic in a catalogue title: no link, image, frame, class or other tag', () => {
+    expect(sanitizeTitleHtml('<span class="hl">Real</span> <script>x</script>followers')).toBe('Real followers');
+    expect(
+      sanitizeTitleHtml(
+        'Buy <strong class="x">real</strong> <b>TikTok</b> <em style="color:red">likes</em> <i>now</i>' +
+          '<a href="https://evil.example">here</a><img src="https://evil.example/p.png">' +
+          '<iframe src="https://www.youtube.com/embed/abc"></iframe><u>u</u><h1>big</h1><p>para</p>',
+      ),
+    ).toBe('Buy <strong>real</strong> <b>TikTok</b> <em>likes</em> <i>now</i>hereubigpara');
+    expect(sanitizeTitleHtml('<strong onclick="x()">a</strong><i data-x="1">b</i>')).toBe('<strong>a</strong><i>b</i>');
   });
 
   it('matches what pages may frame: every embed host it keeps is in the page CSP’s frame-src', () => {

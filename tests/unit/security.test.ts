@@ -55,10 +55,16 @@ describe('order ids and masking', () => {
     expect(providerOrderIdFrom('order_Abc123')).toBe('order_Abc123');
   });
 
-  it('masks e-mails on the public confirmation page', () => {
-    expect(maskEmail('john.doe@example.com')).toBe('j******e@example.com');
-    expect(maskEmail('ab@example.com')).toBe('a*@example.com');
-    expect(maskEmail('a@example.com')).toBe('a*@example.com');
-    expect(maskEmail('broken')).toBe('***');
+  it('masks e-mails on the public confirmation page, the domain too: the first letters and the TLD stay', () => {
+    expect(maskEmail('john.doe@gmail.com')).toBe('jo•••@g•••.com');
+    expect(maskEmail('john.doe@mail.company.co.uk')).toBe('jo•••@m•••.uk');
+    expect(maskEmail('ab@example.com')).toBe('a•••@e•••.com');
+    expect(maskEmail('a@example.com')).toBe('a•••@e•••.com');
+    expect(maskEmail('root@localhost')).toBe('ro•••@l•••');
+    // Neither the length of the address nor any letter past the first ones shows.
+    expect(maskEmail('averyveryverylongname@example.org')).toBe('av•••@e•••.org');
+    expect(maskEmail('😀😀😀😀@example.com')).toBe('😀😀•••@e•••.com');
+    expect(maskEmail('broken')).toBe('•••');
+    expect(maskEmail('nobody@')).toBe('•••');
   });
 });

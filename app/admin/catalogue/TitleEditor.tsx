@@ -4,7 +4,7 @@
  * (`Buy <strong>TikTok Likes</strong> and push your video further`, core/catalogue/seed/tiktok.ts),
  * so the document here is exactly one paragraph, Enter adds nothing, and what the form gets back
  * is that paragraph's inside, without the `<p>` wrapper. The server sanitises it again on save
- * (core/html `sanitizeRichText`).
+ * (core/html `sanitizeTitleHtml`).
  *
  * Its own small module, not the blog's (whose extensions are for long bodies), loaded with
  * `React.lazy` by the service form only: Tiptap stays out of every public route.
@@ -41,7 +41,7 @@ const titleExtensions = [
   OneLineDocument,
   NoNewLines,
   StarterKit.configure({
-    // Bold, italic, text and undo; links stay as they are stored (no control makes new ones).
+    // Bold, italic, text and undo: all a title keeps (core/html `sanitizeTitleHtml` drops the rest).
     document: false,
     blockquote: false,
     bulletList: false,
@@ -58,7 +58,7 @@ const titleExtensions = [
     dropcursor: false,
     gapcursor: false,
     trailingNode: false,
-    link: { openOnClick: false, autolink: false, linkOnPaste: false, HTMLAttributes: { target: null } },
+    link: false,
   }),
 ];
 
@@ -70,7 +70,7 @@ function inlineHtmlOf(documentHtml: string): string {
 const CONTENT_CLASS = [
   'w-full rounded-b-lg border-2 border-t-0 border-gray-300 bg-white px-3 py-2 font-normal text-gray-900',
   'focus:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500',
-  '[&_p]:m-0 [&_strong]:font-bold [&_em]:italic [&_a]:text-brand-700 [&_a]:underline',
+  '[&_p]:m-0 [&_strong]:font-bold [&_em]:italic',
 ].join(' ');
 
 const toolButton =

@@ -11,7 +11,7 @@ import type { Database, PaymentAttemptsTable } from '../../../db/schema.ts';
 import { e4ToCents, formatAmountE4 } from '../../money/money.ts';
 import { publishOrderEvent } from '../events.ts';
 import { PAYABLE_STATUSES, PAYMENT_TRANSITIONS, type PaymentStatus } from '../status.ts';
-import { recordOrderEvent } from '../timeline.ts';
+import { recordOrderEvent, recordOrderEventOnce } from '../timeline.ts';
 import { flagOrderForOwner } from './flag.ts';
 
 export type PaymentSource = 'checkout' | 'webhook' | 'reconciler';
@@ -319,9 +319,9 @@ export async function markPaymentFailed(
 
 /**
  * A captured payment that disagrees with the order (amount or currency) cannot mark it paid, and
- * must not be ignored either: money was taken. The order is flagged for review once per payment
- * (compare-and-set on the reason, so the reconciler's next look does not add a second entry).
- * Returns whether this call flagged it.
+ * must not be ignored either: money was taken. The order is flagged for review (compare-and-set
+ * on a payable status and the reason) with one timeline entry per payment (a unique key).
+ * Returns whether this call flagged that payment for the first time.
  */
 export async function flagPaymentMismatch(
   trx: Transaction<Database>,
@@ -337,16 +337,17 @@ export async function flagPaymentMismatch(
     .where('payment_status', 'in', PAYABLE_STATUSES)
     .where((eb) => eb.or([eb('review_reason', 'is', null), eb('review_reason', '!=', reviewReason)]))
     .executeTakeFirst();
-  const changed = Number(updated.numUpdatedRows) === 1;
-  if (changed)
-    await recordOrderEvent(
-      trx,
-      facts.orderId,
-      'payment.mismatch',
-      { paymentId: facts.paymentId, reason: facts.reason, source: facts.source },
-      at,
-    );
-  return changed;
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  // The reason names the payment seen last; the timeline has one entry per payment, however
+  // often the reconciler or a repeated verify sees it again and whatever was flagged in between.
+  return recordOrderEventOnce(
+    trx,
+    facts.orderId,
+    'payment.mismatch',
+    { paymentId: facts.paymentId, reason: facts.reason, source: facts.source },
+    `order:${facts.orderId}:payment.mismatch:${facts.paymentId}`,
+    at,
+  );
 }
 
 /** An order nobody paid for within the window is expired; a late payment can still revive it. */

@@ -38,11 +38,12 @@ export async function enterTarget(page: Page, label: string, value: string): Pro
   await input.press('Tab');
 }
 
-/** "john.doe@example.com" → /^j\*+e@example\.com$/: the confirmation page masks the e-mail. */
+/** "john.doe@example.com" → /^jo•••@e•••\.com$/: the confirmation page masks the e-mail, its domain too. */
 export function maskedEmailPattern(email: string): RegExp {
   const [local, domain] = email.split('@');
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escape(local[0])}\\*+${escape(local.at(-1)!)}@${escape(domain)}$`);
+  const topLevel = domain.slice(domain.lastIndexOf('.'));
+  return new RegExp(`^${escape(local.slice(0, 2))}•••@${escape(domain[0])}•••${escape(topLevel)}$`);
 }
 
 const followers = service('instagram-followers');
