@@ -28,6 +28,8 @@ export interface CurrencySeries {
 
 export interface ServiceDelivery {
   serviceSlug: string;
+  /** The service's name as the catalogue calls it (the slug when the service is gone). */
+  serviceName: string;
   completed: number;
   /** Mean seconds from payment to Completed, over the orders completed in the range. */
   averageSeconds: number;
@@ -36,6 +38,8 @@ export interface ServiceDelivery {
 export interface StatusCount {
   orderStatus: string;
   paymentStatus: string;
+  /** The payment state in the owner's words ("Awaiting payment", not `created`). */
+  paymentWords: string;
   count: number;
 }
 

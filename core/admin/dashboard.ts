@@ -13,6 +13,7 @@ import type { Database } from '../../db/schema.ts';
 import { e4ToNumber } from '../money/money.ts';
 import type { CurrencySeries, DashboardDay, DashboardFigures, DashboardRange } from './dashboard-figures.ts';
 import { kindMoney, providerMoney } from './dashboard-money.ts';
+import { paymentStatusWords } from './payment-words.ts';
 
 function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -106,6 +107,15 @@ export function createDashboard(deps: { db: Kysely<Database>; now?: () => Date }
       revenue: e4ToNumber(revenueE4),
       refunded: e4ToNumber(refundedE4),
     });
+    // The delivery table names services as the catalogue does; a handful of rows, one small read.
+    const deliverySlugs = [...new Set(delivery.map((row) => row.service_slug))];
+    const serviceNames = new Map(
+      deliverySlugs.length === 0
+        ? []
+        : (await db.selectFrom('services').select(['slug', 'name']).where('slug', 'in', deliverySlugs).execute()).map(
+            (row) => [row.slug, row.name] as const,
+          ),
+    );
     const series: CurrencySeries[] = [...byCurrency.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([currency, known]) => {
@@ -131,6 +141,7 @@ export function createDashboard(deps: { db: Kysely<Database>; now?: () => Date }
       statuses: statuses.rows.map((row) => ({
         orderStatus: row.order_status,
         paymentStatus: row.payment_status,
+        paymentWords: paymentStatusWords(row.payment_status),
         count: Number(row.n),
       })),
       delivery: delivery
@@ -138,6 +149,7 @@ export function createDashboard(deps: { db: Kysely<Database>; now?: () => Date }
         .filter((row) => row.completed > 0)
         .map((row) => ({
           serviceSlug: row.slug,
+          serviceName: serviceNames.get(row.slug) ?? row.slug,
           completed: row.completed,
           averageSeconds: Math.round(row.seconds / row.completed),
         })),

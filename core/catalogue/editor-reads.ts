@@ -115,17 +115,20 @@ export async function loadServiceDocument(db: EditorDb, slug: string): Promise<S
  */
 export function auditViewOf(document: ServiceDocument): Record<string, unknown> {
   const { plans, ...fields } = document;
+  // One field per tier and property ("100 Followers (Standard): price"), so changing one price
+  // logs that price alone, not every tier of its plan.
+  const tierFields: Record<string, unknown> = {};
+  for (const plan of plans) {
+    for (const tier of plan.tiers) {
+      const name = `${tier.text || `${tier.qty}`} (${plan.type})`;
+      tierFields[`${name}: price`] = `${plan.currency}${tier.price}`;
+      tierFields[`${name}: discount`] = `${tier.discount}%`;
+      tierFields[`${name}: supplier service`] = `panel ${tier.supplierPanelId}, service ${tier.supplierServiceId}`;
+    }
+  }
   return {
     ...fields,
     plans: plans.map(({ tiers: _tiers, ...plan }) => plan),
-    tiers: Object.fromEntries(
-      plans.map((plan) => [
-        plan.type,
-        plan.tiers.map(
-          (tier) =>
-            `${tier.qty} × ${tier.price} "${tier.text}", ${tier.discount}% off, panel ${tier.supplierPanelId} service ${tier.supplierServiceId}`,
-        ),
-      ]),
-    ),
+    ...tierFields,
   };
 }

@@ -50,8 +50,22 @@ const DashboardSchema = z.object({
       totals: DayFiguresSchema,
     }),
   ),
-  statuses: z.array(z.object({ orderStatus: z.string(), paymentStatus: z.string(), count: z.number().int() })),
-  delivery: z.array(z.object({ serviceSlug: z.string(), completed: z.number().int(), averageSeconds: z.number() })),
+  statuses: z.array(
+    z.object({
+      orderStatus: z.string(),
+      paymentStatus: z.string(),
+      paymentWords: z.string(),
+      count: z.number().int(),
+    }),
+  ),
+  delivery: z.array(
+    z.object({
+      serviceSlug: z.string(),
+      serviceName: z.string(),
+      completed: z.number().int(),
+      averageSeconds: z.number(),
+    }),
+  ),
   flaggedForReview: z.number().int(),
   byProvider: z.array(
     z.object({

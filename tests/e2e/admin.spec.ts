@@ -360,8 +360,8 @@ test.describe('admin area', () => {
     await expect(page.getByTestId('detail-email')).toHaveText(purchase!.email);
     await expect(page.getByTestId('detail-target')).toHaveText(purchase!.username);
     await expect(page.getByTestId('detail-status')).toHaveText('completed');
-    await expect(page.getByTestId('timeline-kind').filter({ hasText: /^admin\.reorder$/ })).toHaveCount(1);
-    await expect(page.getByTestId('timeline-kind').filter({ hasText: /^admin\.action_(done|failed)$/ })).toHaveCount(1);
+    await expect(page.getByTestId('timeline-kind').filter({ hasText: /^Sent again by an owner$/ })).toHaveCount(1);
+    await expect(page.getByTestId('timeline-kind').filter({ hasText: /^Owner action (done|failed)$/ })).toHaveCount(1);
     expect(await page.getByTestId('timeline-entry').count()).toBeGreaterThanOrEqual(3);
     await expect(page.getByTestId('timeline-entry').first().locator('time')).toHaveText(
       /^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/,

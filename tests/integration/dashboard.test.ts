@@ -241,6 +241,29 @@ describe.each(dialects)('dashboard on %s', (dialect) => {
 
   it('answers the figures for 7, 30 and 90 days, per currency, with every day present', async () => {
     const { db } = database;
+    const group = await db
+      .insertInto('service_groups')
+      .values({ slug: 'instagram', title: 'Instagram', image: '', position: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('services')
+      .values({
+        group_id: group.id,
+        slug: 'instagram-followers',
+        name: 'Instagram Followers',
+        title_html: '',
+        description: '',
+        image: '',
+        target_kind: 'username',
+        comment_required: 0,
+        position: 1,
+        published_at: null,
+        period_days: null,
+        posts_per_period: null,
+        post_delay_minutes: null,
+      })
+      .execute();
     const rows = [
       orderRow({ created_at: at(0, 9), paid_at: at(0, 9), payment_status: 'paid', amount_e4: 12_900 }),
       orderRow({ created_at: at(0, 9) }),
@@ -301,12 +324,20 @@ describe.each(dialects)('dashboard on %s', (dialect) => {
       refunds: 1,
       refunded: 0.25,
     });
-    expect(week.delivery).toEqual([{ serviceSlug: 'instagram-followers', completed: 1, averageSeconds: 3 * 3600 }]);
+    // The service by its catalogue name, the payment state in words: never a slug or a raw state.
+    expect(week.delivery).toEqual([
+      {
+        serviceSlug: 'instagram-followers',
+        serviceName: 'Instagram Followers',
+        completed: 1,
+        averageSeconds: 3 * 3600,
+      },
+    ]);
     expect(week.flaggedForReview).toBe(2);
     expect(week.statuses).toEqual(
       expect.arrayContaining([
-        { orderStatus: 'Completed', paymentStatus: 'paid', count: 2 },
-        { orderStatus: 'Pending', paymentStatus: 'created', count: 1 },
+        { orderStatus: 'Completed', paymentStatus: 'paid', paymentWords: 'Paid', count: 2 },
+        { orderStatus: 'Pending', paymentStatus: 'created', paymentWords: 'Awaiting payment', count: 1 },
       ]),
     );
 

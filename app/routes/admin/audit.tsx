@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Route } from './+types/audit';
+import { auditActionWords } from '../../../core/audit/action-words.ts';
 import type { AuditEntry } from '../../../core/audit/audit.ts';
 import { type AuditFieldRow, auditSummaryView } from '../../../core/audit/display.ts';
 import type { TeamMember } from '../../../core/auth/invitations.ts';
@@ -235,7 +236,7 @@ export default function AuditPage() {
             <option value="">All actions</option>
             {actions.map((action) => (
               <option key={action} value={action}>
-                {action}
+                {auditActionWords(action)}
               </option>
             ))}
           </select>
@@ -291,7 +292,9 @@ export default function AuditPage() {
                 className="flex flex-col gap-2 rounded-2xl border border-gray-200 bg-white p-4 text-sm"
               >
                 <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-                  <span className="font-mono font-semibold break-all text-gray-900">{entry.action}</span>
+                  <span className="font-semibold break-words text-gray-900" data-testid="audit-action">
+                    {auditActionWords(entry.action)}
+                  </span>
                   <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${outcome.tone}`}>{outcome.label}</span>
                 </div>
                 <p className="break-words text-gray-700">

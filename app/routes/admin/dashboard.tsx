@@ -323,7 +323,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
               {figures.statuses.map((row) => (
                 <tr key={`${row.orderStatus} ${row.paymentStatus}`} className="border-t border-gray-100">
                   <td className="py-1 pr-3">{row.orderStatus}</td>
-                  <td className="py-1 pr-3">{row.paymentStatus}</td>
+                  <td className="py-1 pr-3">{row.paymentWords}</td>
                   <td className="py-1 text-right tabular-nums">{count(row.count)}</td>
                 </tr>
               ))}
@@ -354,7 +354,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
               <tbody>
                 {figures.delivery.map((row) => (
                   <tr key={row.serviceSlug} className="border-t border-gray-100">
-                    <td className="py-1 pr-3 break-all">{row.serviceSlug}</td>
+                    <td className="py-1 pr-3 break-words">{row.serviceName}</td>
                     <td className="py-1 pr-3 text-right tabular-nums">{count(row.completed)}</td>
                     <td className="py-1 text-right">{formatDuration(row.averageSeconds)}</td>
                   </tr>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigation, useRevalidator } from 'react-router';
 import type { Route } from './+types/order-detail';
 import type { OrderDetail } from '../../../core/admin/contracts.ts';
+import { orderEventWords, timelineFacts } from '../../../core/admin/timeline-words.ts';
 import { CacheStrategy } from '../../cache.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
 import { AdminPageHeader, DetailLoadingPage } from '../../admin/list-parts.tsx';
@@ -57,26 +58,16 @@ export function HydrateFallback() {
   return <DetailLoadingPage label="Loading order..." />;
 }
 
-/** A value from a timeline entry's detail (parsed JSON) as text: strings as they are, the rest as JSON. */
-function jsonText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/** A timeline entry's detail: text as it is, an object as "key: value" pairs. */
+/** A timeline entry's detail as labelled values in words (no field names, no JSON). */
 function Detail({ value }: { value: unknown }): ReactNode {
-  if (value === null || value === undefined || value === '') return <span className="text-gray-700">—</span>;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map(jsonText).join(', ');
-  const entries = Object.entries(value as Record<string, unknown>).filter(
-    ([, v]) => v !== null && v !== undefined && v !== '',
-  );
-  if (entries.length === 0) return <span className="text-gray-700">—</span>;
+  const facts = timelineFacts(value);
+  if (facts.length === 0) return <span className="text-gray-700">—</span>;
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
-      {entries.map(([key, v]) => (
-        <div key={key} className="contents">
-          <dt className="font-semibold text-gray-700">{key}</dt>
-          <dd className="break-all text-gray-900">{jsonText(v)}</dd>
+      {facts.map((fact, index) => (
+        <div key={`${fact.label}-${index}`} className="contents">
+          <dt className="font-semibold text-gray-700">{fact.label}</dt>
+          <dd className="break-words text-gray-900">{fact.value}</dd>
         </div>
       ))}
     </dl>
@@ -263,8 +254,8 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
                 <time dateTime={entry.at} className="text-sm text-gray-700 tabular-nums">
                   {formatAdminDate(entry.at, true)}
                 </time>
-                <span data-testid="timeline-kind" className="font-mono text-sm font-semibold text-gray-900">
-                  {entry.kind}
+                <span data-testid="timeline-kind" className="text-sm font-semibold text-gray-900">
+                  {orderEventWords(entry.kind)}
                 </span>
               </div>
               <div className="mt-1 text-sm">
