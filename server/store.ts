@@ -39,6 +39,7 @@ import { createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
 import { createRefundLinks } from '../core/orders/refund-links.ts';
 import { handleOrderEvents } from '../core/orders/events.ts';
+import { handleLatePaymentRefund, latePaymentSubscriber } from '../core/orders/late-payment.ts';
 import { type OrderService, createOrderService } from '../core/orders/orders.ts';
 import { PAYMENT_RECONCILE_JOB } from '../core/orders/reconcile.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
@@ -308,6 +309,7 @@ export async function openStore(
     orderMailsSubscriber({ publicUrl: config.PUBLIC_URL, now: clock }),
     fulfilmentSubscriber,
     renewalSubscriber,
+    latePaymentSubscriber,
   ];
   const worker = createJobWorker({
     db,
@@ -315,6 +317,7 @@ export async function openStore(
     handlers: [
       createSendMailHandler(mailer, { db, publicUrl: config.PUBLIC_URL, now: clock }),
       handleOrderEvents(db, orderEventSubscribers),
+      handleLatePaymentRefund({ db, gateways, now: clock }),
       ...fulfilmentJobHandlers(fulfilmentDeps, refillsDeps, logger),
       handleJob(PAYMENT_RECONCILE_JOB, async () => {
         const { flagged, ...counts } = await orders.reconcile();
