@@ -76,6 +76,10 @@ import type { Database } from '../db/schema.ts';
 import { formatAmountE4 } from '../core/money/money.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 
+/** Jobs one worker claims per round, and how many of them run at once (core/jobs/worker.ts). */
+const JOB_BATCH = 32;
+const JOB_CONCURRENCY = 8;
+
 export interface Store {
   database: DatabaseHandle;
   /** The environment panel (panel 1): SMM_PANEL_URL's, or the built-in simulated panel. */
@@ -351,6 +355,10 @@ export async function openStore(
     recurring,
     pollMs: config.JOB_POLL_MS,
     leaseMs: config.JOB_LEASE_SECONDS * 1000,
+    // Receipts and supplier submissions wait on the network: eight at a time keep the worker
+    // ahead of what one instance accepts at checkout (npm run bench:jobs).
+    batch: JOB_BATCH,
+    concurrency: JOB_CONCURRENCY,
     logger,
   });
 

@@ -93,8 +93,14 @@ interface JobWorkerOptions {
   pollMs?: number;
   /** Lease per claim; renewed every leaseMs/3 while a handler runs. */
   leaseMs?: number;
-  /** Jobs claimed per round; run one after another. */
+  /** Jobs claimed per round (one claim, one lease for all of them). */
   batch?: number;
+  /**
+   * Jobs of a claimed batch that run at the same time (default 1: one after another). Most jobs
+   * wait on the network (SMTP, the supplier panel), so a few at once drain a backlog several
+   * times faster than one; each job still runs under its own lease and compare-and-set claim.
+   */
+  concurrency?: number;
   logger?: JobLogger | undefined;
   /**
    * Periodic jobs this worker offers once per slot while it runs (see recurring.ts); their kinds
@@ -131,10 +137,18 @@ function defaultWorkerId(): string {
 }
 
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
-  const { db, handlers, pollMs = 1000, leaseMs = 60_000, batch = 10, logger = consoleLogger } = options;
+  const {
+    db,
+    handlers,
+    pollMs = 1000,
+    leaseMs = 60_000,
+    batch = 10,
+    concurrency = 1,
+    logger = consoleLogger,
+  } = options;
   const workerId = options.workerId ?? defaultWorkerId();
-  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0))
-    throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
+  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0) || !(concurrency >= 1))
+    throw new Error('createJobWorker: pollMs, leaseMs, batch and concurrency must be positive');
   const recurring = options.recurring ?? [];
   const now = options.now ?? (() => new Date());
   const registrations = new Map<string, JobRegistration>();
@@ -228,26 +242,38 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
 
+  async function runClaimed(job: JobRow, waited: boolean): Promise<void> {
+    try {
+      if (stopping) {
+        await releaseJob(db, job, workerId, now());
+        return;
+      }
+      // A job that waited while others of its batch ran: refresh the lease first and skip the
+      // job if another worker has taken it over meanwhile.
+      if (waited && !(await renewLease(db, job, workerId, leaseMs, now()))) {
+        logger.warn({ jobId: job.id, kind: job.kind, workerId }, 'job claim lost before it started; skipped');
+        return;
+      }
+      await runJob(job);
+    } catch (err) {
+      // A database error while recording the outcome: the lease expires and the job is retried.
+      logger.error({ jobId: job.id, kind: job.kind, workerId, err: describeError(err) }, 'job bookkeeping failed');
+    }
+  }
+
   async function runBatch(): Promise<number> {
     const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs, now: now() });
-    for (const [i, job] of jobs.entries()) {
-      try {
-        if (stopping) {
-          await releaseJob(db, job, workerId, now());
-          continue;
-        }
-        // Jobs later in the batch waited while earlier ones ran: refresh the lease first and
-        // skip the job if another worker has taken it over meanwhile.
-        if (i > 0 && !(await renewLease(db, job, workerId, leaseMs, now()))) {
-          logger.warn({ jobId: job.id, kind: job.kind, workerId }, 'job claim lost before it started; skipped');
-          continue;
-        }
-        await runJob(job);
-      } catch (err) {
-        // A database error while recording the outcome: the lease expires and the job is retried.
-        logger.error({ jobId: job.id, kind: job.kind, workerId, err: describeError(err) }, 'job bookkeeping failed');
+    // `concurrency` lanes take the batch's jobs in order; the first of each lane starts at once.
+    let next = 0;
+    const lane = async () => {
+      while (next < jobs.length) {
+        const index = next;
+        next += 1;
+        const job = jobs[index];
+        if (job) await runClaimed(job, index >= concurrency);
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane));
     return jobs.length;
   }
 
