@@ -261,27 +261,46 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
 
-  async function runBatch(): Promise<number> {
+  /**
+   * Claims a batch and runs it, `concurrency` jobs at a time. With `refill` (the poll loop), a
+   * lane that finds the batch taken claims its next job itself instead of waiting for the
+   * batch's slowest job (a slow SMTP reply must not hold up the supplier submissions behind it).
+   */
+  async function runBatch(refill = false): Promise<number> {
     const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs, now: now() });
-    // `concurrency` lanes take the batch's jobs in order; the first of each lane starts at once.
+    let claimed = jobs.length;
     let next = 0;
+    // An empty claim means nothing is due: no lane asks again this round.
+    let drained = jobs.length === 0 || (!refill && jobs.length < batch);
     const lane = async () => {
-      while (next < jobs.length) {
+      for (;;) {
         const index = next;
-        next += 1;
-        const job = jobs[index];
-        if (job) await runClaimed(job, index >= concurrency);
+        const queued = jobs[index];
+        if (queued) {
+          next += 1;
+          await runClaimed(queued, index >= concurrency);
+          continue;
+        }
+        if (!refill || drained || stopping || !started) return;
+        const [more] = await claimJobs(db, { workerId, limit: 1, leaseMs, now: now() });
+        if (!more) {
+          drained = true;
+          return;
+        }
+        claimed += 1;
+        await runClaimed(more, false);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane));
-    return jobs.length;
+    const lanes = refill && !drained ? concurrency : Math.min(concurrency, jobs.length);
+    await Promise.all(Array.from({ length: lanes }, lane));
+    return claimed;
   }
 
-  function runOnce(): Promise<number> {
+  function runOnce(refill = false): Promise<number> {
     const previous = inFlight ?? Promise.resolve(0);
     const current = previous.then(
-      () => runBatch(),
-      () => runBatch(),
+      () => runBatch(refill),
+      () => runBatch(refill),
     );
     inFlight = current;
     const clear = () => {
@@ -317,11 +336,13 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       logger.error({ workerId, err: describeError(err) }, 'offering recurring jobs failed');
     }
     try {
-      claimed = await runOnce();
+      claimed = await runOnce(true);
     } catch (err) {
       logger.error({ workerId, err: describeError(err) }, 'job worker poll failed');
     }
-    const again = claimed >= batch || wakeRequested;
+    // Found work: there may be more (and the jobs just run may have enqueued their follow-ups),
+    // so claim again at once; only an empty poll waits `pollMs`.
+    const again = claimed > 0 || wakeRequested;
     wakeRequested = false;
     schedule(again ? 0 : pollMs);
   }
@@ -348,7 +369,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       }
       if (wasStarted) logger.info({ workerId }, 'job worker stopped');
     },
-    runOnce,
+    runOnce: () => runOnce(),
     wake() {
       if (!started) return;
       if (inFlight) wakeRequested = true;

@@ -53,6 +53,14 @@ export const SMTP_TIMEOUTS = {
   socketTimeout: 30_000,
 } as const;
 
+/**
+ * Connections the SMTP pool keeps open (nodemailer's default is 5). Each message is a few round
+ * trips on its connection, so the pool, not the worker, bounds how many receipts leave per
+ * second: as many connections as the job worker runs jobs at once (server/store.ts). The URL can
+ * set another (`?maxConnections=2` for a server that allows few).
+ */
+export const SMTP_POOL_CONNECTIONS = 8;
+
 interface FileMailerOptions {
   dir: string;
   from: string;
@@ -114,7 +122,7 @@ interface SmtpMailerOptions {
  */
 export function smtpTransportOptions(url: string): SMTPPool.Options {
   if (!/^smtps?:\/\//i.test(url)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
-  return { ...SMTP_TIMEOUTS, ...parseConnectionUrl(url), pool: true };
+  return { ...SMTP_TIMEOUTS, maxConnections: SMTP_POOL_CONNECTIONS, ...parseConnectionUrl(url), pool: true };
 }
 
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
