@@ -52,6 +52,8 @@ export const ORDER_EVENT_KINDS = [
   'payment.refund_requested',
   'payment.refund_failed',
   'payment.underpaid',
+  // Money for an order that had expired: never applied, refunded (core/orders/late-payment.ts).
+  'payment.after_expiry',
   'payment.disputed',
   'payment.method_changed',
   'supplier.submitted',

@@ -40,6 +40,7 @@ import { createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
 import { createRefundLinks } from '../core/orders/refund-links.ts';
 import { handleOrderEvents } from '../core/orders/events.ts';
+import { handleLatePaymentRefund, latePaymentSubscriber } from '../core/orders/late-payment.ts';
 import { type OrderService, createOrderService } from '../core/orders/orders.ts';
 import { PAYMENT_RECONCILE_JOB } from '../core/orders/reconcile.ts';
 import { type OrderHistory, createOrderHistory } from '../core/orders/history.ts';
@@ -75,6 +76,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { formatAmountE4 } from '../core/money/money.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
+
+/** Jobs one worker claims per round, and how many of them run at once (core/jobs/worker.ts). */
+const JOB_BATCH = 32;
+const JOB_CONCURRENCY = 8;
 
 export interface Store {
   database: DatabaseHandle;
@@ -317,6 +322,7 @@ export async function openStore(
     orderMailsSubscriber({ publicUrl: config.PUBLIC_URL, now: clock }),
     fulfilmentSubscriber,
     renewalSubscriber,
+    latePaymentSubscriber,
   ];
   const worker = createJobWorker({
     db,
@@ -324,6 +330,7 @@ export async function openStore(
     handlers: [
       createSendMailHandler(mailer, { db, publicUrl: config.PUBLIC_URL, now: clock }),
       handleOrderEvents(db, orderEventSubscribers),
+      handleLatePaymentRefund({ db, gateways, now: clock }),
       ...fulfilmentJobHandlers(fulfilmentDeps, refillsDeps, logger),
       handleJob(PAYMENT_RECONCILE_JOB, async () => {
         const { flagged, ...counts } = await orders.reconcile();
@@ -357,6 +364,10 @@ export async function openStore(
     recurring,
     pollMs: config.JOB_POLL_MS,
     leaseMs: config.JOB_LEASE_SECONDS * 1000,
+    // Receipts and supplier submissions wait on the network: eight at a time keep the worker
+    // ahead of what one instance accepts at checkout (npm run bench:jobs).
+    batch: JOB_BATCH,
+    concurrency: JOB_CONCURRENCY,
     logger,
   });
 

@@ -93,8 +93,14 @@ interface JobWorkerOptions {
   pollMs?: number;
   /** Lease per claim; renewed every leaseMs/3 while a handler runs. */
   leaseMs?: number;
-  /** Jobs claimed per round; run one after another. */
+  /** Jobs claimed per round (one claim, one lease for all of them). */
   batch?: number;
+  /**
+   * Jobs of a claimed batch that run at the same time (default 1: one after another). Most jobs
+   * wait on the network (SMTP, the supplier panel), so a few at once drain a backlog several
+   * times faster than one; each job still runs under its own lease and compare-and-set claim.
+   */
+  concurrency?: number;
   logger?: JobLogger | undefined;
   /**
    * Periodic jobs this worker offers once per slot while it runs (see recurring.ts); their kinds
@@ -131,10 +137,18 @@ function defaultWorkerId(): string {
 }
 
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
-  const { db, handlers, pollMs = 1000, leaseMs = 60_000, batch = 10, logger = consoleLogger } = options;
+  const {
+    db,
+    handlers,
+    pollMs = 1000,
+    leaseMs = 60_000,
+    batch = 10,
+    concurrency = 1,
+    logger = consoleLogger,
+  } = options;
   const workerId = options.workerId ?? defaultWorkerId();
-  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0))
-    throw new Error('createJobWorker: pollMs, leaseMs and batch must be positive');
+  if (!(pollMs > 0) || !(leaseMs > 0) || !(batch > 0) || !(concurrency >= 1))
+    throw new Error('createJobWorker: pollMs, leaseMs, batch and concurrency must be positive');
   const recurring = options.recurring ?? [];
   const now = options.now ?? (() => new Date());
   const registrations = new Map<string, JobRegistration>();
@@ -228,34 +242,65 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
 
-  async function runBatch(): Promise<number> {
-    const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs, now: now() });
-    for (const [i, job] of jobs.entries()) {
-      try {
-        if (stopping) {
-          await releaseJob(db, job, workerId, now());
-          continue;
-        }
-        // Jobs later in the batch waited while earlier ones ran: refresh the lease first and
-        // skip the job if another worker has taken it over meanwhile.
-        if (i > 0 && !(await renewLease(db, job, workerId, leaseMs, now()))) {
-          logger.warn({ jobId: job.id, kind: job.kind, workerId }, 'job claim lost before it started; skipped');
-          continue;
-        }
-        await runJob(job);
-      } catch (err) {
-        // A database error while recording the outcome: the lease expires and the job is retried.
-        logger.error({ jobId: job.id, kind: job.kind, workerId, err: describeError(err) }, 'job bookkeeping failed');
+  async function runClaimed(job: JobRow, waited: boolean): Promise<void> {
+    try {
+      if (stopping) {
+        await releaseJob(db, job, workerId, now());
+        return;
       }
+      // A job that waited while others of its batch ran: refresh the lease first and skip the
+      // job if another worker has taken it over meanwhile.
+      if (waited && !(await renewLease(db, job, workerId, leaseMs, now()))) {
+        logger.warn({ jobId: job.id, kind: job.kind, workerId }, 'job claim lost before it started; skipped');
+        return;
+      }
+      await runJob(job);
+    } catch (err) {
+      // A database error while recording the outcome: the lease expires and the job is retried.
+      logger.error({ jobId: job.id, kind: job.kind, workerId, err: describeError(err) }, 'job bookkeeping failed');
     }
-    return jobs.length;
   }
 
-  function runOnce(): Promise<number> {
+  /**
+   * Claims a batch and runs it, `concurrency` jobs at a time. With `refill` (the poll loop), a
+   * lane that finds the batch taken claims its next job itself instead of waiting for the
+   * batch's slowest job (a slow SMTP reply must not hold up the supplier submissions behind it).
+   */
+  async function runBatch(refill = false): Promise<number> {
+    const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs, now: now() });
+    let claimed = jobs.length;
+    let next = 0;
+    // An empty claim means nothing is due: no lane asks again this round.
+    let drained = jobs.length === 0 || (!refill && jobs.length < batch);
+    const lane = async () => {
+      for (;;) {
+        const index = next;
+        const queued = jobs[index];
+        if (queued) {
+          next += 1;
+          await runClaimed(queued, index >= concurrency);
+          continue;
+        }
+        if (!refill || drained || stopping || !started) return;
+        const [more] = await claimJobs(db, { workerId, limit: 1, leaseMs, now: now() });
+        if (!more) {
+          drained = true;
+          return;
+        }
+        claimed += 1;
+        await runClaimed(more, false);
+      }
+    };
+    const lanes = refill && !drained ? concurrency : Math.min(concurrency, jobs.length);
+    await Promise.all(Array.from({ length: lanes }, lane));
+    return claimed;
+  }
+
+  function runOnce(refill = false): Promise<number> {
     const previous = inFlight ?? Promise.resolve(0);
     const current = previous.then(
-      () => runBatch(),
-      () => runBatch(),
+      () => runBatch(refill),
+      () => runBatch(refill),
     );
     inFlight = current;
     const clear = () => {
@@ -291,11 +336,13 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       logger.error({ workerId, err: describeError(err) }, 'offering recurring jobs failed');
     }
     try {
-      claimed = await runOnce();
+      claimed = await runOnce(true);
     } catch (err) {
       logger.error({ workerId, err: describeError(err) }, 'job worker poll failed');
     }
-    const again = claimed >= batch || wakeRequested;
+    // Found work: there may be more (and the jobs just run may have enqueued their follow-ups),
+    // so claim again at once; only an empty poll waits `pollMs`.
+    const again = claimed > 0 || wakeRequested;
     wakeRequested = false;
     schedule(again ? 0 : pollMs);
   }
@@ -322,7 +369,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       }
       if (wasStarted) logger.info({ workerId }, 'job worker stopped');
     },
-    runOnce,
+    runOnce: () => runOnce(),
     wake() {
       if (!started) return;
       if (inFlight) wakeRequested = true;

@@ -7,7 +7,7 @@
  *
  * Mail is sent from the jobs table (see send-mail-job.ts), never inside a request.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -20,6 +20,12 @@ export interface OutgoingMail {
   html: string;
   text: string;
   headers?: Record<string, string> | undefined;
+  /**
+   * What this mail is, stably (its job's dedupe key, e.g. `receipt:42`): its Message-ID is
+   * derived from it, so a mail sent again after a crash is recognised as the same message.
+   * Without it the transport makes up a random one.
+   */
+  messageKey?: string | undefined;
 }
 
 export interface Mailer {
@@ -47,6 +53,14 @@ export const SMTP_TIMEOUTS = {
   socketTimeout: 30_000,
 } as const;
 
+/**
+ * Connections the SMTP pool keeps open (nodemailer's default is 5). Each message is a few round
+ * trips on its connection, so the pool, not the worker, bounds how many receipts leave per
+ * second: as many connections as the job worker runs jobs at once (server/store.ts). The URL can
+ * set another (`?maxConnections=2` for a server that allows few).
+ */
+export const SMTP_POOL_CONNECTIONS = 8;
+
 interface FileMailerOptions {
   dir: string;
   from: string;
@@ -70,7 +84,7 @@ function createFileMailer(options: FileMailerOptions): Mailer {
 
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, ...messageFields(mail) });
+      const info = await transport.sendMail({ from, ...messageFields(mail, from) });
       if (!Buffer.isBuffer(info.message)) throw new Error('file mailer: expected a buffered message');
       // nodemailer keeps the bare LFs of 7bit bodies; an RFC 5322 message uses CRLF throughout.
       const message = Buffer.from(info.message.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
@@ -108,7 +122,7 @@ interface SmtpMailerOptions {
  */
 export function smtpTransportOptions(url: string): SMTPPool.Options {
   if (!/^smtps?:\/\//i.test(url)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
-  return { ...SMTP_TIMEOUTS, ...parseConnectionUrl(url), pool: true };
+  return { ...SMTP_TIMEOUTS, maxConnections: SMTP_POOL_CONNECTIONS, ...parseConnectionUrl(url), pool: true };
 }
 
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
@@ -119,7 +133,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
 
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, ...messageFields(mail) });
+      const info = await transport.sendMail({ from, ...messageFields(mail, from) });
       logger.info(
         { host, to: mail.to, subject: mail.subject, messageId: info.messageId, response: info.response },
         'mail sent',
@@ -147,6 +161,28 @@ export function createMailer(config: MailerConfig): Mailer {
     : createFileMailer({ dir: config.dir, from: config.from, logger: config.logger });
 }
 
-function messageFields(mail: OutgoingMail) {
-  return { to: mail.to, subject: mail.subject, html: mail.html, text: mail.text, headers: mail.headers };
+/**
+ * A Message-ID that names the mail, not the attempt: `<receipt.42.1f2e3d4c5b6a@boostly.test>`
+ * (the key in letters a Message-ID allows, a hash that keeps distinct keys distinct, and the
+ * sender's domain). The same key always gives the same id.
+ */
+export function stableMessageId(messageKey: string, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'boostly.local';
+  const readable = messageKey
+    .replace(/[^A-Za-z0-9.-]+/g, '.')
+    .replace(/^\.+|\.+$/g, '')
+    .slice(0, 64);
+  const hash = createHash('sha256').update(messageKey).digest('hex').slice(0, 12);
+  return `<${readable ? `${readable}.` : ''}${hash}@${domain}>`;
+}
+
+function messageFields(mail: OutgoingMail, from: string) {
+  return {
+    to: mail.to,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    headers: mail.headers,
+    ...(mail.messageKey !== undefined ? { messageId: stableMessageId(mail.messageKey, from) } : {}),
+  };
 }

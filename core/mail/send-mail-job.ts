@@ -125,7 +125,7 @@ export function createSendMailHandler(mailer: Mailer, alerts?: MailAlertOptions)
   const onGiveUp = alerts ? (job: JobRow, error: unknown) => alertAdminsOfFailedMail(job, error, alerts) : undefined;
   return handleJob(
     SEND_MAIL_JOB,
-    async (payload) => {
+    async (payload, job) => {
       try {
         return await mailer.send({
           to: payload.to,
@@ -133,6 +133,9 @@ export function createSendMailHandler(mailer: Mailer, alerts?: MailAlertOptions)
           html: payload.html,
           text: payload.text,
           headers: payload.headers,
+          // The job is the mail: every attempt of it (a retry, a resend after a worker died
+          // between the server's acceptance and `done`) carries the same Message-ID.
+          messageKey: job.dedupe_key ?? `mail.${job.id}`,
         });
       } catch (err) {
         if (isPermanentMailError(err)) {

@@ -19,6 +19,7 @@ import { CheckoutInstructionsSchema, type CreatedOrder } from './contracts.ts';
 import { findPackage } from './form-detail.ts';
 import { type OrderServiceDeps, checkoutMethods } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
+import { ABANDONED_AFTER_MS } from './reconcile.ts';
 import { PAYABLE_STATUSES } from './status.ts';
 import { submissionKey } from './submission-key.ts';
 import { recordOrderEvent } from './timeline.ts';
@@ -71,7 +72,7 @@ export function checkoutDescription(
 
 type StoredOrder = Pick<
   Selectable<OrdersTable>,
-  'provider_order_id' | 'email' | 'service_name' | 'price_e4' | 'list_price_e4' | 'currency'
+  'provider_order_id' | 'email' | 'service_name' | 'price_e4' | 'list_price_e4' | 'currency' | 'created_at'
 >;
 type StoredAttempt = Pick<Selectable<PaymentAttemptsTable>, 'method' | 'amount_e4' | 'adjustment_e4' | 'checkout_json'>;
 
@@ -137,6 +138,7 @@ async function startPayment(deps: OrderServiceDeps, order: StoredOrder, priced: 
       ),
       returnUrl: `${base}/order-confirm/${publicId}`,
       webhookUrl: `${base}/api/payments/${priced.provider.id}/webhook`,
+      expiresAt: new Date(Date.parse(order.created_at) + ABANDONED_AFTER_MS),
     });
   } catch (error) {
     if (error instanceof PaymentProviderError)
@@ -157,6 +159,7 @@ async function reopenOrder(
 ): Promise<CreatedOrder> {
   // Whatever method is asked, a paid order is not offered for payment again: its
   // earlier attempts would still hand the browser a window for money already taken.
+  if (existing.payment_status === 'expired') throw new OrderError(PAYMENT_MESSAGES.expired, 409);
   if (!PAYABLE_STATUSES.includes(existing.payment_status)) throw new OrderError(PAYMENT_MESSAGES.alreadyPaid, 409);
   const priced = await pricedMethod(deps, requestedMethod, existing.amount_e4 - existing.adjustment_e4);
   const attemptOf = () =>

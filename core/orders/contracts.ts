@@ -231,6 +231,10 @@ export const OrderStatusViewSchema = z.object({
   createdAt: z.string(),
   /** Subscription orders only. */
   subscription: OrderSubscriptionSchema.optional(),
+  /** Money that arrived after the order expired: never applied, given back (core/orders/late-payment.ts). */
+  latePayment: z
+    .object({ refund: z.enum(['refunding', 'awaiting_address', 'refunded']), message: z.string() })
+    .optional(),
 });
 /** What the confirmation page shows. */
 export type OrderStatusView = z.infer<typeof OrderStatusViewSchema>;

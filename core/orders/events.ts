@@ -55,8 +55,18 @@ export const RefundAddressNeeded = z.object({
 });
 export type RefundAddressNeeded = z.infer<typeof RefundAddressNeeded>;
 
+/** Money arrived for an expired order: it was not applied, and is to be refunded. */
+export const OrderPaidAfterExpiry = z.object({
+  type: z.literal('order.paid_after_expiry'),
+  orderId: z.number().int().positive(),
+  /** The order_payments row (role `extra`) that holds the payment. */
+  orderPaymentId: z.number().int().positive(),
+});
+export type OrderPaidAfterExpiry = z.infer<typeof OrderPaidAfterExpiry>;
+
 export const OrderEvent = z.discriminatedUnion('type', [
   OrderPaid,
+  OrderPaidAfterExpiry,
   OrderStatusChanged,
   OrderRefunded,
   RefundAddressNeeded,
@@ -73,6 +83,8 @@ export function orderEventDedupeKey(event: OrderEvent): string {
       return `event:order.paid:${event.orderId}`;
     case 'order.status_changed':
       return `event:order.status_changed:${event.orderId}:${event.timelineId}`;
+    case 'order.paid_after_expiry':
+      return `event:order.paid_after_expiry:${event.orderPaymentId}`;
     case 'order.refunded':
     case 'order.refund_address_needed':
       return `event:${event.type}:${event.refundId}`;
@@ -92,6 +104,7 @@ export interface OrderEventSubscriber {
   onStatusChanged?(trx: Transaction<Database>, event: OrderStatusChanged): Promise<void>;
   onRefunded?(trx: Transaction<Database>, event: OrderRefunded): Promise<void>;
   onRefundAddressNeeded?(trx: Transaction<Database>, event: RefundAddressNeeded): Promise<void>;
+  onPaidAfterExpiry?(trx: Transaction<Database>, event: OrderPaidAfterExpiry): Promise<void>;
 }
 
 /**
@@ -105,6 +118,7 @@ export function handleOrderEvents(db: Kysely<Database>, subscribers: readonly Or
         if (event.type === 'order.paid') await subscriber.onPaid?.(trx, event);
         else if (event.type === 'order.status_changed') await subscriber.onStatusChanged?.(trx, event);
         else if (event.type === 'order.refunded') await subscriber.onRefunded?.(trx, event);
+        else if (event.type === 'order.paid_after_expiry') await subscriber.onPaidAfterExpiry?.(trx, event);
         else await subscriber.onRefundAddressNeeded?.(trx, event);
       }
     }),

@@ -18,4 +18,5 @@ export const PAYMENT_MESSAGES = {
   orderNotFound: 'Order not found',
   methodUnavailable: 'This payment method is not available. Please choose another.',
   alreadyPaid: 'This order is already paid.',
+  expired: 'This order expired before it was paid. Place it again to pay today’s price.',
 } as const;

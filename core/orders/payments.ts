@@ -118,7 +118,8 @@ export async function payableOrder(deps: OrderServiceDeps, reference: string) {
 }
 
 /** What one outcome did to its order, in a word (the webhook's reply, the reconciler's counts). */
-export type AppliedOutcome = 'paid' | 'already-paid' | 'flagged' | 'failed' | 'underpaid' | 'disputed' | 'ignored';
+export type AppliedOutcome =
+  'paid' | 'already-paid' | 'after-expiry' | 'flagged' | 'failed' | 'underpaid' | 'disputed' | 'ignored';
 
 /**
  * Applies one neutral outcome inside the caller's transaction. A capture for an attempt we do

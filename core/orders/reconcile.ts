@@ -8,7 +8,7 @@ import { type PaymentOutcome, type PaymentProvider, PaymentProviderError } from 
 import type { PaymentGateways } from '../payments/methods.ts';
 import { type OrderServiceDeps, findOrderByReference } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
-import { PAYABLE_STATUSES, type PaymentStatus } from './status.ts';
+import type { PaymentStatus } from './status.ts';
 import { publicOrderId } from './types.ts';
 import { applyPaymentOutcome } from './payments.ts';
 import { expireOrder, markPaymentChecked } from './transitions/index.ts';
@@ -85,7 +85,8 @@ export async function checkOrderPayment(
   const order = await findOrderByReference(deps, publicId.trim());
   if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
   const orderId = publicOrderId(order.provider_order_id);
-  if (!PAYABLE_STATUSES.includes(order.payment_status)) return { orderId, paymentStatus: order.payment_status };
+  // An expired order is asked too: money that still arrived for it is refunded (late-payment.ts).
+  if (order.payment_status === 'paid') return { orderId, paymentStatus: order.payment_status };
   const attempts = await deps.db
     .selectFrom('payment_attempts')
     .select(['provider', 'reference'])

@@ -7,12 +7,14 @@ import { type OrderServiceDeps, findOrderByReference } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
 import { maskEmail, publicOrderId } from './types.ts';
 import { loadSubscriptionRows, subscriptionViewOf } from './subscription-view.ts';
+import { latePaymentView } from './late-payment.ts';
 
 export async function orderStatusView(deps: OrderServiceDeps, orderId: string): Promise<OrderStatusView> {
   const order = await findOrderByReference(deps, orderId.trim());
   if (!order) throw new OrderError(PAYMENT_MESSAGES.orderNotFound, 404);
   const subscriptionRow =
     order.kind === 'package' ? undefined : (await loadSubscriptionRows(deps.db, [order.id])).get(order.id);
+  const latePayment = await latePaymentView(deps.db, order);
   return {
     razorPayOrderId: order.provider_order_id,
     orderId: publicOrderId(order.provider_order_id),
@@ -34,5 +36,6 @@ export async function orderStatusView(deps: OrderServiceDeps, orderId: string): 
     createdAt: order.created_at,
     // Open to anyone with the link: the words only, never the proof /client's buttons send.
     ...(subscriptionRow ? { subscription: subscriptionViewOf(order, subscriptionRow, deps.now(), null) } : {}),
+    ...(latePayment ? { latePayment } : {}),
   };
 }

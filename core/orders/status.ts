@@ -23,17 +23,23 @@ import {
 export { FULFILMENT_STATES, ORDER_STATUSES, PAYMENT_STATUSES, PENDING_ACTIONS };
 export type { FulfilmentState, OrderStatus, PaymentStatus, PendingAction };
 
-/** Payment states from which a verified payment may still mark the order paid. */
-export const PAYABLE_STATUSES: readonly PaymentStatus[] = ['created', 'fail', 'expired'];
+/**
+ * Payment states from which a verified payment may still mark the order paid. Not `expired`: an
+ * expired order's price is stale (the catalogue may have moved since), so money that still
+ * arrives for it is refunded (core/orders/late-payment.ts) and the buyer orders again at today's
+ * price.
+ */
+export const PAYABLE_STATUSES: readonly PaymentStatus[] = ['created', 'fail'];
 
 /**
  * Payment moves (compare-and-set in core/orders/transitions/payment.ts): a late authorisation of
- * a failed or expired order is money taken, so it still becomes paid; paid is for good.
+ * a failed order is money taken at a price still offered, so it becomes paid; expired and paid
+ * are for good.
  */
 export const PAYMENT_TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   created: ['paid', 'fail', 'expired'],
   fail: ['paid', 'expired'],
-  expired: ['paid'],
+  expired: [],
   paid: [],
 };
 

@@ -20,6 +20,14 @@ export interface CryptomusOptions {
  * may first have to buy coins, and an invoice that expires meanwhile costs a second attempt.
  * Cryptomus fixes the crypto amount, so the longer life is no exchange-rate risk for us. */
 export const CRYPTOMUS_INVOICE_LIFETIME_SECONDS = 43_200;
+/** The shortest invoice lifetime Cryptomus accepts. */
+const CRYPTOMUS_MIN_LIFETIME_SECONDS = 300;
+
+/** The invoice ends no later than the order (and within the bounds Cryptomus accepts). */
+export function cryptomusLifetimeSeconds(expiresAt: Date, now: Date): number {
+  const left = Math.floor((expiresAt.getTime() - now.getTime()) / 1000);
+  return Math.min(CRYPTOMUS_INVOICE_LIFETIME_SECONDS, Math.max(CRYPTOMUS_MIN_LIFETIME_SECONDS, left));
+}
 
 const STATUSES = [
   ...(['check', 'process', 'confirm_check', 'wrong_amount_waiting', 'locked', 'paid', 'paid_over'] as const),
@@ -189,7 +197,7 @@ export function createCryptomusProvider(options: CryptomusOptions): PaymentProvi
         url_callback: input.webhookUrl,
         url_return: input.returnUrl,
         url_success: input.returnUrl,
-        lifetime: CRYPTOMUS_INVOICE_LIFETIME_SECONDS,
+        lifetime: cryptomusLifetimeSeconds(input.expiresAt, new Date()),
         // One transfer settles the invoice: a short payment ends it as wrong_amount (the owner is
         // told) instead of leaving it open for top-ups the store never asks for.
         is_payment_multiple: false,

@@ -89,6 +89,11 @@ export interface StartPaymentInput {
   returnUrl: string;
   /** Where our server hears about the payment (a provider that takes the URL per payment). */
   webhookUrl: string;
+  /**
+   * When the store stops waiting for this order's payment (the reconciler expires it then): the
+   * provider is asked to refuse payments after it, so a stale price is not paid late.
+   */
+  expiresAt: Date;
 }
 
 export interface StartedPayment {

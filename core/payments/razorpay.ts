@@ -16,6 +16,14 @@ import {
 import { isValidPaymentSignature, isValidWebhookSignature } from './signatures.ts';
 import { PROVIDER_REPLY_MAX_BYTES, readCappedJson } from '../outside-reply.ts';
 
+/** Razorpay refuses an `expire_by` less than 15 minutes ahead; a minute's margin covers clock skew. */
+export const RAZORPAY_MIN_EXPIRY_MS = 16 * 60 * 1000;
+
+/** The order's `expire_by` (Unix seconds): our unpaid-order lifetime, never closer than Razorpay accepts. */
+export function razorpayExpireBy(expiresAt: Date, now: Date): number {
+  return Math.ceil(Math.max(expiresAt.getTime(), now.getTime() + RAZORPAY_MIN_EXPIRY_MS) / 1000);
+}
+
 interface RazorpayOptions {
   keyId: string;
   keySecret: string;
@@ -204,6 +212,7 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
           currency: input.currency,
           receipt: input.attemptRef.slice(0, 40),
           notes: { order: input.attemptRef, email: input.email },
+          expire_by: razorpayExpireBy(input.expiresAt, new Date()),
         }),
       );
       if (!order.success) throw new PaymentProviderError('Razorpay returned no order id');

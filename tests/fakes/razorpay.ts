@@ -14,6 +14,8 @@ interface FakeRazorpayOrder {
   receipt: string;
   notes: Record<string, string>;
   status: 'created' | 'attempted' | 'paid';
+  /** Unix seconds after which Razorpay refuses payments for the order (optional). */
+  expire_by?: number;
 }
 
 interface FakeRazorpayPayment {
@@ -58,8 +60,21 @@ export async function startFakeRazorpay(options: { keyId: string; keySecret: str
           error: { code: 'BAD_REQUEST_ERROR', description: 'Order amount less than minimum amount allowed' },
         });
       }
+      // Razorpay's rule: an expiry, when given, is an integer at least 15 minutes ahead.
+      if (
+        body.expire_by !== undefined &&
+        (!Number.isInteger(body.expire_by) || body.expire_by < Math.floor(Date.now() / 1000) + 15 * 60)
+      ) {
+        return json(res, 400, {
+          error: {
+            code: 'BAD_REQUEST_ERROR',
+            description: 'expire_by should be at least 15 minutes after current time',
+          },
+        });
+      }
       const order: FakeRazorpayOrder = {
         id: `order_${randomBytes(7).toString('hex')}`,
+        ...(body.expire_by !== undefined ? { expire_by: body.expire_by } : {}),
         amount: body.amount,
         currency: body.currency,
         receipt: body.receipt,

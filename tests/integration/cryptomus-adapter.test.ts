@@ -66,6 +66,7 @@ describe('Cryptomus adapter against the fake', () => {
     email: 'buyer@example.com',
     description: '1000 Instagram followers',
     returnUrl: `http://127.0.0.1:3000/order/${attemptRef}`,
+    expiresAt: new Date(Date.now() + 24 * 3_600_000),
     webhookUrl: receiver.url,
   });
   const uuidOf = (orderId: string) => fake.invoices.get(orderId)?.uuid ?? '';

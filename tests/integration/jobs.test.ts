@@ -206,6 +206,39 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
     }
   });
 
+  it('two workers running batches several at a time run every job exactly once, never more at once than allowed', async () => {
+    const second = await openSecondHandle(database, dialect);
+    try {
+      const total = 60;
+      for (let i = 0; i < total; i++) await enqueueJob(database.db, anyJob('lanes'), { i });
+      const runs: number[] = [];
+      const active = { a: 0, b: 0 };
+      const most = { a: 0, b: 0 };
+      const handlersOf = (name: 'a' | 'b') => [
+        handleJob(indexedJob('lanes'), async (payload) => {
+          active[name] += 1;
+          most[name] = Math.max(most[name], active[name]);
+          await new Promise((r) => setTimeout(r, 2 + (payload.i % 3)));
+          runs.push(payload.i);
+          active[name] -= 1;
+        }),
+      ];
+      const options = { batch: 8, concurrency: 4, logger: silentLogger };
+      const a = createJobWorker({ db: database.db, handlers: handlersOf('a'), workerId: 'a', ...options });
+      const b = createJobWorker({ db: second.db, handlers: handlersOf('b'), workerId: 'b', ...options });
+      const drain = async (w: typeof a) => {
+        while ((await w.runOnce()) > 0);
+      };
+      await Promise.all([drain(a), drain(b)]);
+      expect(runs.sort((x, y) => x - y)).toEqual(Array.from({ length: total }, (_, i) => i));
+      expect(await jobCounts(database.db)).toEqual({ pending: 0, running: 0, done: total, failed: 0 });
+      expect(Math.max(most.a, most.b)).toBeGreaterThan(1);
+      expect(Math.max(most.a, most.b)).toBeLessThanOrEqual(4);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('reclaims a job whose lease expired (crashed worker)', async () => {
     const t0 = '2030-01-01T00:00:00.000Z';
     await enqueueJob(database.db, anyJob('a'), 1, { now: new Date(t0) });

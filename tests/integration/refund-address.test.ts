@@ -101,6 +101,7 @@ describe.each(dialects)('crypto refunds to an address on %s', (dialect) => {
       email: order.email,
       description: order.service_name,
       returnUrl: 'https://shop.example/order-confirm/x',
+      expiresAt: new Date(Date.now() + 24 * 3_600_000),
       webhookUrl: 'https://shop.example/api/payments/cryptomus/webhook',
     });
     await t.database.db

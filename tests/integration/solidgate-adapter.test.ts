@@ -46,6 +46,7 @@ function input(overrides: Partial<StartPaymentInput> = {}): StartPaymentInput {
     email: 'buyer@example.com',
     description: '1,000 Instagram followers <fast>',
     returnUrl: `https://store.example/order/BST-${counter}`,
+    expiresAt: new Date(Date.now() + 24 * 3_600_000),
     webhookUrl: 'https://store.example/api/payments/solidgate/webhook',
     ...overrides,
   };

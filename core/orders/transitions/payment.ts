@@ -7,7 +7,7 @@
  * (core/orders/events.ts): this module knows nothing about mail or fulfilment.
  */
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, PaymentAttemptsTable } from '../../../db/schema.ts';
+import type { Database, OrderPaymentsTable, PaymentAttemptsTable } from '../../../db/schema.ts';
 import { e4ToCents, formatAmountE4 } from '../../money/money.ts';
 import { publishOrderEvent } from '../events.ts';
 import { PAYABLE_STATUSES, PAYMENT_TRANSITIONS, type PaymentStatus } from '../status.ts';
@@ -31,6 +31,8 @@ export interface PaymentFacts {
 export type MarkPaidResult =
   | { outcome: 'paid'; orderId: number }
   | { outcome: 'already-paid'; orderId: number }
+  /** The order had expired: the payment is kept as an extra payment and refunded, never applied. */
+  | { outcome: 'after-expiry'; orderId: number }
   /** `mismatch`: a real payment that disagrees with the order's amount or currency (flag it, see flagPaymentMismatch). */
   | { outcome: 'rejected'; reason: string; mismatch?: { orderId: number } };
 
@@ -152,6 +154,15 @@ export async function markPaid(
     .executeTakeFirst();
 
   if (Number(updated.numUpdatedRows) === 0) {
+    const current = await trx
+      .selectFrom('orders')
+      .select('payment_status')
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    if (current.payment_status === 'expired') {
+      await recordPaymentAfterExpiry(trx, payment, facts, now);
+      return { outcome: 'after-expiry', orderId: order.id };
+    }
     // Paid already. The same payment again (a replayed webhook, the reconciler after the
     // callback) is already recorded; any other payment is money the buyer sent twice.
     const extra = await trx
@@ -186,6 +197,38 @@ export async function markPaid(
   );
   await publishOrderEvent(trx, { type: 'order.paid', orderId: order.id, paymentId: facts.paymentId }, new Date(now));
   return { outcome: 'paid', orderId: order.id };
+}
+
+/**
+ * Money that arrived for an order the reconciler had already expired. Its price is stale, so it
+ * never pays the order: it is kept as an extra payment and announced once per payment
+ * (`order.paid_after_expiry`), whose subscriber refunds it through the provider that took it.
+ */
+async function recordPaymentAfterExpiry(
+  trx: Transaction<Database>,
+  payment: Omit<Insertable<OrderPaymentsTable>, 'role'>,
+  facts: PaymentFacts,
+  at: string,
+): Promise<void> {
+  const inserted = await trx
+    .insertInto('order_payments')
+    .values({ ...payment, role: 'extra' })
+    .onConflict((oc) => oc.columns(['provider', 'payment_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return;
+  await recordOrderEvent(
+    trx,
+    payment.order_id,
+    'payment.after_expiry',
+    { paymentId: facts.paymentId, provider: payment.provider, source: facts.source },
+    at,
+  );
+  await publishOrderEvent(
+    trx,
+    { type: 'order.paid_after_expiry', orderId: payment.order_id, orderPaymentId: inserted.id },
+    new Date(at),
+  );
 }
 
 /**
@@ -350,7 +393,7 @@ export async function flagPaymentMismatch(
   );
 }
 
-/** An order nobody paid for within the window is expired; a late payment can still revive it. */
+/** An order nobody paid for within the window is expired for good; a late payment is refunded. */
 export async function expireOrder(trx: Transaction<Database>, orderId: number, now = new Date()): Promise<boolean> {
   const at = now.toISOString();
   const updated = await trx
