@@ -470,7 +470,7 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
                   ) : null}
                 </td>
                 <td className="px-4 py-3">
-                  <StatusTag status={row.orderStatus} testId="row-status" />
+                  <StatusTag status={row.orderStatus} paymentStatus={row.paymentStatus} testId="row-status" />
                   <RefillRequest orderId={row.razorPayOrderId} refill={row.refill} />
                   {row.subscription?.canCancel && row.subscription.token ? (
                     <Suspense fallback={null}>

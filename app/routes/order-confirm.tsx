@@ -242,7 +242,7 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
         <div className="flex items-center justify-between gap-4 px-4 py-3">
           <dt className="text-gray-700">Status</dt>
           <dd>
-            <StatusTag status={order.orderStatus} testId="order-status" />
+            <StatusTag status={order.orderStatus} paymentStatus={order.paymentStatus} testId="order-status" />
           </dd>
         </div>
       </dl>
