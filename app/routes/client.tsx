@@ -307,7 +307,6 @@ export default function ClientPage() {
               autoComplete="one-time-code"
               pattern="[0-9]*"
               maxLength={6}
-              placeholder="123456"
               hint={
                 <p id={codeHintId} className="mt-1.5 text-xs text-gray-700">
                   Sent to{' '}
