@@ -66,9 +66,7 @@ export async function loader({ context }: Route.LoaderArgs) {
  * had an empty <title>.
  */
 export const meta: Route.MetaFunction = ({ error }) =>
-  error === undefined || error === null
-    ? []
-    : privatePageMeta(isRouteErrorResponse(error) && error.status === 404 ? 'Page not found' : 'Something went wrong');
+  error ? privatePageMeta(isRouteErrorResponse(error) && error.status === 404 ? 'Page not found' : 'Error') : [];
 
 /** The shared data (service groups, sale end) does not change between navigations. */
 export const shouldRevalidate: ShouldRevalidateFunction = () => false;
@@ -99,10 +97,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="flex min-h-screen flex-col">
         {/* The first stop of the Tab key on every page: past the sale bar, header and menus. */}
-        <a
-          href="#main"
-          className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-        >
+        <a href="#main" className="sr-only bg-white p-2 font-semibold text-brand-700 focus:not-sr-only focus:fixed">
           Skip to content
         </a>
         {data?.paymentsSimulated ? (
