@@ -23,6 +23,7 @@ import { showsFooter, showsTopBar } from './layout-rules.ts';
 import { useNonce } from './nonce.tsx';
 import { footerLine } from './content/subscriptions.ts';
 import { organizationJsonLd } from './seo/json-ld.ts';
+import { privatePageMeta } from './seo/private-meta.ts';
 import { jsonLdScriptText } from './seo/meta.ts';
 
 /**
@@ -59,6 +60,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * The title of a page whose own route failed (an unknown course, any thrown 404): the root's error
+ * boundary renders it, and the failed route's `meta` is not called then, so without this the page
+ * had an empty <title>.
+ */
+export const meta: Route.MetaFunction = ({ error }) =>
+  error ? privatePageMeta(isRouteErrorResponse(error) && error.status === 404 ? 'Page not found' : 'Error') : [];
+
 /** The shared data (service groups, sale end) does not change between navigations. */
 export const shouldRevalidate: ShouldRevalidateFunction = () => false;
 
@@ -87,6 +96,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
+        {/* The first stop of the Tab key on every page: past the sale bar, header and menus. */}
+        <a href="#main" className="sr-only bg-white p-2 font-semibold text-brand-700 focus:not-sr-only focus:fixed">
+          Skip to content
+        </a>
         {data?.paymentsSimulated ? (
           <SandboxNotice forOperator={pathname === '/login' || pathname.startsWith('/admin')} />
         ) : null}
@@ -96,7 +109,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <SiteHeader groups={data.groups} />
           </Suspense>
         ) : null}
-        <main className="flex-1">{children}</main>
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+          {children}
+        </main>
         {data && showsFooter(pathname) ? (
           <Suspense fallback={null}>
             <Footer groups={data.groups} subscriptionNote={data.subscriptionNote} />

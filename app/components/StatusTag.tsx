@@ -1,15 +1,15 @@
 /**
  * The one order status tag of every screen (confirmation, order history, admin). Spec section
- * 4: a status is shown as a lowercase hyphenated tag ("In Progress" → "in-progress"); an order
- * that is only created (not paid yet) reads "pending".
+ * 4: a status is shown as a lowercase hyphenated tag ("In Progress" → "in-progress"). Which tag an
+ * order shows (and whether a paid order waiting for the supplier says so) is decided by
+ * `orderStatusTag` in core/orders, from the work status and the payment.
  */
+import type { PaymentStatus } from '../../core/orders/status.ts';
+import { orderStatusTag } from '../../core/orders/status-words.ts';
+
+/** The spec's tag for a work status alone (a paid order's), for texts that name one. */
 export function statusTag(status: string): string {
-  const tag = status
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_]+/g, '-');
-  if (!tag || tag === 'created' || tag === 'unpaid') return 'pending';
-  return tag;
+  return orderStatusTag(status, 'paid').tag;
 }
 
 const TAG_STYLES: Readonly<Record<string, string>> = {
@@ -19,16 +19,37 @@ const TAG_STYLES: Readonly<Record<string, string>> = {
   partial: 'bg-amber-100 text-amber-900',
   canceled: 'bg-red-100 text-red-900',
   pending: 'bg-gray-100 text-gray-900',
+  'not-paid': 'bg-gray-100 text-gray-900',
+  'payment-declined': 'bg-red-100 text-red-900',
+  abandoned: 'bg-gray-100 text-gray-900',
 };
 
-export function StatusTag({ status, testId }: { status: string; testId?: string | undefined }) {
-  const tag = statusTag(status);
+export function StatusTag({
+  status,
+  paymentStatus,
+  testId,
+}: {
+  status: string;
+  paymentStatus: PaymentStatus;
+  testId?: string | undefined;
+}) {
+  const { tag, note } = orderStatusTag(status, paymentStatus);
   return (
-    <span
-      data-testid={testId}
-      className={`inline-block rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}
-    >
-      {tag}
+    <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+      <span
+        data-testid={testId}
+        className={`inline-block rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap ${TAG_STYLES[tag] ?? TAG_STYLES.pending}`}
+      >
+        {tag}
+      </span>
+      {note ? (
+        <span
+          data-testid={testId ? `${testId}-note` : undefined}
+          className="text-xs font-semibold whitespace-nowrap text-green-800"
+        >
+          {note}
+        </span>
+      ) : null}
     </span>
   );
 }

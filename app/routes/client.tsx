@@ -307,7 +307,6 @@ export default function ClientPage() {
               autoComplete="one-time-code"
               pattern="[0-9]*"
               maxLength={6}
-              placeholder="123456"
               hint={
                 <p id={codeHintId} className="mt-1.5 text-xs text-gray-700">
                   Sent to{' '}
@@ -470,7 +469,7 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
                   ) : null}
                 </td>
                 <td className="px-4 py-3">
-                  <StatusTag status={row.orderStatus} testId="row-status" />
+                  <StatusTag status={row.orderStatus} paymentStatus={row.paymentStatus} testId="row-status" />
                   <RefillRequest orderId={row.razorPayOrderId} refill={row.refill} />
                   {row.subscription?.canCancel && row.subscription.token ? (
                     <Suspense fallback={null}>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useRevalidator } from 'react-router';
+import { Link, data, useRevalidator } from 'react-router';
 import { formatMoney } from '../../core/money/money.ts';
 import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
 import type { OrderStatusView } from '../../core/orders/contracts.ts';
@@ -9,7 +9,8 @@ import { StatusTag } from '../components/StatusTag.tsx';
 import { isRefusal, requestContext } from '../context.ts';
 import { privatePageMeta } from '../seo/meta.ts';
 
-export const meta: Route.MetaFunction = () => privatePageMeta('Order confirmation');
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  privatePageMeta(loaderData?.order ? 'Order confirmation' : 'Order not found');
 
 /** Per order and changing (payment, delivery): never stored by any cache. */
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
@@ -21,7 +22,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     return { order: await services.orderStatus(params.orderId), error: null };
   } catch (error) {
     // An unknown order is the buyer's message (spec section 8), not a broken page.
-    if (isRefusal(error)) return { order: null, error: error.message };
+    // Answered with its own status (404 for an unknown order), so nothing treats it as a page.
+    if (isRefusal(error)) return data({ order: null, error: error.message }, { status: error.statusCode });
     throw error;
   }
 }
@@ -242,7 +244,7 @@ function OrderThanks({ order }: { order: OrderStatusView }) {
         <div className="flex items-center justify-between gap-4 px-4 py-3">
           <dt className="text-gray-700">Status</dt>
           <dd>
-            <StatusTag status={order.orderStatus} testId="order-status" />
+            <StatusTag status={order.orderStatus} paymentStatus={order.paymentStatus} testId="order-status" />
           </dd>
         </div>
       </dl>

@@ -1,5 +1,5 @@
 import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
-import { Link, useNavigation, useRevalidator } from 'react-router';
+import { Link, data, useNavigation, useRevalidator } from 'react-router';
 import { parseOrderParam } from '../../core/catalogue/order-path.ts';
 import { ORDER_PAGE_MESSAGES } from '../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../core/orders/contracts.ts';
@@ -10,7 +10,8 @@ import { LiveUsers, OrderHeader, TrustList } from '../components/order/lazy-extr
 import { requestContext } from '../context.ts';
 import { privatePageMeta } from '../seo/private-meta.ts';
 
-export const meta: Route.MetaFunction = () => privatePageMeta('Order');
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  privatePageMeta(loaderData && !loaderData.detail ? 'Package not found' : 'Order');
 
 /**
  * The payment window (sandbox or Razorpay checkout) opens only after Continue, so it is not part of
@@ -34,11 +35,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const sandbox = services.paymentsSimulated;
   const paidRecently = await services.ordersPaidRecently();
-  if (!parsed || !type) return { detail: null, error: ORDER_PAGE_MESSAGES.invalidParams, sandbox, paidRecently };
+  // The page's message with the status the lookup gives (400 for a malformed address, 404 for an
+  // unknown package), so a crawler or a monitor never takes it for a working page.
+  if (!parsed || !type)
+    return data({ detail: null, error: ORDER_PAGE_MESSAGES.invalidParams, sandbox, paidRecently }, { status: 400 });
   const lookup = await services.orderForm({ slug: parsed.slug, qty: String(parsed.qty), type });
   return lookup.ok
     ? { detail: lookup.detail, error: null, sandbox, paidRecently }
-    : { detail: null, error: lookup.message, sandbox, paidRecently };
+    : data({ detail: null, error: lookup.message, sandbox, paidRecently }, { status: lookup.status });
 }
 
 /** The quantity of an order page address, or null for any other page. */

@@ -39,7 +39,8 @@ export const ORDER_HISTORY_MESSAGES = {
   emailRequired: HISTORY_FORM_MESSAGES.emailRequired,
   emailInvalid: HISTORY_FORM_MESSAGES.emailInvalid,
   codeRequired: HISTORY_FORM_MESSAGES.codeRequired,
-  codeSent: 'If this e-mail has orders with us, a 6-digit code is on its way. It is valid for 10 minutes.',
+  codeSent:
+    'We sent a 6-digit code to this address. Enter it to see the orders placed with it (if there are none, you will see an empty list). The code is valid for 10 minutes.',
   invalid: CODE_FAILURE_MESSAGES.invalid,
   expired: CODE_FAILURE_MESSAGES.expired,
   locked: CODE_FAILURE_MESSAGES.locked,

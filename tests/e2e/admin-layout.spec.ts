@@ -104,7 +104,7 @@ test('the admin shell: no storefront chrome, counts in the navigation, the order
     await expect(rows(page)).toHaveCount(1);
     await expect(page.getByRole('columnheader', { name: 'Status', exact: true })).toBeVisible();
     await expect(page.getByRole('columnheader', { name: 'Action', exact: true })).toBeVisible();
-    await expect(row.getByTestId('row-status')).toHaveText('pending');
+    await expect(row.getByTestId('row-status')).toHaveText('not-paid');
     await expect(row.getByTestId('row-unavailable')).toHaveText('Not paid');
     const label = `${width} px`;
     await expectInViewHorizontally(page, '[data-testid="orders-table"] thead th:last-child', label);

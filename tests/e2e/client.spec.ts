@@ -42,7 +42,7 @@ async function askForCode(page: Page, email: string) {
   await sendCode(page).click();
   await expect(codeField(page)).toBeVisible();
   await expect(page.getByTestId('code-notice')).toHaveText(
-    'If this e-mail has orders with us, a 6-digit code is on its way. It is valid for 10 minutes.',
+    'We sent a 6-digit code to this address. Enter it to see the orders placed with it (if there are none, you will see an empty list). The code is valid for 10 minutes.',
   );
 }
 
@@ -69,6 +69,9 @@ test.describe('client page: order history behind an e-mailed code', () => {
     await askForCode(page, email.toUpperCase());
     await expect(codeField(page)).toBeFocused();
     await expect(codeField(page)).toHaveAttribute('inputmode', 'numeric');
+    // No placeholder digits (they read as a code already filled in); the hint describes the field.
+    await expect(codeField(page)).not.toHaveAttribute('placeholder', /./);
+    await expect(codeField(page)).toHaveAccessibleDescription(/Sent to/);
     await expect(codeField(page)).toHaveAttribute('autocomplete', 'one-time-code');
     await expect(page.getByTestId('code-sent-to')).toHaveText(email);
     // The server throttles resends for a minute; the link says so.

@@ -152,8 +152,11 @@ describe.each(dialects)('public blog pages on %s', (dialect) => {
     expect(html).not.toContain('50% OFF');
     expect(html).not.toContain('data-testid="site-footer"');
     for (const href of ['/blog', '/instagram-issue', '/media-update']) expect(html).toContain(`href="${href}"`);
-    // The blog header lists no Contact entry (app/components/blog/BlogHeader.tsx says why).
-    expect(html).not.toContain('href="/contact"');
+    // The contact page exists, so the blog's header and footer both lead to it.
+    const header = html.slice(html.indexOf('data-testid="blog-header"'), html.indexOf('</header>'));
+    const footer = html.slice(html.indexOf('data-testid="blog-footer"'), html.indexOf('</footer>'));
+    expect(header).toMatch(/<a[^>]*href="\/contact"[^>]*>Contact<\/a>/);
+    expect(footer).toMatch(/<a[^>]*href="\/contact"[^>]*>Contact<\/a>/);
   });
 
   it('renders later pages on their own, linking back, and refuses pages that do not exist', async () => {

@@ -107,6 +107,10 @@ describe.each(dialects)('help and legal pages on %s', (dialect) => {
     expect(terms).toContain('We never ask for a password');
     const refund = bodyText(await get(configured, '/refund-policy'));
     expect(refund).toContain('30-day refill guarantee');
+    // The store's reviews are real customers' reviews of completed orders, checked before they show.
+    const disclaimer = bodyText(await get(configured, '/disclaimer'));
+    expect(disclaimer).not.toContain('illustrative');
+    expect(disclaimer).toContain('written by customers through the review link we e-mail after an order is completed');
   });
 
   it('/faq has 20 questions, the first open, and FAQPage JSON-LD with the same 20', async () => {

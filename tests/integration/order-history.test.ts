@@ -14,7 +14,8 @@ const followers = catalogueSeed.groups[0].services[0];
 const standard = followers.plans[0];
 const tier = standard.tiers[0];
 
-const CODE_SENT = 'If this e-mail has orders with us, a 6-digit code is on its way. It is valid for 10 minutes.';
+const CODE_SENT =
+  'We sent a 6-digit code to this address. Enter it to see the orders placed with it (if there are none, you will see an empty list). The code is valid for 10 minutes.';
 
 let sequence = 300_000;
 const nextClientId = () => String((sequence += 1));

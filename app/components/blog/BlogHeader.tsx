@@ -1,10 +1,13 @@
 import { Link, NavLink } from 'react-router';
+import { HELP_LINKS } from '../../content/legal/links.ts';
 import { SearchModal } from './SearchModal.tsx';
 
+const CONTACT_LINK = HELP_LINKS.find((link) => link.to === '/contact') ?? { to: '/contact', label: 'Contact' };
+
 /**
- * The spec's blog menu: Blog, Instagram Updates, Social Media Updates, Services. Decision 020 left
- * out "Contact" while the store had no contact page (a menu entry must never lead nowhere); the
- * page exists now, and adding the entry back is a change to this list and its test.
+ * The spec's blog menu: Blog, Instagram Updates, Social Media Updates, Services, Contact. Decision
+ * 020 left out "Contact" only while the store had no contact page; its entry comes from the site's
+ * own help links, so both menus lead to the same page.
  */
 export const BLOG_MENU = [
   { label: 'Blog', to: '/blog', end: true },
@@ -12,6 +15,7 @@ export const BLOG_MENU = [
   { label: 'Social Media Updates', to: '/media-update', end: false },
   // The store's services are picked on the home page.
   { label: 'Services', to: '/', end: true },
+  { label: CONTACT_LINK.label, to: CONTACT_LINK.to, end: true },
 ] as const;
 
 export function BlogHeader() {

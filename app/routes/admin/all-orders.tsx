@@ -514,7 +514,7 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
                     </span>
                   </td>
                   <td className="min-w-0 xl:px-3 xl:py-3">
-                    <StatusTag status={row.orderStatus} testId="row-status" />
+                    <StatusTag status={row.orderStatus} paymentStatus={row.paymentStatus} testId="row-status" />
                     <span className="mt-1 block text-xs text-gray-700">
                       Supplier{' '}
                       <span className="font-mono break-all text-gray-900" data-testid="row-supplier-id">

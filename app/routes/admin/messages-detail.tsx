@@ -240,7 +240,11 @@ function MessageView({ message }: { message: InboxMessage }) {
             >
               {order.order.orderId}
             </Link>
-            <StatusTag status={order.order.orderStatus} testId="message-order-status" />
+            <StatusTag
+              status={order.order.orderStatus}
+              paymentStatus={order.order.paymentStatus}
+              testId="message-order-status"
+            />
           </div>
           <dl className="mt-4 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
             <div>

@@ -142,7 +142,7 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
       <div className="mt-6 rounded-2xl border border-gray-200 bg-white p-6 shadow-sm">
         <div className="flex flex-wrap items-start justify-between gap-4">
           <div className="flex flex-wrap items-center gap-3">
-            <StatusTag status={order.orderStatus} testId="detail-status" />
+            <StatusTag status={order.orderStatus} paymentStatus={order.paymentStatus} testId="detail-status" />
             {order.needsReview ? (
               <span
                 data-testid="detail-needs-review"

@@ -58,11 +58,13 @@ export default function Disclaimer({ loaderData: { storeInfo: info } }: Route.Co
           ),
         },
         {
-          heading: 'Examples on our pages',
+          heading: 'Reviews and offers on our pages',
           body: (
             <p>
-              The reviews shown on our store pages are illustrative examples of typical feedback, not quotes from named
-              customers. Prices, offers and the flash-sale banner may change at any time.
+              The reviews shown on our store pages are written by customers through the review link we e-mail after an
+              order is completed, and appear only after we have checked them; we show the reviewer's first name as they
+              gave it. A review describes one customer's experience, not a promise of the same result. Prices, offers
+              and the flash-sale banner may change at any time.
             </p>
           ),
         },
