@@ -13,6 +13,7 @@ export const ORDER_EVENT_WORDS: Readonly<Record<OrderEventKind, string>> = {
   'payment.failed': 'Payment failed',
   'payment.expired': 'Abandoned: never paid',
   'payment.mismatch': 'Payment did not match the order',
+  'payment.after_expiry': 'Paid after it expired: refunded automatically',
   'payment.refunded': 'Refunded',
   'payment.refund_requested': 'Refund requested',
   'payment.refund_failed': 'Refund failed',
