@@ -2,7 +2,6 @@
 import './zod-csp.ts';
 import { Suspense, useEffect } from 'react';
 import {
-  Link,
   Links,
   Meta,
   Outlet,
@@ -97,7 +96,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="flex min-h-screen flex-col">
         {/* The first stop of the Tab key on every page: past the sale bar, header and menus. */}
-        <a href="#main" className="sr-only bg-white p-2 font-semibold text-brand-700 focus:not-sr-only focus:fixed">
+        <a href="#main" className="sr-only bg-white p-2 text-brand-700 focus:not-sr-only focus:fixed">
           Skip to content
         </a>
         {data?.paymentsSimulated ? (
@@ -109,7 +108,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <SiteHeader groups={data.groups} />
           </Suspense>
         ) : null}
-        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <main id="main" tabIndex={-1} className="flex-1">
           {children}
         </main>
         {data && showsFooter(pathname) ? (
@@ -129,14 +128,9 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  return (
-    <section className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-3xl font-bold">Something went wrong</h1>
-      <p className="mt-4 text-gray-700">Please try again in a moment.</p>
-      <Link to="/" className="mt-6 inline-block font-semibold text-brand-700 underline">
-        Back to home
-      </Link>
-    </section>
+  return isRouteErrorResponse(error) && error.status === 404 ? (
+    <NotFound />
+  ) : (
+    <NotFound mark="!" heading="Something went wrong" text="Please try again in a moment." />
   );
 }

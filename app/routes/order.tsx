@@ -11,7 +11,7 @@ import { requestContext } from '../context.ts';
 import { privatePageMeta } from '../seo/private-meta.ts';
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
-  privatePageMeta(loaderData && !loaderData.detail ? 'Package not found' : 'Order');
+  privatePageMeta(loaderData?.detail ? 'Order' : 'Package not found');
 
 /**
  * The payment window (sandbox or Razorpay checkout) opens only after Continue, so it is not part of
