@@ -28,6 +28,7 @@ import * as subscriptions from './migrations/024-subscriptions.ts';
 import * as simulatedSubscriptions from './migrations/025-simulated-subscriptions.ts';
 import * as queuedOrders from './migrations/026-queued-orders.ts';
 import * as secondFactorGuesses from './migrations/027-second-factor-guesses.ts';
+import * as blogDrafts from './migrations/030-blog-drafts.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '025-simulated-subscriptions': simulatedSubscriptions,
   '026-queued-orders': queuedOrders,
   '027-second-factor-guesses': secondFactorGuesses,
+  '030-blog-drafts': blogDrafts,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
