@@ -355,7 +355,7 @@ export default function AdminBlogListPage({ loaderData: list }: Route.ComponentP
                       <a
                         href={`/blog/${encodeURIComponent(post.slug)}`}
                         target="_blank"
-                        rel="noopener"
+                        rel="noreferrer"
                         aria-label={`View “${post.title}” on the site (opens in a new tab)`}
                         title="View on site"
                         className={`${iconButton} text-brand-700 hover:bg-brand-50 focus-visible:outline-brand-700`}
