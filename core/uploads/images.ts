@@ -18,6 +18,7 @@ import { mkdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+import { IMAGE_HEAD_BYTES, imageKindOfHead } from './image-signature.ts';
 import { UPLOADS_URL_PREFIX, variantName, variantWidths } from './names.ts';
 
 // The naming rules and `responsiveImage` live in names.ts (no dependencies); the blog's contract
@@ -73,6 +74,8 @@ type SourceKind = 'jpeg' | 'png' | 'webp' | 'svg';
 
 /** The kind of image in these bytes, or null for anything we do not take. */
 async function detectImageKind(bytes: Buffer): Promise<SourceKind | null> {
+  // The gate the admin's browser applies too: what fails it is refused the same way on both.
+  if (imageKindOfHead(bytes.subarray(0, IMAGE_HEAD_BYTES)) === null) return null;
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) {
     if (detected.mime === 'image/jpeg') return 'jpeg';

@@ -13,6 +13,7 @@ import { type FormEvent, Suspense, lazy, useEffect, useId, useReducer, useRef, u
 import { useBlocker } from 'react-router';
 import type { BlogCategory, BlogPost } from '../../../core/blog/contracts.ts';
 import type { FormCheck } from '../../../core/form-check.ts';
+import { IMAGE_HEAD_BYTES, imageKindOfHead } from '../../../core/uploads/image-signature.ts';
 import { ApiError, isAbort, messageOf } from '../../api/client.ts';
 import { useFormCheck } from '../../components/use-form-check.ts';
 import { ButtonSpinner } from '../orders.tsx';
@@ -150,10 +151,16 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
     if (fileInput.current) fileInput.current.value = '';
   };
 
-  const chooseImage = (file: File | null) => {
+  const chooseImage = async (file: File | null) => {
     leavingAfterSave.current = false;
     check.clear((field) => field === 'image');
-    if (file && !isAllowedImageFile(file)) {
+    // By the declared type, then by the content: a text file renamed .png is refused here, at once,
+    // with no broken preview (the server checks the bytes again).
+    const refused =
+      file !== null &&
+      (!isAllowedImageFile(file) ||
+        imageKindOfHead(new Uint8Array(await file.slice(0, IMAGE_HEAD_BYTES).arrayBuffer())) === null);
+    if (refused) {
       // Spec section 5: an invalid file clears the selection and the preview.
       emptyFileInput();
       dispatch({ type: 'imageRefused' });
@@ -358,7 +365,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
                 name="image"
                 type="file"
                 accept={IMAGE_ACCEPT}
-                onChange={(event) => chooseImage(event.target.files?.[0] ?? null)}
+                onChange={(event) => void chooseImage(event.target.files?.[0] ?? null)}
                 aria-invalid={imageError ? true : undefined}
                 aria-describedby={`${ids}-image-hint${imageError ? ` ${ids}-image-error` : ''}`}
                 className="block max-w-full text-sm text-gray-900 file:mr-3 file:rounded-lg file:border-0 file:bg-brand-100 file:px-3 file:py-2 file:font-semibold file:text-brand-900 hover:file:bg-brand-200"
