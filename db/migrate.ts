@@ -29,6 +29,7 @@ import * as simulatedSubscriptions from './migrations/025-simulated-subscription
 import * as queuedOrders from './migrations/026-queued-orders.ts';
 import * as secondFactorGuesses from './migrations/027-second-factor-guesses.ts';
 import * as orderEventKeys from './migrations/031-order-event-keys.ts';
+import * as blogDrafts from './migrations/032-blog-drafts.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '026-queued-orders': queuedOrders,
   '027-second-factor-guesses': secondFactorGuesses,
   '031-order-event-keys': orderEventKeys,
+  '032-blog-drafts': blogDrafts,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -596,6 +596,8 @@ export interface BlogPostsTable {
   search_body: string;
   created_at: string;
   updated_at: string;
+  /** Null: a draft. Later than now: scheduled. The public sees a post only once this has passed. */
+  published_at: string | null;
 }
 
 /** One row (id 1): the blog's content version and when the seed posts were written. */

@@ -20,6 +20,7 @@ import type { BlogAuditOptions, BlogPostInput, BlogPostPatch, BlogWriteResult } 
 import {
   type ListPostsQuery,
   findCategory,
+  findAnyPost,
   findPost,
   listCategories,
   listPosts,
@@ -33,6 +34,9 @@ export type { StoreBlogImage } from './deps.ts';
 export {
   BLOG_MESSAGES,
   type BlogAuditOptions,
+  type BlogPostStatus,
+  type BlogPublish,
+  blogPostStatus,
   type BlogImageInput,
   type BlogPostInput,
   type BlogPostPatch,
@@ -49,8 +53,10 @@ export type { BlogSeed } from './seed.ts';
 export interface Blog {
   /** With a keyword: full-text ranked (title hits above body hits); otherwise newest first. */
   listPosts(query: ListPostsQuery): Promise<BlogPage>;
-  /** By id (digits) or slug. */
+  /** By id (digits) or slug, as the public sees it: null for a draft or a post not yet published. */
   findPost(slugOrId: string | number): Promise<BlogPost | null>;
+  /** By id (digits) or slug, whatever its status: for the admin's editor and preview. */
+  findAnyPost(slugOrId: string | number): Promise<BlogPost | null>;
   /** Other posts of the same category, newest first, then the newest others to fill `limit`. */
   relatedPosts(post: BlogPostSummary, limit: number): Promise<BlogPostSummary[]>;
   /** Every category by name, with its number of posts. */
@@ -98,6 +104,7 @@ export function createBlog(options: BlogOptions): Blog {
   return {
     listPosts: (query) => listPosts(deps, query),
     findPost: (slugOrId) => findPost(deps, slugOrId),
+    findAnyPost: (slugOrId) => findAnyPost(deps, slugOrId),
     relatedPosts: (post, limit) => relatedPosts(deps, post, limit),
     listCategories: () => listCategories(deps),
     findCategory: (slug) => findCategory(deps, slug),

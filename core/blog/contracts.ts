@@ -31,6 +31,8 @@ export interface BlogPostSummary {
   createdAt: string;
   /** ISO-8601. */
   updatedAt: string;
+  /** ISO-8601; null for a draft, in the future for a scheduled post (only the admin sees either). */
+  publishedAt: string | null;
 }
 
 export interface BlogPost extends BlogPostSummary {

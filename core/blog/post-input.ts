@@ -20,6 +20,30 @@ export interface BlogPostInput {
   /** HTML; sanitised before it is stored. */
   description: string;
   image?: BlogImageInput | undefined;
+  /**
+   * When the public sees it: a draft never; `now` at once (a post already live keeps its date);
+   * `at` from that time on (a scheduled post when it is in the future). Absent on create: now;
+   * absent on update: unchanged.
+   */
+  publish?: BlogPublish | undefined;
+}
+
+export type BlogPublish = { kind: 'draft' } | { kind: 'now' } | { kind: 'at'; at: Date };
+
+/** What the admin sees of a post's status; the public sees only `published` posts. */
+export type BlogPostStatus = 'draft' | 'scheduled' | 'published';
+
+export function blogPostStatus(publishedAt: string | null, now: Date): BlogPostStatus {
+  if (publishedAt === null) return 'draft';
+  return publishedAt <= now.toISOString() ? 'published' : 'scheduled';
+}
+
+/** The publish time stored for `publish`, given the one stored now (null for a draft). */
+export function publishedAtFor(publish: BlogPublish, current: string | null, now: Date): string | null {
+  if (publish.kind === 'draft') return null;
+  if (publish.kind === 'at') return publish.at.toISOString();
+  const nowText = now.toISOString();
+  return current !== null && current <= nowText ? current : nowText;
 }
 
 /** Absent fields keep their value; `image: null` removes the cover; `shortDesc: ''` derives it again. */
@@ -56,6 +80,7 @@ export function blogPostAuditFields(post: {
   shortDesc: string;
   description: string;
   image: string;
+  publishedAt: string | null;
 }): Record<string, unknown> {
   return {
     title: post.title,
@@ -64,6 +89,8 @@ export function blogPostAuditFields(post: {
     shortDesc: post.shortDesc,
     description: post.description,
     image: post.image,
+    // Null: a draft (the audit log says when a post went live, or back to draft).
+    publishedAt: post.publishedAt,
   };
 }
 

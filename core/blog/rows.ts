@@ -17,6 +17,7 @@ export interface PostRow {
   image_height: number | null;
   created_at: string;
   updated_at: string;
+  published_at: string | null;
 }
 
 export type SummaryRow = Omit<PostRow, 'description'>;
@@ -33,6 +34,7 @@ export const SUMMARY_COLUMNS = [
   'p.image_height',
   'p.created_at',
   'p.updated_at',
+  'p.published_at',
 ] as const;
 
 export function toSummary(row: SummaryRow): BlogPostSummary {
@@ -48,6 +50,7 @@ export function toSummary(row: SummaryRow): BlogPostSummary {
     imageHeight: row.image_height,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    publishedAt: row.published_at,
   };
 }
 
@@ -77,10 +80,21 @@ export function selectPosts(from: BlogDb) {
     .select([...SUMMARY_COLUMNS, 'p.description']);
 }
 
-export async function loadPostRow(from: BlogDb, slugOrId: string | number): Promise<PostRow | null> {
+/**
+ * Who reads: the public sees only posts whose publish time has passed (drafts and scheduled posts
+ * do not exist for it); the admin sees every post.
+ */
+export type PostAudience = { public: true; now: string } | { public: false };
+
+export async function loadPostRow(
+  from: BlogDb,
+  slugOrId: string | number,
+  audience: PostAudience = { public: false },
+): Promise<PostRow | null> {
   const key = postKey(slugOrId);
   if (!key) return null;
   const query =
     'id' in key ? selectPosts(from).where('p.id', '=', key.id) : selectPosts(from).where('p.slug', '=', key.slug);
-  return (await query.executeTakeFirst()) ?? null;
+  const visible = audience.public ? query.where('p.published_at', '<=', audience.now) : query;
+  return (await visible.executeTakeFirst()) ?? null;
 }

@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { BlogImage } from './contracts.ts';
 import { type BlogDeps, type BlogDb, nowText, sanitizePostBody } from './deps.ts';
-import { BLOG_MESSAGES, type BlogPostInput } from './post-input.ts';
+import { BLOG_MESSAGES, type BlogPostInput, publishedAtFor } from './post-input.ts';
 import { deriveShortDesc, fold, normaliseCategoryName, plainTextOf, slugify, uniqueSlug } from './text.ts';
 
 /**
@@ -110,6 +110,7 @@ export async function insertPostRow(
       ...searchColumns(title, shortDesc, description),
       created_at: createdAt,
       updated_at: createdAt,
+      published_at: publishedAtFor(input.publish ?? { kind: 'now' }, null, new Date(createdAt)),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -23,8 +23,9 @@ import {
   type BlogWriteResult,
   blogPostAuditFields,
   checkPostFields,
+  publishedAtFor,
 } from './post-input.ts';
-import { findPost } from './reads.ts';
+import { findAnyPost } from './reads.ts';
 import { postKey } from './rows.ts';
 import { deriveShortDesc, slugify } from './text.ts';
 import { categoryIdFor, imageColumns, insertPostRow, searchColumns, takenSlugs } from './write-rows.ts';
@@ -76,7 +77,7 @@ async function resolvePostImage(
   return { ok: true, image: { url: stored.image.url, width: stored.image.width, height: stored.image.height } };
 }
 
-/** Every post is published when it is created (there are no drafts). */
+/** Published at once unless the input says draft or a time (`publish`). */
 export async function createPost(deps: BlogDeps, input: BlogPostInput): Promise<BlogWriteResult> {
   const checked = checkPostFields(input);
   if (!checked.ok) return checked;
@@ -87,7 +88,7 @@ export async function createPost(deps: BlogDeps, input: BlogPostInput): Promise<
     inBlogWrite(deps, (trx) => insertPostRow(deps, trx, input, image.image ?? NO_IMAGE, nowText(deps))),
   );
   if (!created.ok) return created;
-  const post = await findPost(deps, created.id);
+  const post = await findAnyPost(deps, created.id);
   if (!post) throw new Error(`blog post ${created.id} vanished after it was written`);
   return { ok: true, post };
 }
@@ -126,6 +127,7 @@ export async function updatePost(
           shortDesc: current.short_desc,
           description: current.description,
           image: current.image_url,
+          publishedAt: current.published_at,
         });
 
         // The slug changes only when asked to, and only to a free one (a new title keeps it).
@@ -163,6 +165,10 @@ export async function updatePost(
             ...(image.image ? imageColumns(image.image) : {}),
             ...searchColumns(title, shortDesc, description),
             updated_at: nowText(deps),
+            published_at:
+              patch.publish === undefined
+                ? current.published_at
+                : publishedAtFor(patch.publish, current.published_at, deps.clock()),
           })
           .where('id', '=', current.id)
           .execute();
@@ -172,7 +178,7 @@ export async function updatePost(
   );
   if (!updated.ok) return updated;
   if ('post' in updated) return updated;
-  const post = await findPost(deps, updated.id);
+  const post = await findAnyPost(deps, updated.id);
   if (!post) return { ok: false, status: 404, message: BLOG_MESSAGES.notFound };
   options.audit?.(changedFields(updated.before, blogPostAuditFields(post)));
   return { ok: true, post };

@@ -17,6 +17,7 @@ import {
   type Blog,
   DESCRIPTION_MAX_LENGTH,
   type BlogImageInput,
+  type BlogPublish,
   type BlogPostPatch,
   blogPostAuditFields,
 } from '../../core/blog/blog.ts';
@@ -24,7 +25,7 @@ import type { BlogPost, BlogPostSummary } from '../../core/blog/contracts.ts';
 import { UNSAFE_TEXT_MESSAGE } from '../../core/form-fields.ts';
 import { imageTooLargeMessage } from '../../core/uploads/images.ts';
 import { auditChangeOf } from './admin-audit.ts';
-import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './admin-guard.ts';
+import { type AuthenticateToken, OWNER_ONLY, bearerToken, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 import { unsafeTextField } from './text-guard.ts';
@@ -60,6 +61,10 @@ const SummarySchema = z.object({
   imageHeight: z.number().int().nullable(),
   createdAt: z.string().describe('ISO-8601'),
   updatedAt: z.string().describe('ISO-8601'),
+  publishedAt: z
+    .string()
+    .nullable()
+    .describe('ISO-8601; null for a draft, in the future when scheduled (only an owner sees either)'),
 });
 const PostSchema = SummarySchema.extend({
   description: z.string().describe('Sanitised HTML'),
@@ -125,6 +130,15 @@ const WriteBody = z.object({
     .union([z.boolean(), z.enum(['true', 'false'])])
     .optional()
     .describe('true clears the cover image (edit only)'),
+  status: z
+    .enum(['draft', 'published'])
+    .optional()
+    .describe('draft: hidden from the public; published: live at publishAt, or at once. Absent on add: published'),
+  publishAt: z
+    .string()
+    .max(40)
+    .optional()
+    .describe('ISO-8601 time the post goes live (a future time schedules it); empty for at once'),
 });
 type WriteFields = z.infer<typeof WriteBody>;
 
@@ -142,7 +156,28 @@ const summaryOf = (post: BlogPostSummary): BlogPostSummary => ({
   imageHeight: post.imageHeight,
   createdAt: post.createdAt,
   updatedAt: post.updatedAt,
+  publishedAt: post.publishedAt,
 });
+
+const BAD_PUBLISH_TIME = 'Publish time must be a date and time, such as 2026-12-01T09:00:00Z';
+
+/** What a write form says about when the post goes live; undefined leaves it as it is. */
+function publishOf(fields: WriteFields): BlogPublish | undefined | 'invalid' {
+  if (fields.status === 'draft') return { kind: 'draft' };
+  const wanted = fields.publishAt?.trim() ?? '';
+  if (wanted) {
+    const at = new Date(wanted);
+    // Only full ISO times (with a zone): a bare date's zone would be the server's guess.
+    if (
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(wanted) ||
+      Number.isNaN(at.getTime())
+    ) {
+      return 'invalid';
+    }
+    return { kind: 'at', at };
+  }
+  return fields.status === 'published' ? { kind: 'now' } : undefined;
+}
 
 /** What a write form says about the cover image. */
 function imageOf(fields: WriteFields): BlogImageInput | undefined {
@@ -160,6 +195,8 @@ function patchOf(fields: WriteFields): BlogPostPatch {
   if (fields.shortDesc !== undefined) patch.shortDesc = fields.shortDesc;
   const image = imageOf(fields);
   if (image !== undefined) patch.image = image;
+  const publish = publishOf(fields);
+  if (publish !== undefined && publish !== 'invalid') patch.publish = publish;
   return patch;
 }
 
@@ -226,6 +263,13 @@ const writeResponses = {
 export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog, authenticate, maxImageBytes }) => {
   const adminGuard = requireAdmin(authenticate, OWNER_ONLY);
   const readMultipartForm = multipartFormReader(maxImageBytes);
+  /** The reads are public; an owner's token (when sent and valid) shows drafts and scheduled posts too. */
+  const isOwner = async (request: FastifyRequest): Promise<boolean> => {
+    const token = bearerToken(request);
+    if (!token) return false;
+    const session = await authenticate(token);
+    return session !== null && OWNER_ONLY.includes(session.role);
+  };
   app.setErrorHandler(
     specValidationErrors({
       // No body at all (or not an object): say what an add needs first.
@@ -254,9 +298,17 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
     },
     async (request, reply) => {
       const { keyword, category, size, page } = request.query;
-      const result = await blog.listPosts({ keyword: keyword?.trim(), categorySlug: category, page, size });
-      // Posts change under admin edits: revalidate rather than serve a stale list.
-      reply.header('cache-control', 'no-cache');
+      const owner = await isOwner(request);
+      const result = await blog.listPosts({
+        keyword: keyword?.trim(),
+        categorySlug: category,
+        page,
+        size,
+        includeUnpublished: owner,
+      });
+      // Posts change under admin edits: revalidate rather than serve a stale list; an owner's
+      // list (with drafts) is theirs alone.
+      reply.header('cache-control', owner ? 'private, no-store' : 'no-cache');
       return {
         ...ok(result.posts.map(summaryOf), result.count ? `${result.count} posts` : 'No blogs found.'),
         totalPages: result.totalPages,
@@ -293,8 +345,9 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
       },
     },
     async (request, reply) => {
-      const post = await blog.findPost(request.params.slug);
-      reply.header('cache-control', 'no-cache');
+      const owner = await isOwner(request);
+      const post = owner ? await blog.findAnyPost(request.params.slug) : await blog.findPost(request.params.slug);
+      reply.header('cache-control', owner ? 'private, no-store' : 'no-cache');
       if (!post) return reply.status(404).send(failure(BLOG_MESSAGES.notFound));
       return ok<BlogPost[]>([post]);
     },
@@ -318,7 +371,10 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
     async (request, reply) => {
       const fields = request.body;
       const image = imageOf(fields);
+      const publish = publishOf(fields);
+      if (publish === 'invalid') return reply.status(400).send(failure(BAD_PUBLISH_TIME));
       const result = await blog.createPost({
+        ...(publish !== undefined ? { publish } : {}),
         title: fields.title ?? '',
         slug: fields.slug,
         category: fields.category,
@@ -350,6 +406,7 @@ export const blogApi: FastifyPluginAsyncZod<BlogApiOptions> = async (app, { blog
       },
     },
     async (request, reply) => {
+      if (publishOf(request.body) === 'invalid') return reply.status(400).send(failure(BAD_PUBLISH_TIME));
       const result = await blog.updatePost(request.params.idOrSlug, patchOf(request.body), {
         audit: auditChangeOf(request),
       });

@@ -409,6 +409,30 @@ test.describe('admin blog', () => {
     ).toBe(0);
   });
 
+  test('Save draft keeps a post from visitors; the list says Draft; Publish puts it live', async ({
+    page,
+    request,
+  }) => {
+    const word = uniqueWord();
+    const title = `Draft notes ${word}`;
+    await openAddForm(page);
+    await page.getByLabel('Title').fill(title);
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByText('Blog added successfully')).toBeVisible();
+    const slug = `draft-notes-${word}`;
+    expect((await apiPost(request, slug)).status).toBe(404);
+
+    await gotoHydrated(page, `/admin/blog?keyword=${word}`);
+    const row = page.locator(`[data-testid="blog-row"][data-slug="${slug}"]`);
+    await expect(row).toContainText('Draft');
+    await expect(row.getByRole('link', { name: /View .* on the site/ })).toHaveCount(0);
+
+    await gotoHydrated(page, `/admin/blog/${slug}`);
+    await page.getByRole('button', { name: 'Publish post' }).click();
+    await expect(page.getByText('Blog updated successfully')).toBeVisible();
+    expect((await apiPost(request, slug)).status).toBe(200);
+  });
+
   test('the list says when a search finds nothing and when there are no posts at all; titles are text', async ({
     page,
     request,

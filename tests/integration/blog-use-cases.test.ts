@@ -1,6 +1,6 @@
 /**
  * The blog's use-case functions called on their own, without the `createBlog` facade: each takes
- * the deps it needs as its first argument, so a reader needs only a database, and a write bumps
+ * the deps it needs as its first argument, so a reader needs only a database and the clock, and a write bumps
  * the content version that its deps carry.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ describe.each(dialects)('blog use cases on %s', (dialect) => {
     await database.dispose();
   });
 
-  it('writes with the deps and reads with the database alone', async () => {
+  it('writes with the deps and reads with the database and the clock', async () => {
     const deps = createBlogDeps({ db: database.db, clock });
     const before = await readContentVersion(database.db, 'blog_content');
     const created = await createPost(deps, {
@@ -36,7 +36,7 @@ describe.each(dialects)('blog use cases on %s', (dialect) => {
     expect(await readContentVersion(database.db, 'blog_content')).toBe(before + 1);
     expect(deps.contentVersion.known()).toBe(before + 1);
 
-    const reader = { db: database.db };
+    const reader = { db: database.db, clock };
     expect((await findPost(reader, 'use-cases-on-their-own'))?.createdAt).toBe('2026-03-01T10:00:00.000Z');
     expect((await listPosts(reader, { keyword: 'deps object', page: 1, size: 10 })).posts.map((p) => p.slug)).toEqual([
       'use-cases-on-their-own',
@@ -64,6 +64,6 @@ describe.each(dialects)('blog use cases on %s', (dialect) => {
     };
     expect(await seedBlogOnce(createBlogDeps({ db: database.db, clock }), seed)).toBe(true);
     expect(await seedBlogOnce(createBlogDeps({ db: database.db, clock }), seed)).toBe(false);
-    expect((await findPost({ db: database.db }, 'seeded'))?.createdAt).toBe('2026-02-27T10:00:00.000Z');
+    expect((await findPost({ db: database.db, clock }, 'seeded'))?.createdAt).toBe('2026-02-27T10:00:00.000Z');
   });
 });

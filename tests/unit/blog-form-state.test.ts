@@ -24,6 +24,7 @@ const POST: BlogPost = {
   imageHeight: 630,
   createdAt: '2026-11-01T10:00:00.000Z',
   updatedAt: '2026-11-02T10:00:00.000Z',
+  publishedAt: '2026-11-01T10:00:00.000Z',
   description: '<p>Body</p>',
   readingMinutes: 1,
 };

@@ -40,6 +40,20 @@ export const BLOG_FORM_MESSAGES = {
   fetchFailed: 'An error occurred while fetching data.',
 } as const;
 
+/** An ISO time as a `datetime-local` input shows it, in the owner's own time zone. */
+function localDateTime(iso: string): string {
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The post's status in words, for the owner. */
+function statusWords(post: BlogPost): string {
+  if (post.publishedAt === null) return 'This post is a draft';
+  const when = new Date(post.publishedAt).toLocaleString();
+  return post.publishedAt > new Date().toISOString() ? `Scheduled for ${when}` : `Published ${when}`;
+}
+
 export interface BlogFormProps {
   /** The stored post when editing; absent when adding. */
   post?: BlogPost | undefined;
@@ -87,6 +101,10 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
     whileTyping: 'clear',
   });
   const [categories, setCategories] = useState<BlogCategory[]>([]);
+  // A scheduled post shows its time; a draft or a live post starts empty (publish at once).
+  const [publishAt, setPublishAt] = useState(() =>
+    post?.publishedAt && post.publishedAt > new Date().toISOString() ? localDateTime(post.publishedAt) : '',
+  );
   const fileInput = useRef<HTMLInputElement>(null);
   const bannerRef = useRef<HTMLDivElement>(null);
 
@@ -174,9 +192,14 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (saving) return;
+    // Which button sent the form: "Save draft" keeps the post from the public.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const status: 'draft' | 'published' = submitter?.getAttribute('value') === 'draft' ? 'draft' : 'published';
     const checked = check.submit(event.currentTarget);
     if (!checked) return;
     const payload = {
+      status,
+      publishAt: status === 'published' && publishAt ? new Date(publishAt).toISOString() : undefined,
       title: checked.title,
       slug: slugToSend(state, editing),
       category: fields.category.trim(),
@@ -189,6 +212,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
       if (!editing) {
         const reply = await createBlogPost(payload);
         emptyFileInput();
+        setPublishAt('');
         dispatch({ type: 'added', message: reply.message || BLOG_FORM_MESSAGES.added });
       } else {
         const reply = await updateBlogPost(state.currentSlug, payload);
@@ -238,6 +262,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
   }, [banner]);
 
   const preview = imagePreview ?? (removeImage ? null : storedImage || null);
+  const live = post?.publishedAt ? post.publishedAt <= new Date().toISOString() : false;
 
   return (
     <>
@@ -411,14 +436,43 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
           </Suspense>
         </div>
 
+        <div>
+          <label htmlFor={`${ids}-publish-at`} className={labelClass}>
+            Publish at <span className="font-normal text-gray-700">(optional)</span>
+          </label>
+          <input
+            id={`${ids}-publish-at`}
+            type="datetime-local"
+            value={publishAt}
+            onChange={(event) => setPublishAt(event.target.value)}
+            aria-describedby={`${ids}-publish-at-hint`}
+            className={`${fieldClass} max-w-xs`}
+          />
+          <p id={`${ids}-publish-at-hint`} className={hintClass}>
+            {post ? `${statusWords(post)}. ` : ''}Leave empty to publish at once; a later time schedules the post, which
+            goes live then on its own. Drafts and scheduled posts are hidden from visitors.
+          </p>
+        </div>
+
         <div className="flex flex-wrap items-center gap-3 border-t border-gray-200 pt-6">
           <button
             type="submit"
+            name="intent"
+            value="draft"
+            disabled={saving}
+            className="inline-flex items-center gap-2 rounded-xl border-2 border-gray-300 bg-white px-6 py-2.5 font-semibold text-gray-900 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:opacity-70"
+          >
+            {live ? 'Unpublish to draft' : 'Save draft'}
+          </button>
+          <button
+            type="submit"
+            name="intent"
+            value="publish"
             disabled={saving}
             className="inline-flex items-center gap-2 rounded-xl bg-brand-700 px-6 py-2.5 font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:opacity-70"
           >
             {saving ? <ButtonSpinner /> : null}
-            {saving ? 'Saving…' : editing ? 'Update post' : 'Publish post'}
+            {saving ? 'Saving…' : editing && live ? 'Update post' : publishAt ? 'Schedule post' : 'Publish post'}
           </button>
           {dirty && !saving ? <span className="text-sm text-gray-700">Unsaved changes</span> : null}
         </div>

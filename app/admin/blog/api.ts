@@ -52,6 +52,10 @@ export interface BlogPostFields {
   image?: File | null | undefined;
   /** On update: drop the current cover (and no new one was chosen). */
   removeImage?: boolean | undefined;
+  /** A draft stays hidden from the public; a published post goes live at `publishAt`, or at once. */
+  status?: 'draft' | 'published' | undefined;
+  /** ISO-8601; empty: at once (a post already live keeps its date). */
+  publishAt?: string | undefined;
 }
 
 export function blogPostFormData(fields: BlogPostFields): FormData {
@@ -62,6 +66,8 @@ export function blogPostFormData(fields: BlogPostFields): FormData {
   form.set('description', fields.description);
   if (fields.image) form.set('image', fields.image, fields.image.name);
   else if (fields.removeImage) form.set('removeImage', 'true');
+  if (fields.status) form.set('status', fields.status);
+  if (fields.publishAt) form.set('publishAt', fields.publishAt);
   return form;
 }
 

@@ -113,6 +113,20 @@ function rowsOf(list: ListLoad): Rows {
 const iconButton =
   'inline-flex h-9 w-9 items-center justify-center rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2';
 
+function postStatus(post: BlogPostSummary): 'draft' | 'scheduled' | 'published' {
+  if (post.publishedAt === null) return 'draft';
+  return post.publishedAt > new Date().toISOString() ? 'scheduled' : 'published';
+}
+
+const shortDate = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The posts list's status column: when it went (or goes) live, or a draft with its last edit. */
+function postStatusLine(post: BlogPostSummary): string {
+  const status = postStatus(post);
+  if (status === 'draft' || post.publishedAt === null) return `Draft · edited ${shortDate(post.updatedAt)}`;
+  return `${status === 'scheduled' ? 'Scheduled' : 'Published'} · ${shortDate(post.publishedAt)}`;
+}
+
 export default function AdminBlogListPage({ loaderData: list }: Route.ComponentProps) {
   const ids = useId();
   const toasts = useToasts();
@@ -296,6 +310,9 @@ export default function AdminBlogListPage({ loaderData: list }: Route.ComponentP
                 <th scope="col" className="hidden px-4 py-3 sm:table-cell">
                   Category
                 </th>
+                <th scope="col" className="hidden px-4 py-3 sm:table-cell">
+                  Status
+                </th>
                 <th scope="col" className="w-28 px-4 py-3 text-right">
                   Action
                 </th>
@@ -323,11 +340,31 @@ export default function AdminBlogListPage({ loaderData: list }: Route.ComponentP
                   <th scope="row" className="px-4 py-3 font-semibold break-words text-gray-900">
                     <span data-testid="blog-row-title">{post.title}</span>
                     <span className="mt-0.5 block text-xs font-normal text-gray-700 sm:hidden">{post.category}</span>
+                    <span className="mt-0.5 block text-xs font-normal text-gray-700 sm:hidden">
+                      {postStatusLine(post)}
+                    </span>
                   </th>
                   <td className="hidden px-4 py-3 text-gray-900 sm:table-cell" data-testid="blog-row-category">
                     {post.category || <span className="text-gray-700">—</span>}
                   </td>
+                  <td className="hidden px-4 py-3 text-gray-900 sm:table-cell" data-testid="blog-row-status">
+                    {postStatusLine(post)}
+                  </td>
                   <td className="px-4 py-3 text-right whitespace-nowrap">
+                    {postStatus(post) === 'published' ? (
+                      <a
+                        href={`/blog/${encodeURIComponent(post.slug)}`}
+                        target="_blank"
+                        rel="noreferrer"
+                        aria-label={`View “${post.title}” on the site (opens in a new tab)`}
+                        title="View on site"
+                        className={`${iconButton} text-brand-700 hover:bg-brand-50 focus-visible:outline-brand-700`}
+                      >
+                        <StrokeIcon className="h-5 w-5">
+                          <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+                        </StrokeIcon>
+                      </a>
+                    ) : null}
                     <Link
                       to={`/admin/blog/${encodeURIComponent(post.slug)}`}
                       aria-label={`Edit “${post.title}”`}
