@@ -47,6 +47,13 @@ const coverInput = (page: Page) => page.getByLabel('Cover image', { exact: true 
 const rows = (page: Page) => page.getByTestId('blog-row');
 
 /** The image preview, loaded (under the page's CSP: a blob: preview would be blocked). */
+/** A refused cover image: its message, no preview, and the file input emptied. */
+async function expectCoverRefused(page: Page, message: string): Promise<void> {
+  await expect(page.getByTestId('image-error')).toHaveText(message);
+  await expect(page.getByTestId('image-preview')).toHaveCount(0);
+  expect(await coverInput(page).evaluate((input) => (input as HTMLInputElement).files?.length ?? 0)).toBe(0);
+}
+
 async function expectPreviewLoaded(page: Page): Promise<void> {
   const preview = page.getByTestId('image-preview');
   await expect(preview).toBeVisible();
@@ -358,9 +365,7 @@ test.describe('admin blog', () => {
     await expect(page.getByTestId('image-preview')).toBeVisible();
 
     await coverInput(page).setInputFiles({ name: 'notes.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
-    await expect(page.getByTestId('image-error')).toHaveText('Only jpg, png, svg, and webp files are allowed');
-    await expect(page.getByTestId('image-preview')).toHaveCount(0);
-    expect(await coverInput(page).evaluate((input) => (input as HTMLInputElement).files?.length ?? 0)).toBe(0);
+    await expectCoverRefused(page, 'Only jpg, png, svg, and webp files are allowed');
 
     // A good file afterwards clears the message.
     await coverInput(page).setInputFiles(await pngFile('cover.png'));
@@ -378,9 +383,7 @@ test.describe('admin blog', () => {
       mimeType: 'image/png',
       buffer: Buffer.from('these are my notes, not a picture\n'.repeat(100)),
     });
-    await expect(page.getByTestId('image-error')).toHaveText('Only jpg, png, svg, and webp files are allowed');
-    await expect(page.getByTestId('image-preview')).toHaveCount(0);
-    expect(await coverInput(page).evaluate((input) => (input as HTMLInputElement).files?.length ?? 0)).toBe(0);
+    await expectCoverRefused(page, 'Only jpg, png, svg, and webp files are allowed');
 
     // A real PNG afterwards shows its preview.
     await coverInput(page).setInputFiles(await pngFile('cover.png'));
@@ -391,8 +394,7 @@ test.describe('admin blog', () => {
     const header = await pngFile('big.png');
     const big = Buffer.concat([header.buffer, Buffer.alloc(5 * 1024 * 1024)]);
     await coverInput(page).setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: big });
-    await expect(page.getByTestId('image-error')).toHaveText('The image is too large: the limit is 5 MB.');
-    await expect(page.getByTestId('image-preview')).toHaveCount(0);
+    await expectCoverRefused(page, 'The image is too large: the limit is 5 MB.');
 
     // The body's image panel checks the same way.
     await tool(page, 'Image').click();
