@@ -810,7 +810,10 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect((await login(email, PASSWORD, nextAddress())).json()).toEqual(TOTP_NEEDED);
       const replies = await Promise.all(Array.from({ length: 20 }, () => verifyOtp(email, wrong, nextAddress())));
       const messages = replies.map((reply) => reply.json<{ message: string }>().message);
-      expect(messages.filter((message) => message !== 'Ask for a code first.'), messages.join('; ')).toHaveLength(5);
+      expect(
+        messages.filter((message) => message !== 'Ask for a code first.'),
+        messages.join('; '),
+      ).toHaveLength(5);
       advance(15 * MINUTE + 1_000);
     });
 

@@ -78,7 +78,8 @@ describe.each(dialects)('the API client on %s', (dialect) => {
     );
     expect(reply).toEqual({
       isSuccessful: true,
-      message: 'If this e-mail has orders with us, a 6-digit code is on its way. It is valid for 10 minutes.',
+      message:
+        'We sent a 6-digit code to this address. Enter it to see the orders placed with it (if there are none, you will see an empty list). The code is valid for 10 minutes.',
     });
   });
 

@@ -58,7 +58,8 @@ describe.each(dialects)('the order page on %s', (dialect) => {
       url: '/order/no-such-serviceGOI100?type=Standard',
       headers: PHONE_BROWSER,
     });
-    expect(response.statusCode).toBe(200);
+    // Its real status (an unknown package), with the same page parts.
+    expect(response.statusCode).toBe(404);
     const page = response.body.slice(0, response.body.indexOf('window.__reactRouterContext'));
     expect(page).toContain('data-testid="order-error"');
     expect(page).toContain('data-testid="report-issue"');

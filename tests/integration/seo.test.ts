@@ -341,8 +341,9 @@ describe.each(dialects)('search engines and sharing on %s', (dialect) => {
   it('says noindex on every private page, keeps the not-found status, and redirects the misspelt route', async () => {
     const privatePages: { path: string; status: number }[] = [
       { path: orderPath('instagram-followers', 100, 'Standard'), status: 200 },
-      { path: '/order/nonsense', status: 200 },
-      { path: '/order-confirm/order_unknown', status: 200 },
+      // Error states answer their real status, and are still private pages.
+      { path: '/order/nonsense', status: 400 },
+      { path: '/order-confirm/order_unknown', status: 404 },
       { path: '/client', status: 200 },
       { path: '/login', status: 200 },
       { path: '/admin', status: 200 },

@@ -62,8 +62,8 @@ export default function Disclaimer({ loaderData: { storeInfo: info } }: Route.Co
           body: (
             <p>
               The reviews shown on our store pages are written by customers through the review link we e-mail after an
-              order is completed, and appear only after we have checked them; we show the reviewer's first name as they
-              gave it. A review describes one customer's experience, not a promise of the same result. Prices, offers
+              order is completed, and appear only after we have checked them; we show the reviewer’s first name as they
+              gave it. A review describes one customer’s experience, not a promise of the same result. Prices, offers
               and the flash-sale banner may change at any time.
             </p>
           ),
