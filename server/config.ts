@@ -133,9 +133,12 @@ const EnvSchema = z.object({
   SUPPLIER_PANEL_ALLOW_PRIVATE: z
     .string()
     .optional()
-    .superRefine((value, context) => {
+    // Parsed once here: a bad entry stops the start with its reason, the store gets the list.
+    .transform((value, context) => {
       const parsed = value ? parseAllowedPrivateAddresses(value) : null;
-      if (typeof parsed === 'string') context.addIssue({ code: 'custom', message: parsed });
+      if (typeof parsed !== 'string') return parsed;
+      context.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
     }),
   /** How often panels with a low-balance threshold are asked for their balance (decision 045). */
   LOW_BALANCE_CHECK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),

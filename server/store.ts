@@ -21,7 +21,6 @@ import { LOW_BALANCE_JOB, REFILL_SYNC_JOB, SUPPLIER_SYNC_JOB } from '../core/ful
 import { type Refills, bindRefills, refillsDepsFrom } from '../core/fulfilment/refills.ts';
 import { type SubscriptionCancels, bindSubscriptionCancels } from '../core/fulfilment/subscription-cancel.ts';
 import { createPanelKeySealer, resealPanelKeys } from '../core/fulfilment/panel-keys.ts';
-import { parseAllowedPrivateAddresses } from '../core/fulfilment/panel-address.ts';
 import { type PanelRegistry, createPanelRegistry } from '../core/fulfilment/panels.ts';
 import { type SupplierAdmin, createSupplierAdmin } from '../core/fulfilment/panels-admin.ts';
 import { fulfilmentSubscriber } from '../core/fulfilment/subscribers.ts';
@@ -256,14 +255,11 @@ export async function openStore(
       panelKeyReport,
       'supplier panel keys that neither SUPPLIER_KEY_ENCRYPTION_KEY nor SUPPLIER_KEY_ENCRYPTION_KEY_PREVIOUS opens: enter them again on /admin/suppliers',
     );
-  const allowedPrivate = config.SUPPLIER_PANEL_ALLOW_PRIVATE
-    ? parseAllowedPrivateAddresses(config.SUPPLIER_PANEL_ALLOW_PRIVATE)
-    : null;
   const panels = createPanelRegistry({
     db,
     environment: supplier,
     sealer: panelKeys,
-    addressPolicy: { allowedPrivate: typeof allowedPrivate === 'string' ? null : allowedPrivate },
+    addressPolicy: { allowedPrivate: config.SUPPLIER_PANEL_ALLOW_PRIVATE },
   });
   const suppliers = createSupplierAdmin({
     db,
