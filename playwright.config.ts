@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 4317;
+// E2E_PORT and E2E_MAIL_PORT let two checkouts run their suites side by side on one machine.
+const PORT = Number(process.env.E2E_PORT ?? 4317);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** Where tests/e2e/support/serve.ts shows the e-mails its SMTP sink caught (GET /messages). */
 const MAIL_PORT = (process.env.E2E_MAIL_PORT ??= '4318');
