@@ -561,6 +561,9 @@ test.describe('admin area', () => {
     await gotoHydrated(page, '/admin/all-orders?status=Pending');
     // Run alone, the store may have no orders yet.
     await expect(rows(page).first().or(page.getByTestId('orders-empty'))).toBeVisible();
+    // The page's own calls (who is logged in, the failed-mail count) may still be in flight when
+    // the list shows; revoked under them, one of them would be the refused call, not the export.
+    await page.waitForLoadState('networkidle');
     const live = await storedToken(page);
     const revokedNow = await page.request.get('/api/auth/logout', { headers: { authorization: `Bearer ${live}` } });
     expect(revokedNow.status()).toBe(200);

@@ -330,7 +330,9 @@ describe.each(dialects)('subscriptions at the supplier on %s', (dialect) => {
 
   it('sends one order per link: the second waits, queued, and goes when the first completes', async () => {
     const name = 'daily.same_link';
+    // One after the other, so "first" is the one that takes the link (see the stale-lane test).
     const first = await paid(daily, name);
+    await drainJobs();
     const second = await paid(daily, name);
     await drainJobs();
     const target = (await order(first)).target;
@@ -388,7 +390,10 @@ describe.each(dialects)('subscriptions at the supplier on %s', (dialect) => {
   });
   it('frees a link whose order ended without a word (refused for good meanwhile): the sync sends the next', async () => {
     const name = 'daily.stale_lane';
+    // One after the other: the worker runs a batch's jobs side by side, so two orders drained
+    // together may take the link in either order (the race test above covers that).
     const first = await paid(daily, name);
+    await drainJobs();
     const second = await paid(daily, name);
     await drainJobs();
     expect(await order(second)).toMatchObject({ fulfilment_state: 'queued' });
