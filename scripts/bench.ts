@@ -67,6 +67,8 @@ interface AutocannonOptions {
   connections: number;
   duration: number;
   headers?: Record<string, string> | undefined;
+  /** Replace `[<id>]` in the URL with a new id per request. */
+  idReplacement?: boolean;
 }
 interface AutocannonInstance {
   stop(): void;
@@ -186,9 +188,20 @@ function runWrk(
   url: string,
   durationSeconds: number,
   headers: Record<string, string> | undefined,
+  trackingLink: boolean,
 ): Promise<LoadResult> {
   const args = ['-t1', `-c${connections}`, `-d${durationSeconds}s`, '--timeout', '10s', '--latency'];
   for (const [name, value] of Object.entries(headers ?? {})) args.push('-H', `${name}: ${value}`);
+  if (trackingLink) {
+    // A new click id per request, as every visitor from an ad brings its own.
+    const { pathname } = new URL(url);
+    const script = path.join(tempDir ?? os.tmpdir(), 'tracking-link.lua');
+    writeFileSync(
+      script,
+      `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format(nil, "${pathname}?${TRACKING_QUERY}" .. n .. "&gclid=" .. n)\nend\n`,
+    );
+    args.push('-s', script);
+  }
   args.push(url);
   return new Promise((resolve, reject) => {
     // taskset -c 1: the generator on the core the servers do not use. The shell's `times` then
@@ -238,14 +251,28 @@ function runWrk(
   });
 }
 
+/** What an ad's link adds to the address; each request completes it with its own click id. */
+const TRACKING_QUERY = 'utm_source=bench&utm_medium=cpc&utm_campaign=';
+
 async function runLoad(
   url: string,
   durationSeconds: number,
   headers: Record<string, string> | undefined,
+  trackingLink = false,
 ): Promise<LoadResult> {
-  if (generator === 'wrk') return runWrk(url, durationSeconds, headers);
+  if (generator === 'wrk') return runWrk(url, durationSeconds, headers, trackingLink);
   const before = process.cpuUsage();
-  const result = await runAutocannon({ url, connections, duration: durationSeconds, headers });
+  const result = await runAutocannon(
+    trackingLink
+      ? {
+          url: `${url}?${TRACKING_QUERY}[<id>]&gclid=[<id>]`,
+          idReplacement: true,
+          connections,
+          duration: durationSeconds,
+          headers,
+        }
+      : { url, connections, duration: durationSeconds, headers },
+  );
   const used = process.cpuUsage(before);
   return {
     reqPerSec: result.requests.average,
@@ -267,6 +294,8 @@ interface Target {
   headers?: Record<string, string>;
   /** Whether this is a cached public page: the goal is at least half the bare server's req/s. */
   cachedPage?: boolean;
+  /** Each request carries new tracking parameters (utm_*, gclid), as links from ads do. */
+  trackingLink?: boolean;
   /** The process answering it: its CPU time per request is measured. */
   server: ChildProcess;
 }
@@ -616,6 +645,14 @@ async function main(): Promise<number> {
       server: store,
     },
     { name: 'cached /blog', url: `${storeUrl}/blog`, headers: browser, cachedPage: true, server: store },
+    {
+      name: '/ from an ad (new utm_*, gclid each)',
+      url: `${storeUrl}/`,
+      headers: browser,
+      cachedPage: true,
+      trackingLink: true,
+      server: store,
+    },
     // On the second store, so that the profiled one serves cached pages only (plus its start-up).
     { name: 'api /api/services', url: `${uncachedUrl}/api/services`, headers: browser, server: uncachedStore },
     { name: 'uncached SSR /', url: `${uncachedUrl}/`, headers: browser, server: uncachedStore },
@@ -641,10 +678,10 @@ async function main(): Promise<number> {
   const results: { target: Target; result: LoadResult; cpuUs: number | null }[] = [];
   for (const target of targets) {
     process.stdout.write(`  ${target.name}: warming up… `);
-    await runLoad(target.url, WARMUP_SECONDS, target.headers);
+    await runLoad(target.url, WARMUP_SECONDS, target.headers, target.trackingLink);
     process.stdout.write('measuring… ');
     const cpuBefore = cpuMicros(target.server);
-    const result = await runLoad(target.url, seconds, target.headers);
+    const result = await runLoad(target.url, seconds, target.headers, target.trackingLink);
     const cpuAfter = cpuMicros(target.server);
     console.log(`${Math.round(result.reqPerSec)} req/s`);
     const cpuUs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;

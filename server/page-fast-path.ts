@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { type PageCache, encodedBody, pickEncoding } from './page-cache.ts';
+import { withoutTrackingParams } from './tracking-params.ts';
 
 interface PageFastPathOptions {
   pageCache: PageCache;
@@ -42,7 +43,7 @@ export function createPageFastPath(options: PageFastPathOptions): PageFastPath {
       if (stopped) return false;
       const { method, url } = request;
       if ((method !== 'GET' && method !== 'HEAD') || url === undefined || NEVER_FAST.test(url)) return false;
-      const entry = options.pageCache.peekFresh(`${options.contentVersion()}:${url}`);
+      const entry = options.pageCache.peekFresh(`${options.contentVersion()}:${withoutTrackingParams(url)}`);
       if (!entry?.wireHeaders) return false;
 
       const started = performance.now();

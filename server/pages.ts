@@ -19,6 +19,7 @@ import {
   pickEncoding,
 } from './page-cache.ts';
 import { type PageCspOptions, newNonce, setCachedPageCsp, setPageCsp } from './security.ts';
+import { withoutTrackingParams } from './tracking-params.ts';
 
 /** What our entry.server module exports besides the renderer. */
 interface StoreServerBuild extends ServerBuild {
@@ -59,26 +60,29 @@ export async function pagesPlugin(app: FastifyInstance, options: PagesOptions): 
     return payload;
   });
 
-  const render = async (request: FastifyRequest, nonce: string): Promise<Response> => {
+  const render = async (request: FastifyRequest, url: string, nonce: string): Promise<Response> => {
     const build = await loadBuild();
     const loadContext = build.entry.module.buildLoadContext({ services: options.services, nonce });
-    return handler(toFetchRequest(request), loadContext as never);
+    return handler(toFetchRequest(request, url), loadContext as never);
   };
 
   app.all('/*', { schema: { hide: true } }, async (request, reply) => {
     const csp = { razorpayCheckout: options.razorpayCheckout && request.url.startsWith('/order/') };
-    const cacheable = options.pageCache.enabled && (request.method === 'GET' || request.method === 'HEAD');
-    if (!cacheable) {
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    // A page reads the same with or without an ad's tracking parameters: rendered (canonical link
+    // included) and cached without them (server/tracking-params.ts).
+    const url = read ? withoutTrackingParams(request.url) : request.url;
+    if (!(read && options.pageCache.enabled)) {
       const nonce = newNonce();
-      const response = await render(request, nonce);
+      const response = await render(request, url, nonce);
       setPageCsp(reply, nonce, csp);
       return sendStreamed(reply, response);
     }
 
-    const key = `${options.contentVersion()}:${request.url}`;
+    const key = `${options.contentVersion()}:${url}`;
     const page = await options.pageCache.get(key, async () => {
       const nonce = newNonce();
-      return bufferResponse(await render(request, nonce), nonce);
+      return bufferResponse(await render(request, url, nonce), nonce);
     });
     if (isCachedPage(page) && !page.wireHeaders) recording.set(request, page);
     return sendPage(request, reply, page, csp);
@@ -105,7 +109,8 @@ function replayableHeaders(headers: Record<string, OutgoingHttpHeader | undefine
   return kept;
 }
 
-function toFetchRequest(request: FastifyRequest): Request {
+/** The request for React Router, at `url` (the request's own path and query, maybe trimmed). */
+function toFetchRequest(request: FastifyRequest, url: string): Request {
   const origin = `${request.protocol}://${request.host}`;
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -118,7 +123,7 @@ function toFetchRequest(request: FastifyRequest): Request {
     if (!request.raw.complete || request.raw.destroyed) controller.abort();
   });
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  return new Request(new URL(request.url, origin), {
+  return new Request(new URL(url, origin), {
     method: request.method,
     headers,
     signal: controller.signal,

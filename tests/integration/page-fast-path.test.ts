@@ -189,6 +189,27 @@ describe.each(dialects)('the page fast path on %s', (dialect) => {
       await t.store.blog.deletePost('fast-path-buster');
     }
   });
+  it('serves a link from an ad or a post from the cache, whatever its tracking parameters', async () => {
+    const first = await request('/courses?utm_source=ig&utm_campaign=spring&gclid=a1', {
+      headers: { 'accept-encoding': 'br' },
+    });
+    const other = await request('/courses?utm_source=tiktok&fbclid=b2&ttclid=c3&msclkid=d4', {
+      headers: { 'accept-encoding': 'br' },
+    });
+    const bare = await request('/courses', { headers: { 'accept-encoding': 'br' } });
+    // One render for all three: the page is keyed (and rendered) without the tracking parameters.
+    expect(reachedFastify).toEqual(['GET /courses?utm_source=ig&utm_campaign=spring&gclid=a1']);
+    expect(other.status).toBe(200);
+    expect(other.body.equals(first.body)).toBe(true);
+    expect(bare.body.equals(first.body)).toBe(true);
+    const html = brotliDecompressSync(first.body).toString('utf8');
+    expect(html).not.toMatch(/utm_|gclid/);
+
+    // Other parameters still reach the page: the search keeps its words.
+    const search = await request('/blog?utm_medium=email&s=likes&gclid=e5');
+    expect(search.status).toBe(200);
+    expect(search.body.toString('utf8')).toContain('for “likes”');
+  });
 });
 
 describe.each(dialects)('the page fast path at a sale boundary on %s', (dialect) => {
