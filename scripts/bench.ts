@@ -10,6 +10,7 @@
  *   BENCH_CONNECTIONS=50  concurrent connections
  *   BENCH_GENERATOR=wrk|autocannon  force a load generator
  *   BENCH_JSON=path       also write the results as JSON to that path
+ *   BENCH_LOG_LEVEL=info  the stores' LOG_LEVEL (default: info, as shipped)
  *   BENCH_CPU_PROF=dir    run the store under `node --cpu-prof` (profile written to dir) and print
  *                         its top self-time functions over the cached-page targets
  *
@@ -473,7 +474,8 @@ async function startStore(
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
+      // The store's logging as shipped (one line per request at `info`), unless told otherwise.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       ...env,
     },
     stdio: ['ignore', logFd, logFd],

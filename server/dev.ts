@@ -10,13 +10,12 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import type { ServerBuild } from 'react-router';
 import { createServer, type ViteDevServer } from 'vite';
 import type { DatabaseHandle } from '../db/database.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { loggerOptions } from './logging.ts';
+import { developmentLogger } from './logging.ts';
 import { type Store, openStore } from './store.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -42,7 +41,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   env.PAGE_CACHE_SECONDS ??= '0';
   if (env.NODE_ENV === 'production') throw new ConfigError('npm run dev is for development: unset NODE_ENV');
   const config = loadConfig(env);
-  const logger = pino(loggerOptions(config.LOG_LEVEL));
+  const logger = developmentLogger(config.LOG_LEVEL);
 
   const store = await openStore(config, options.database, { logger });
   // Vite is made after the app so that its hot-update WebSocket shares the app's HTTP server

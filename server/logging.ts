@@ -12,7 +12,8 @@
  * - Request bodies are never logged (the request line has method, url, status and duration), and
  *   mail log lines carry the recipient and subject only: subjects never hold a code.
  */
-import type { LoggerOptions } from 'pino';
+import { type Logger, type LoggerOptions, pino } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 export const REDACTED = '[redacted]';
 
@@ -96,4 +97,56 @@ export function loggerOptions(level: string): LoggerOptions {
     redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
     serializers: { url: redactUrl },
   };
+}
+
+/** How long a production log line may wait in the buffer before it is written. */
+const LOG_FLUSH_MS = 1000;
+/** pino's number for `error`: lines at this level or above are written at once. */
+const ERROR_LEVEL = 50;
+
+/**
+ * `npm start`'s logger: JSON lines on stdout, written asynchronously in blocks of at least 4 KB
+ * (and at least once a second) instead of one synchronous write per line, which took about half
+ * of the cached pages' throughput. An error is written at once, and whatever is buffered when the
+ * process exits is written before it does (pino flushes its destination on exit).
+ */
+export function productionLogger(level: string, fd = 1, flushMs = LOG_FLUSH_MS): Logger {
+  const destination = pino.destination({ dest: fd, sync: false, minLength: 4096 });
+  const flush = () => {
+    // A flush while the previous write is still under way has nothing to do yet.
+    try {
+      destination.flush();
+    } catch {
+      // Nothing can be reported about a log that cannot be written; the next flush tries again.
+    }
+  };
+  setInterval(flush, flushMs).unref();
+  return pino(
+    {
+      ...loggerOptions(level),
+      hooks: {
+        logMethod(args, method, lineLevel) {
+          method.apply(this, args);
+          if (lineLevel >= ERROR_LEVEL) flush();
+        },
+      },
+    },
+    destination,
+  );
+}
+
+/**
+ * `npm run dev`'s logger: one readable line per event (time, level, message, the fields),
+ * coloured in a terminal; the same redaction as production, which stays JSON.
+ */
+export function developmentLogger(level: string, output: NodeJS.WritableStream = process.stdout): Logger {
+  const pretty = pinoPretty({
+    destination: output,
+    colorize: output === process.stdout && process.stdout.isTTY,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname',
+    sync: true,
+  });
+  return pino(loggerOptions(level), pretty);
 }

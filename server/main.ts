@@ -5,11 +5,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { pino } from 'pino';
 import type { ServerBuild } from 'react-router';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { loggerOptions } from './logging.ts';
+import { productionLogger } from './logging.ts';
 import { openStore } from './store.ts';
 import { DatabaseUnusable, describeDatabaseFailure } from '../db/database.ts';
 import { TotpKeyError } from '../core/auth/totp-keys.ts';
@@ -35,7 +34,7 @@ async function main() {
   }
   const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
 
-  const logger = pino(loggerOptions(config.LOG_LEVEL));
+  const logger = productionLogger(config.LOG_LEVEL);
   const store = await openStore(config, undefined, { logger }).catch((error: unknown) => {
     // A DATA_DIR that is no writable directory, a read-only, full or corrupt database: one line
     // that names the cause, no stack trace. Anything else is a bug and keeps its stack.

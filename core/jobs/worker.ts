@@ -215,7 +215,8 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     const ms = Date.now() - startedAt;
     if (!failure) {
       const done = await completeJob(db, job, workerId, now());
-      if (done) logger.info({ ...log, ms }, 'job done');
+      // Routine: one line per finished job would bury what needs reading (failures stay warnings).
+      if (done) logger.debug({ ...log, ms }, 'job done');
       else
         logger.warn(
           { ...log, ms },

@@ -39,7 +39,7 @@ async function waitForReady(port: number, child: ChildProcess): Promise<void> {
         return false; // not listening yet
       }
     },
-    { timeout: 20_000, interval: 100, message: 'the server to answer /readyz' },
+    { timeout: 30_000, interval: 100, message: 'the server to answer /readyz' },
   );
 }
 
@@ -157,5 +157,28 @@ describe('server process', () => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ isSuccessful: true });
     expect(await server.exited).toBe(0);
+  });
+
+  it('at the default level, logs one JSON line per request and writes every buffered line before it exits', async () => {
+    const port = await freePort();
+    const server = startServer({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    await waitForReady(port, server.child);
+    for (let i = 0; i < 3; i += 1) expect((await fetch(`http://127.0.0.1:${port}/api/services?i=${i}`)).ok).toBe(true);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const entries = server
+      .output()
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; url?: string; status?: number });
+    const requests = entries.filter((entry) => entry.msg === 'request' && entry.url?.startsWith('/api/services'));
+    expect(requests.map((entry) => [entry.url, entry.status])).toEqual([
+      ['/api/services?i=0', 200],
+      ['/api/services?i=1', 200],
+      ['/api/services?i=2', 200],
+    ]);
+    // Written in blocks, yet nothing is lost: the last line, written as the process ends, is there.
+    expect(entries.at(-1)?.msg).toBe('stopped');
   });
 });
