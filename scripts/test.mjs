@@ -1,3 +1,5 @@
+// `npm run test:quick` (`--quick`): the same checks and the Vitest suites on SQLite only, no
+// browser: the inner loop while changing code. CI runs everything.
 // `npm test`: the code checks (types, lint with zero warnings, format, the import graph), then
 // build the store if needed, run the Vitest suites (unit and integration, on SQLite and, when
 // TEST_DATABASE_URL is set, PostgreSQL), then the Playwright suites in Chromium, and end with one
@@ -8,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+const quick = process.argv.includes('--quick');
 const reports = path.join(root, '.tmp/test-reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
@@ -45,9 +48,12 @@ for (const result of await Promise.all(checks.map(check))) {
   if (result.status !== 0) failedChecks.push(result.name);
 }
 
+// The page suites render the built store (rebuilt only when a source file changed).
 if (run('node', ['scripts/build-if-needed.mjs']) !== 0) process.exit(1);
 
-if (!process.env.TEST_DATABASE_URL) {
+if (quick) {
+  process.env.TEST_DIALECTS = 'sqlite';
+} else if (!process.env.TEST_DATABASE_URL) {
   console.log('TEST_DATABASE_URL is not set: integration suites run on SQLite only (CI runs PostgreSQL too).');
 }
 const vitestJson = path.join(reports, 'vitest.json');
@@ -62,7 +68,9 @@ const vitestStatus = run('npx', [
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let playwrightStatus = 1;
 const playwrightJson = path.join(reports, 'playwright.json');
-if (existsSync(chromium)) {
+if (quick) {
+  playwrightStatus = 0;
+} else if (existsSync(chromium)) {
   playwrightStatus = run('npx', ['playwright', 'test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson,
   });
@@ -90,7 +98,7 @@ if (suitesFailed && counts.failed === 0) counts.failed = 1; // a suite that coul
 counts.failed += failedChecks.length; // each failed check counts as one failure
 const failed = suitesFailed || failedChecks.length > 0;
 console.log(
-  `\nchecks ${failedChecks.length ? `FAILED: ${failedChecks.join(', ')}` : 'ok'}, vitest ${vitestStatus === 0 ? 'ok' : 'FAILED'}, playwright ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`,
+  `\nchecks ${failedChecks.length ? `FAILED: ${failedChecks.join(', ')}` : 'ok'}, vitest ${vitestStatus === 0 ? 'ok' : 'FAILED'}${quick ? ' (SQLite; no browser suites: npm test runs them)' : `, playwright ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`}`,
 );
 console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(failed ? 1 : 0);
