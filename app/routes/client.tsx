@@ -230,7 +230,8 @@ export default function ClientPage() {
   const codeBanner = step === 'code' ? banner : undefined;
 
   return (
-    <section aria-labelledby={`${ids}-title`} className="mx-auto max-w-5xl px-4 py-12">
+    // The page grid's width (max-w-7xl), so the orders table's ten columns fit a desktop without scrolling.
+    <section aria-labelledby={`${ids}-title`} className="mx-auto max-w-7xl px-4 py-12">
       <h1 id={`${ids}-title`} className="text-3xl font-extrabold text-gray-900">
         My orders
       </h1>

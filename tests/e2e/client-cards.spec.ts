@@ -127,7 +127,14 @@ test('1366 px: the orders are a table with its column headers', async ({ page })
   const statusBox = (await row.getByTestId('row-status').boundingBox())!;
   expect(statusBox.x).toBeGreaterThan(idBox.x);
   expect(Math.abs(statusBox.y - idBox.y)).toBeLessThan(24);
-  await expect(row.getByRole('button', { name: 'Request refill' })).toBeVisible();
+  const refill = row.getByRole('button', { name: 'Request refill' });
+  await expect(refill).toBeVisible();
+  // Every column in view: the table needs no sideways scrolling of its own at this width.
+  const region = page.getByRole('region', { name: /^Orders for / });
+  expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  const regionBox = (await region.boundingBox())!;
+  const refillBox = (await refill.boundingBox())!;
+  expect(refillBox.x + refillBox.width).toBeLessThanOrEqual(regionBox.x + regionBox.width);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
     0,
   );
