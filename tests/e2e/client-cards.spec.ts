@@ -108,6 +108,18 @@ test('390 px: one card per order, the status first, the action a whole tap targe
     return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
   });
   expect(lines).toBe(1);
+
+  // The narrowest and widest common phones too: nothing sideways, the action whole and in view.
+  for (const width of [360, 430]) {
+    await page.setViewportSize({ width, height: 844 });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      `${width} px`,
+    ).toBe(0);
+    const at = (await refill.boundingBox())!;
+    expect(at.x + at.width, `${width} px`).toBeLessThanOrEqual(width);
+    expect(at.height, `${width} px`).toBeGreaterThanOrEqual(44);
+  }
 });
 
 test('1366 px: the orders are a table with its column headers', async ({ page }) => {
