@@ -1,7 +1,11 @@
-/** The service, plan and price-tier choosers shared by the home page and the service page. */
+/**
+ * The service, plan and price-tier choosers shared by the home page and the service page. Each is
+ * a radio group (radio-group.ts): one Tab stop, the arrow keys choose within it.
+ */
 import type { PlanType, PlanView, PriceTierView } from '../../core/catalogue/types.ts';
 import { describePrice } from '../../core/catalogue/pricing.ts';
 import { TierPrice } from './TierPrice.tsx';
+import { moveInRadioGroup, radioProps } from './radio-group.ts';
 
 const pill = (active: boolean) =>
   `rounded-full border px-4 py-2 text-sm font-semibold transition ${
@@ -20,12 +24,19 @@ export function ServiceTabs({
   onSelect: (slug: string) => void;
 }) {
   return (
-    <div role="group" aria-label="Services" className="flex flex-wrap gap-2">
+    <div role="radiogroup" aria-label="Services" className="flex flex-wrap gap-2">
       {services.map((service) => (
         <button
           key={service.slug}
           type="button"
-          aria-pressed={service.slug === selected}
+          {...radioProps(service.slug === selected)}
+          onKeyDown={(event) =>
+            moveInRadioGroup(
+              event,
+              services.map((choice) => choice.slug),
+              onSelect,
+            )
+          }
           className={pill(service.slug === selected)}
           onClick={() => onSelect(service.slug)}
         >
@@ -49,14 +60,21 @@ export function PlanTabs({
   showType?: boolean;
 }) {
   return (
-    <div role="group" aria-label="Plans" className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+    <div role="radiogroup" aria-label="Plans" className="grid grid-cols-1 gap-3 sm:grid-cols-3">
       {plans.map((plan) => {
         const active = plan.type === selected;
         return (
           <button
             key={plan.type}
             type="button"
-            aria-pressed={active}
+            {...radioProps(active)}
+            onKeyDown={(event) =>
+              moveInRadioGroup(
+                event,
+                plans.map((choice) => choice.type),
+                onSelect,
+              )
+            }
             data-testid="plan-tab"
             onClick={() => onSelect(plan.type)}
             className={`flex items-center gap-3 rounded-card border-2 p-3 text-left transition ${
@@ -94,15 +112,26 @@ export function PriceCards({
   return (
     // auto-rows-fr: every card as tall as the tallest, also across rows (a quantity that wraps on a
     // phone makes the whole grid taller, never one card).
-    <ul aria-label="Packages" className="grid auto-rows-fr grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+    <div
+      role="radiogroup"
+      aria-label="Packages"
+      className="grid auto-rows-fr grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4"
+    >
       {tiers.map((tier) => {
         const active = tier.qty === selectedQty;
         const price = describePrice(tier.price, tier.discount, currency, tier.listPrice);
         return (
-          <li key={tier.qty} className="flex">
+          <div key={tier.qty} className="flex">
             <button
               type="button"
-              aria-pressed={active}
+              {...radioProps(active)}
+              onKeyDown={(event) =>
+                moveInRadioGroup(
+                  event,
+                  tiers.map((choice) => choice.qty),
+                  onSelect,
+                )
+              }
               data-testid="price-card"
               data-qty={tier.qty}
               onClick={() => onSelect(tier.qty)}
@@ -120,9 +149,9 @@ export function PriceCards({
                 {detailed ? price.price : <TierPrice price={tier.price} listPrice={tier.listPrice} />}
               </span>
             </button>
-          </li>
+          </div>
         );
       })}
-    </ul>
+    </div>
   );
 }

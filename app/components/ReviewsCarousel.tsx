@@ -59,8 +59,21 @@ const navButtonClass =
   'flex h-10 w-10 items-center justify-center rounded-full border border-gray-300 bg-white text-brand-700 shadow-sm hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700';
 
 /**
- * Horizontally scrolling testimonials. How many show at once (1 / 2 / 3 / 4 / 5 at
- * <500 / 500 / 900 / 1200 / 1500px) is pure CSS, so the server render is already right.
+ * Where the arrows show, by how many reviews there are: only at the widths where there are more
+ * than one view holds (1 / 2 / 3 / 4 / 5 at <500 / 500 / 900 / 1200 / 1500 px), so nobody is
+ * offered a button that scrolls nowhere. CSS, so the server render is already right.
+ */
+const ARROWS_SHOWN: Readonly<Record<number, string>> = {
+  2: 'flex min-[500px]:hidden',
+  3: 'flex min-[900px]:hidden',
+  4: 'flex min-[1200px]:hidden',
+  5: 'flex min-[1500px]:hidden',
+};
+
+/**
+ * Horizontally scrolling testimonials, on the page grid like the sections around it. How many
+ * show at once (1 / 2 / 3 / 4 / 5 at <500 / 500 / 900 / 1200 / 1500px) is pure CSS, so the server
+ * render is already right.
  */
 export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
   const trackRef = useRef<HTMLUListElement>(null);
@@ -76,9 +89,11 @@ export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
   };
 
   if (reviews.length === 0) return null;
+  // One review never scrolls: no arrows, and the track is no Tab stop.
+  const scrolls = reviews.length > 1;
   return (
-    <section aria-labelledby={headingId} data-testid="reviews" className="py-12">
-      <div className="mb-6 flex items-end justify-between gap-4 px-4">
+    <section aria-labelledby={headingId} data-testid="reviews" className="mx-auto max-w-7xl px-4 py-12">
+      <div className="mb-6 flex items-end justify-between gap-4">
         <div>
           <h2 id={headingId} className="text-2xl font-bold text-gray-900 sm:text-3xl">
             What our customers say
@@ -87,27 +102,30 @@ export function ReviewsCarousel({ reviews }: ReviewsCarouselProps) {
             Reviews written by customers after their order was completed, published once our team checked them.
           </p>
         </div>
-        <div className="flex shrink-0 gap-2">
-          <button
-            type="button"
-            aria-label="Previous reviews"
-            className={navButtonClass}
-            onClick={() => scrollBySlide(-1)}
-          >
-            <Chevron direction="left" />
-          </button>
-          <button type="button" aria-label="Next reviews" className={navButtonClass} onClick={() => scrollBySlide(1)}>
-            <Chevron direction="right" />
-          </button>
-        </div>
+        {scrolls ? (
+          <div className={`shrink-0 gap-2 ${ARROWS_SHOWN[reviews.length] ?? 'flex'}`}>
+            <button
+              type="button"
+              aria-label="Previous reviews"
+              className={navButtonClass}
+              onClick={() => scrollBySlide(-1)}
+            >
+              <Chevron direction="left" />
+            </button>
+            <button type="button" aria-label="Next reviews" className={navButtonClass} onClick={() => scrollBySlide(1)}>
+              <Chevron direction="right" />
+            </button>
+          </div>
+        ) : null}
       </div>
       <ul
         ref={trackRef}
         data-testid="reviews-track"
         aria-label="Customer reviews"
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the track scrolls sideways, so keyboard users focus it to scroll (WCAG 2.1.1, axe scrollable-region-focusable); it stays a <ul> so the reviews keep list semantics
-        tabIndex={0}
-        className="flex snap-x snap-mandatory scroll-px-2 overflow-x-auto px-2 pb-2 [scrollbar-width:none] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-scrollbar]:hidden"
+        tabIndex={scrolls ? 0 : undefined}
+        // -mx-4 px-2 with each slide's px-2: the first card's edge on the grid line the heading starts at.
+        className="-mx-4 flex snap-x snap-mandatory scroll-px-2 overflow-x-auto px-2 pb-2 [scrollbar-width:none] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-scrollbar]:hidden"
       >
         {reviews.map((review, index) => (
           <li

@@ -230,7 +230,8 @@ export default function ClientPage() {
   const codeBanner = step === 'code' ? banner : undefined;
 
   return (
-    <section aria-labelledby={`${ids}-title`} className="mx-auto max-w-5xl px-4 py-12">
+    // The page grid's width (max-w-7xl), so the orders table's ten columns fit a desktop without scrolling.
+    <section aria-labelledby={`${ids}-title`} className="mx-auto max-w-7xl px-4 py-12">
       <h1 id={`${ids}-title`} className="text-3xl font-extrabold text-gray-900">
         My orders
       </h1>
@@ -386,18 +387,36 @@ export default function ClientPage() {
   );
 }
 
+/** A fact's name in a phone's card, where the table's column headers are not shown. */
+function CardLabel({ children }: { children: string }) {
+  return (
+    <span className="block text-xs font-semibold tracking-wide text-gray-700 uppercase md:hidden">{children}</span>
+  );
+}
+
+/**
+ * One markup, two layouts (as the admin's orders list, decision 034): from the `md` breakpoint a
+ * table, one row per order; below it (a phone, where nine columns scrolled sideways and hid the
+ * status, price and actions) the same rows are cards, the status tag first, each fact with its
+ * own label, the actions last at full tap size. CSS only, so the first render is the final one.
+ * The status cell is moved first with `order`, not in the markup: the table keeps its columns
+ * and the row header stays the order ID; only text moves, so the focus order is unchanged.
+ */
 function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: string }) {
   return (
-    // Focusable so keyboard users can scroll a table wider than a phone screen.
+    // Focusable so keyboard users can scroll a table wider than its column (md and up).
     <div
       role="region"
       aria-labelledby={labelledBy}
       tabIndex={0}
-      className="mt-4 overflow-x-auto rounded-2xl border border-gray-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-brand-700"
+      className="mt-4 focus-visible:outline-2 focus-visible:outline-brand-700 md:overflow-x-auto md:rounded-2xl md:border md:border-gray-200 md:bg-white md:shadow-sm"
     >
-      <table className="min-w-full divide-y divide-gray-200 text-left text-sm" data-testid="orders-table">
+      <table
+        className="block w-full text-left text-sm md:table md:min-w-full md:divide-y md:divide-gray-200"
+        data-testid="orders-table"
+      >
         <caption className="sr-only">Your orders, newest first</caption>
-        <thead className="bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase">
+        <thead className="hidden bg-gray-50 text-xs font-semibold tracking-wide text-gray-700 uppercase md:table-header-group">
           <tr>
             <th scope="col" className="px-4 py-3">
               Order ID
@@ -426,9 +445,12 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
             <th scope="col" className="px-4 py-3">
               Error
             </th>
+            <th scope="col" className="px-4 py-3">
+              Actions
+            </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-gray-100">
+        <tbody className="flex flex-col gap-3 md:table-row-group md:divide-y md:divide-gray-100">
           {rows.map((row) => {
             const id = publicOrderId(row.razorPayOrderId);
             const fee = processingFee(row.packagePrice, row.price);
@@ -436,60 +458,100 @@ function OrdersTable({ rows, labelledBy }: { rows: HistoryRow[]; labelledBy: str
               { charged: row.price, refunded: row.refunded, refundedAt: row.refundedAt },
               row.currency,
             );
+            const subscriptionActions = row.subscription?.canCancel && row.subscription.token ? row.subscription : null;
             return (
-              <tr key={row.razorPayOrderId} data-testid="order-row" data-order-id={id}>
-                <th scope="row" className="px-4 py-3 font-mono font-semibold text-gray-900" data-testid="row-order-id">
-                  {id}
+              <tr
+                key={row.razorPayOrderId}
+                data-testid="order-row"
+                data-order-id={id}
+                className="grid grid-cols-2 gap-x-4 gap-y-3 rounded-2xl border border-gray-200 bg-white p-4 shadow-sm md:table-row md:rounded-none md:border-0 md:p-0 md:shadow-none"
+              >
+                <th
+                  scope="row"
+                  className="order-1 min-w-0 text-right font-mono font-semibold text-gray-900 md:order-none md:px-4 md:py-3 md:text-left"
+                >
+                  <span className="sr-only md:hidden">Order ID </span>
+                  <span data-testid="row-order-id">{id}</span>
                 </th>
-                <td className="px-4 py-3 text-gray-900" data-testid="row-service">
-                  {row.serviceName}
-                  {row.subscription ? (
-                    <span className="block max-w-64 min-w-48 text-xs text-gray-700" data-testid="row-subscription">
-                      <span className="block" data-testid="row-coverage">
-                        {row.subscription.coverage}
+                <td className="order-2 min-w-0 text-gray-900 md:order-none md:px-4 md:py-3">
+                  <CardLabel>Service</CardLabel>
+                  <span className="block" data-testid="row-service">
+                    {row.serviceName}
+                    {row.subscription ? (
+                      <span
+                        className="block text-xs text-gray-700 md:max-w-64 md:min-w-48"
+                        data-testid="row-subscription"
+                      >
+                        <span className="block" data-testid="row-coverage">
+                          {row.subscription.coverage}
+                        </span>
+                        <span className="block font-semibold text-gray-900" data-testid="row-progress">
+                          {row.subscription.progress}
+                        </span>
                       </span>
-                      <span className="block font-semibold text-gray-900" data-testid="row-progress">
-                        {row.subscription.progress}
+                    ) : null}
+                  </span>
+                </td>
+                <td className="order-4 col-span-2 min-w-0 text-gray-900 md:order-none md:max-w-56 md:px-4 md:py-3">
+                  <CardLabel>Target</CardLabel>
+                  {/* Breaks only where a line cannot hold it (a long link), never a name mid-word. */}
+                  <span className="block [overflow-wrap:anywhere]" data-testid="row-target">
+                    {row.name}
+                  </span>
+                </td>
+                <td className="order-3 min-w-0 text-right text-gray-900 tabular-nums md:order-none md:px-4 md:py-3">
+                  <CardLabel>Quantity</CardLabel>
+                  <span data-testid="row-quantity">{row.quantity.toLocaleString('en-US')}</span>
+                </td>
+                <td className="order-5 min-w-0 font-semibold text-gray-900 tabular-nums md:order-none md:px-4 md:py-3 md:text-right">
+                  <CardLabel>Price</CardLabel>
+                  <span className="block" data-testid="row-price">
+                    {formatHistoryPrice(row.price, row.currency)}
+                    {fee > 0 ? (
+                      <span className="block text-xs font-normal whitespace-nowrap text-gray-700" data-testid="row-fee">
+                        incl. {PROCESSING_FEE_LABEL.toLowerCase()} {formatMoney(fee, row.currency)}
                       </span>
-                    </span>
-                  ) : null}
+                    ) : null}
+                  </span>
                 </td>
-                <td className="max-w-56 px-4 py-3 break-all text-gray-900" data-testid="row-target">
-                  {row.name}
-                </td>
-                <td className="px-4 py-3 text-right text-gray-900 tabular-nums" data-testid="row-quantity">
-                  {row.quantity.toLocaleString('en-US')}
-                </td>
-                <td className="px-4 py-3 text-right font-semibold text-gray-900 tabular-nums" data-testid="row-price">
-                  {formatHistoryPrice(row.price, row.currency)}
-                  {fee > 0 ? (
-                    <span className="block text-xs font-normal whitespace-nowrap text-gray-700" data-testid="row-fee">
-                      incl. {PROCESSING_FEE_LABEL.toLowerCase()} {formatMoney(fee, row.currency)}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="px-4 py-3">
+                {/* A phone's card starts with the status: what the customer opened the page to see. */}
+                <td className="order-first min-w-0 md:order-none md:px-4 md:py-3">
+                  <span className="sr-only md:hidden">Status </span>
                   <StatusTag status={row.orderStatus} paymentStatus={row.paymentStatus} testId="row-status" />
+                </td>
+                <td className="order-6 min-w-0 text-right text-gray-900 md:order-none md:px-4 md:py-3 md:text-left">
+                  <CardLabel>Payment</CardLabel>
+                  <span className="block" data-testid="row-payment">
+                    {paymentState(row.paymentStatus, row.price, row.refunded)}
+                    {refund ? (
+                      <span className="block text-xs whitespace-nowrap text-gray-700" data-testid="row-refund">
+                        {refund}
+                      </span>
+                    ) : null}
+                  </span>
+                </td>
+                <td className="order-7 min-w-0 text-gray-900 tabular-nums md:order-none md:px-4 md:py-3 md:whitespace-nowrap">
+                  <CardLabel>Date</CardLabel>
+                  <span data-testid="row-date">{formatHistoryDate(row.orderDate)}</span>
+                </td>
+                {/* A phone's card names an error only when there is one. */}
+                <td
+                  className={`order-8 col-span-2 min-w-0 text-red-800 md:order-none md:px-4 md:py-3 ${row.errorMessage ? '' : 'max-md:hidden'}`}
+                >
+                  <CardLabel>Error</CardLabel>
+                  <span className="block" data-testid="row-error">
+                    {row.errorMessage ?? <span className="text-gray-700">—</span>}
+                  </span>
+                </td>
+                <td
+                  className={`order-9 col-span-2 min-w-0 md:order-none md:px-4 md:py-3 ${row.refill || subscriptionActions ? '' : 'max-md:hidden'}`}
+                >
                   <RefillRequest orderId={row.razorPayOrderId} refill={row.refill} />
-                  {row.subscription?.canCancel && row.subscription.token ? (
+                  {subscriptionActions ? (
                     <Suspense fallback={null}>
-                      <SubscriptionControls orderId={row.razorPayOrderId} subscription={row.subscription} />
+                      <SubscriptionControls orderId={row.razorPayOrderId} subscription={subscriptionActions} />
                     </Suspense>
                   ) : null}
-                </td>
-                <td className="px-4 py-3 text-gray-900" data-testid="row-payment">
-                  {paymentState(row.paymentStatus, row.price, row.refunded)}
-                  {refund ? (
-                    <span className="block text-xs whitespace-nowrap text-gray-700" data-testid="row-refund">
-                      {refund}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="px-4 py-3 whitespace-nowrap text-gray-900 tabular-nums" data-testid="row-date">
-                  {formatHistoryDate(row.orderDate)}
-                </td>
-                <td className="px-4 py-3 text-red-800" data-testid="row-error">
-                  {row.errorMessage ?? <span className="text-gray-700">—</span>}
                 </td>
               </tr>
             );

@@ -11,6 +11,7 @@ import { PlanTabs, PriceCards, ServiceTabs } from '../components/PackagePicker.t
 import { ReviewsCarousel } from '../components/ReviewsCarousel.tsx';
 import { TierPrice } from '../components/TierPrice.tsx';
 import { Spinner } from '../components/Spinner.tsx';
+import { moveInRadioGroup, radioProps } from '../components/radio-group.ts';
 import { DescriptionBlock } from '../components/marketing/DescriptionBlock.tsx';
 import { Guarantees } from '../components/marketing/Guarantees.tsx';
 import { PrivacySafety } from '../components/marketing/PrivacySafety.tsx';
@@ -143,7 +144,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </p>
             {/* Three equal columns on a phone (icon above the name), a row of pills from 640 px. */}
             <div
-              role="group"
+              role="radiogroup"
               aria-label="Categories"
               className="mt-8 grid grid-cols-3 gap-2 sm:flex sm:justify-center sm:gap-3 lg:justify-start"
             >
@@ -151,7 +152,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 <button
                   key={group.slug}
                   type="button"
-                  aria-pressed={group.slug === category}
+                  {...radioProps(group.slug === category)}
+                  onKeyDown={(event) =>
+                    moveInRadioGroup(
+                      event,
+                      groups.map((choice) => choice.slug),
+                      chooseCategory,
+                    )
+                  }
                   data-testid="category-tab"
                   onClick={() => chooseCategory(group.slug)}
                   className={`flex min-w-0 flex-col items-center gap-1 rounded-card px-2 py-3 text-sm font-semibold transition sm:flex-row sm:gap-2 sm:px-4 sm:text-base ${

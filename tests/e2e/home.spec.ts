@@ -5,7 +5,7 @@ import { gotoHydrated } from './support/page.ts';
 function picker(page: Page) {
   return {
     categories: page.getByTestId('category-tab'),
-    services: page.getByRole('group', { name: 'Services' }).getByRole('button'),
+    services: page.getByRole('radiogroup', { name: 'Services' }).getByRole('radio'),
     plans: page.getByTestId('plan-tab'),
     tiers: page.getByTestId('price-card'),
     price: page.getByTestId('price-block'),
@@ -14,11 +14,11 @@ function picker(page: Page) {
   };
 }
 
-/** Exactly the `index`-th element is pressed, every other one is not. */
-async function expectOnlyPressed(list: Locator, index: number, count: number) {
+/** Exactly the `index`-th choice is checked, every other one is not. */
+async function expectOnlyChecked(list: Locator, index: number, count: number) {
   await expect(list).toHaveCount(count);
   for (let i = 0; i < count; i += 1) {
-    await expect(list.nth(i)).toHaveAttribute('aria-pressed', i === index ? 'true' : 'false');
+    await expect(list.nth(i)).toHaveAttribute('aria-checked', i === index ? 'true' : 'false');
   }
 }
 
@@ -33,13 +33,13 @@ test.describe('store home page', () => {
     const ui = picker(page);
 
     await expect(ui.categories).toHaveText(groups.map((g) => g.title));
-    await expectOnlyPressed(ui.categories, 0, groups.length);
+    await expectOnlyChecked(ui.categories, 0, groups.length);
 
     await expect(ui.services).toHaveText(instagram.services.map((s) => s.name));
-    await expectOnlyPressed(ui.services, 0, instagram.services.length);
+    await expectOnlyChecked(ui.services, 0, instagram.services.length);
 
     await expect(ui.plans).toHaveText(firstService.plans.map((p) => p.title));
-    await expectOnlyPressed(ui.plans, 0, firstService.plans.length);
+    await expectOnlyChecked(ui.plans, 0, firstService.plans.length);
 
     await expect(ui.tiers).toHaveCount(firstPlan.tiers.length);
     for (const [i, tier] of firstPlan.tiers.entries()) {
@@ -47,7 +47,7 @@ test.describe('store home page', () => {
       await expect(ui.tiers.nth(i)).toContainText(tier.text);
       await expect(ui.tiers.nth(i)).toContainText(homePrice(tier));
     }
-    await expectOnlyPressed(ui.tiers, 0, firstPlan.tiers.length);
+    await expectOnlyChecked(ui.tiers, 0, firstPlan.tiers.length);
 
     expect(homePrice(firstTier)).toBe('$2.99');
     await expect(ui.price).toHaveText(homePrice(firstTier));
@@ -87,21 +87,21 @@ test.describe('store home page', () => {
       .poll(() => page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen))
       .toBe(true);
     await expect(ui.spinner).toBeHidden();
-    await expectOnlyPressed(ui.categories, tiktokIndex, groups.length);
+    await expectOnlyChecked(ui.categories, tiktokIndex, groups.length);
 
     await expect(ui.services).toHaveText(tiktok.services.map((s) => s.name));
-    await expectOnlyPressed(ui.services, 0, tiktok.services.length);
+    await expectOnlyChecked(ui.services, 0, tiktok.services.length);
     await expect(ui.plans).toHaveText(svc.plans.map((p) => p.title));
-    await expectOnlyPressed(ui.plans, 0, svc.plans.length);
+    await expectOnlyChecked(ui.plans, 0, svc.plans.length);
     await expect(ui.price).toHaveText(homePrice(svc.plans[0].tiers[0]));
 
     await ui.plans.nth(planIndex).click();
-    await expectOnlyPressed(ui.plans, planIndex, svc.plans.length);
-    await expectOnlyPressed(ui.tiers, 0, chosenPlan.tiers.length);
+    await expectOnlyChecked(ui.plans, planIndex, svc.plans.length);
+    await expectOnlyChecked(ui.tiers, 0, chosenPlan.tiers.length);
     await expect(ui.price).toHaveText(homePrice(chosenPlan.tiers[0]));
 
     await ui.tiers.nth(tierIndex).click();
-    await expectOnlyPressed(ui.tiers, tierIndex, chosenPlan.tiers.length);
+    await expectOnlyChecked(ui.tiers, tierIndex, chosenPlan.tiers.length);
     await expect(ui.price).toHaveText(/^\$\d+\.\d{2}$/);
     await expect(ui.price).toHaveText(homePrice(chosenTier));
 
@@ -121,19 +121,19 @@ test.describe('store home page', () => {
     const plans = firstService.plans;
 
     await ui.tiers.nth(2).click();
-    await expectOnlyPressed(ui.tiers, 2, plans[0].tiers.length);
+    await expectOnlyChecked(ui.tiers, 2, plans[0].tiers.length);
     await expect(ui.price).toHaveText(homePrice(plans[0].tiers[2]));
 
     const last = plans.length - 1;
     await ui.plans.nth(last).click();
-    await expectOnlyPressed(ui.plans, last, plans.length);
-    await expectOnlyPressed(ui.tiers, 0, plans[last].tiers.length);
+    await expectOnlyChecked(ui.plans, last, plans.length);
+    await expectOnlyChecked(ui.tiers, 0, plans[last].tiers.length);
     await expect(ui.price).toHaveText(homePrice(plans[last].tiers[0]));
 
     // Going back to the first plan does not remember the earlier tier.
     await ui.plans.nth(0).click();
-    await expectOnlyPressed(ui.plans, 0, plans.length);
-    await expectOnlyPressed(ui.tiers, 0, plans[0].tiers.length);
+    await expectOnlyChecked(ui.plans, 0, plans.length);
+    await expectOnlyChecked(ui.tiers, 0, plans[0].tiers.length);
     await expect(ui.price).toHaveText(homePrice(plans[0].tiers[0]));
   });
 
@@ -147,10 +147,10 @@ test.describe('store home page', () => {
     await expect(ui.price).toHaveText(homePrice(firstService.plans[1].tiers[2]));
 
     await ui.services.filter({ hasText: new RegExp(`^${other.name}$`) }).click();
-    await expectOnlyPressed(ui.services, 1, instagram.services.length);
+    await expectOnlyChecked(ui.services, 1, instagram.services.length);
     await expect(ui.plans).toHaveText(other.plans.map((p) => p.title));
-    await expectOnlyPressed(ui.plans, 0, other.plans.length);
-    await expectOnlyPressed(ui.tiers, 0, other.plans[0].tiers.length);
+    await expectOnlyChecked(ui.plans, 0, other.plans.length);
+    await expectOnlyChecked(ui.tiers, 0, other.plans[0].tiers.length);
     await expect(ui.price).toHaveText(homePrice(other.plans[0].tiers[0]));
     await expect(ui.buyNow).toHaveAttribute(
       'href',
@@ -158,9 +158,9 @@ test.describe('store home page', () => {
     );
 
     await ui.services.filter({ hasText: new RegExp(`^${firstService.name}$`) }).click();
-    await expectOnlyPressed(ui.services, 0, instagram.services.length);
-    await expectOnlyPressed(ui.plans, 0, firstService.plans.length);
-    await expectOnlyPressed(ui.tiers, 0, firstPlan.tiers.length);
+    await expectOnlyChecked(ui.services, 0, instagram.services.length);
+    await expectOnlyChecked(ui.plans, 0, firstService.plans.length);
+    await expectOnlyChecked(ui.tiers, 0, firstPlan.tiers.length);
     await expect(ui.price).toHaveText(homePrice(firstTier));
   });
 
@@ -179,7 +179,7 @@ test.describe('store home page', () => {
       const page = await context.newPage();
       await page.goto('/');
       await expect(page.getByTestId('price-block')).toHaveText('$2.99');
-      await expect(page.getByRole('group', { name: 'Services' }).getByRole('button').first()).toHaveText(
+      await expect(page.getByRole('radiogroup', { name: 'Services' }).getByRole('radio').first()).toHaveText(
         firstService.name,
       );
     } finally {

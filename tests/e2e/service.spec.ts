@@ -36,11 +36,11 @@ async function expectPricePanel(page: Page, tier: SeedTier, currency: string) {
 async function choose(page: Page, chosenPlan: SeedPlan, tier: SeedTier) {
   await page.getByTestId('plan-tab').filter({ hasText: chosenPlan.title }).click();
   await expect(page.getByTestId('plan-tab').filter({ hasText: chosenPlan.title })).toHaveAttribute(
-    'aria-pressed',
+    'aria-checked',
     'true',
   );
   await tierCard(page, tier.qty).click();
-  await expect(tierCard(page, tier.qty)).toHaveAttribute('aria-pressed', 'true');
+  await expect(tierCard(page, tier.qty)).toHaveAttribute('aria-checked', 'true');
 }
 
 test.describe('service detail page', () => {
@@ -60,7 +60,7 @@ test.describe('service detail page', () => {
     for (const [i, p] of likes.plans.entries()) {
       await expect(tabs.nth(i)).toContainText(p.type);
       await expect(tabs.nth(i)).toContainText(p.title);
-      await expect(tabs.nth(i)).toHaveAttribute('aria-pressed', i === 0 ? 'true' : 'false');
+      await expect(tabs.nth(i)).toHaveAttribute('aria-checked', i === 0 ? 'true' : 'false');
     }
     expect(likes.plans.map((p) => p.type)).toEqual(['Standard', 'Popular', 'Exclusive']);
 
@@ -71,7 +71,7 @@ test.describe('service detail page', () => {
 
     const first = likes.plans[0];
     await expect(page.getByTestId('price-card')).toHaveCount(first.tiers.length);
-    await expect(tierCard(page, first.tiers[0].qty)).toHaveAttribute('aria-pressed', 'true');
+    await expect(tierCard(page, first.tiers[0].qty)).toHaveAttribute('aria-checked', 'true');
     await expectPricePanel(page, first.tiers[0], first.currency);
   });
 

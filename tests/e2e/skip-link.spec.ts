@@ -41,9 +41,62 @@ for (const width of [390, 1366]) {
         if (stops.at(-1) === 'Buy Now') break;
       }
       expect(stops.at(-1), stops.join(' | ')).toBe('Buy Now');
-      // Past the skip link, every stop is the page's own (no sale bar, header or menu), so Buy Now
-      // is only the picker's choices away (each platform, service, plan and package is one stop).
-      expect(stops.length, stops.join(' | ')).toBeLessThanOrEqual(24);
+      // Past the skip link, every stop is the page's own (no sale bar, header or menu), and each of
+      // the picker's choice groups (platform, service, plan, package) is one stop, its selected
+      // choice: the four groups, the guarantees' policy links, then Buy Now.
+      const guaranteeLinks = await page.getByTestId('guarantees').first().getByRole('link').count();
+      expect(stops.length, stops.join(' | ')).toBe(4 + guaranteeLinks + 1);
+      expect(stops.length, stops.join(' | ')).toBeLessThanOrEqual(8);
+    });
+
+    test('home: each choice group is one radio group; arrow keys, Home and End move and select', async ({ page }) => {
+      await gotoHydrated(page, '/');
+      const services = page.getByRole('radiogroup', { name: 'Services' });
+      const plans = page.getByRole('radiogroup', { name: 'Plans' });
+      const packages = page.getByRole('radiogroup', { name: 'Packages' });
+      await expect(page.getByRole('radiogroup', { name: 'Categories' })).toBeVisible();
+      const price = page.getByTestId('price-block');
+      const buyNow = page.getByRole('link', { name: 'Buy Now' });
+
+      // Only the selected choice of a group is a Tab stop.
+      const tiers = packages.getByRole('radio');
+      await expect(tiers.first()).toHaveAttribute('aria-checked', 'true');
+      await expect(packages.locator('[tabindex="0"]')).toHaveCount(1);
+      await tiers.first().focus();
+      const firstPrice = await price.textContent();
+      const firstHref = await buyNow.getAttribute('href');
+
+      await page.keyboard.press('ArrowRight');
+      await expect(tiers.nth(1)).toBeFocused();
+      await expect(tiers.nth(1)).toHaveAttribute('aria-checked', 'true');
+      await expect(tiers.first()).toHaveAttribute('aria-checked', 'false');
+      await expect(packages.locator('[tabindex="0"]')).toHaveCount(1);
+      await expect(price).not.toHaveText(firstPrice ?? '');
+      expect(await buyNow.getAttribute('href')).not.toBe(firstHref);
+
+      await page.keyboard.press('End');
+      await expect(tiers.last()).toBeFocused();
+      await expect(tiers.last()).toHaveAttribute('aria-checked', 'true');
+      await page.keyboard.press('ArrowDown');
+      await expect(tiers.first()).toBeFocused();
+      await expect(tiers.first()).toHaveAttribute('aria-checked', 'true');
+      await expect(price).toHaveText(firstPrice ?? '');
+      await page.keyboard.press('ArrowLeft');
+      await expect(tiers.last()).toHaveAttribute('aria-checked', 'true');
+      await page.keyboard.press('Home');
+      await expect(tiers.first()).toHaveAttribute('aria-checked', 'true');
+
+      // Another service and plan by keyboard: the packages and Buy Now follow.
+      await services.getByRole('radio').first().focus();
+      await page.keyboard.press('ArrowRight');
+      await expect(services.getByRole('radio').nth(1)).toHaveAttribute('aria-checked', 'true');
+      await expect(services.getByRole('radio').nth(1)).toBeFocused();
+      expect(await buyNow.getAttribute('href')).not.toBe(firstHref);
+      const serviceHref = await buyNow.getAttribute('href');
+      await plans.getByRole('radio', { checked: true }).focus();
+      await page.keyboard.press('ArrowRight');
+      await expect(plans.getByRole('radio').nth(1)).toHaveAttribute('aria-checked', 'true');
+      expect(await buyNow.getAttribute('href')).not.toBe(serviceHref);
     });
   });
 }

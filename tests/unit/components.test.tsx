@@ -177,6 +177,34 @@ describe('ReviewsCarousel', () => {
       expect(html).toContain(cls);
     }
   });
+
+  const review = (i: number): PublicReview => ({
+    name: `Customer ${i}`,
+    rating: 5,
+    text: `Review ${i}`,
+    serviceName: 'Instagram Followers',
+    createdAt: '2026-03-01T10:00:00.000Z',
+  });
+
+  it('with one review: no arrows and no scroll stop, on the page grid of its neighbours', () => {
+    const html = renderToStaticMarkup(<ReviewsCarousel reviews={[review(0)]} />);
+    expect(html).not.toContain('Previous reviews');
+    expect(html).not.toContain('Next reviews');
+    expect(html).not.toMatch(/data-testid="reviews-track"[^>]*tabindex/);
+    expect(html).toMatch(/data-testid="reviews" class="mx-auto max-w-7xl px-4 /);
+  });
+
+  it('shows the arrows only at the widths where the reviews do not all fit', () => {
+    const arrows = (count: number) =>
+      /<div class="(shrink-0 gap-2 [^"]*)"><button[^>]*aria-label="Previous reviews"/.exec(
+        renderToStaticMarkup(<ReviewsCarousel reviews={Array.from({ length: count }, (_, i) => review(i))} />),
+      )?.[1];
+    expect(arrows(2)).toBe('shrink-0 gap-2 flex min-[500px]:hidden');
+    expect(arrows(3)).toBe('shrink-0 gap-2 flex min-[900px]:hidden');
+    expect(arrows(4)).toBe('shrink-0 gap-2 flex min-[1200px]:hidden');
+    expect(arrows(5)).toBe('shrink-0 gap-2 flex min-[1500px]:hidden');
+    expect(arrows(6)).toBe('shrink-0 gap-2 flex');
+  });
 });
 
 describe('marketing blocks', () => {

@@ -18,6 +18,7 @@ function formatDate(iso: string): string {
     : date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
 
+/** On a phone's order card the button is a whole tap target (44 px tall, the card's width). */
 export function RefillRequest({ orderId, refill }: { orderId: string; refill: CustomerRefill | undefined }) {
   const [view, setView] = useState(refill);
   const [sending, setSending] = useState(false);
@@ -56,7 +57,7 @@ export function RefillRequest({ orderId, refill }: { orderId: string; refill: Cu
           data-testid="row-refill-request"
           disabled={sending}
           onClick={() => void request(view.token ?? '')}
-          className="rounded-lg border-2 border-brand-700 px-2 py-1 font-semibold whitespace-nowrap text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:border-gray-500 disabled:text-gray-700"
+          className="inline-flex items-center justify-center rounded-lg border-2 border-brand-700 px-2 py-1 font-semibold whitespace-nowrap max-md:min-h-11 max-md:w-full max-md:px-4 max-md:text-sm text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:border-gray-500 disabled:text-gray-700"
         >
           {sending ? 'Requesting…' : 'Request refill'}
         </button>

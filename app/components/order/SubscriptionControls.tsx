@@ -14,8 +14,9 @@ interface Reply<T> {
   data?: T;
 }
 
+/** On a phone's order card a button is a whole tap target (44 px tall, the card's width). */
 const outline =
-  'rounded-lg border-2 px-2 py-1 font-semibold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:border-gray-500 disabled:text-gray-700';
+  'inline-flex items-center justify-center rounded-lg border-2 px-2 py-1 font-semibold whitespace-nowrap max-md:min-h-11 max-md:w-full max-md:px-4 max-md:text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:border-gray-500 disabled:text-gray-700';
 
 export function SubscriptionControls({ orderId, subscription }: { orderId: string; subscription: OrderSubscription }) {
   const ids = useId();
@@ -66,7 +67,7 @@ export function SubscriptionControls({ orderId, subscription }: { orderId: strin
 
   return (
     <div className="mt-2 space-y-2 text-xs" data-testid="row-subscription-controls">
-      <div className="flex items-center gap-2 text-gray-900">
+      <div className="flex items-center gap-2 text-gray-900 max-md:min-h-11 max-md:text-sm">
         <button
           type="button"
           role="switch"
@@ -75,7 +76,8 @@ export function SubscriptionControls({ orderId, subscription }: { orderId: strin
           data-testid="row-reminders"
           disabled={busy !== null || !cancellable}
           onClick={() => void switchReminders(token, !reminders)}
-          className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:opacity-60 ${
+          // The switch is drawn small; its ::after widens what a finger can hit to 44 px on a phone.
+          className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors max-md:after:absolute max-md:after:-inset-x-1 max-md:after:-inset-y-3 max-md:after:content-[''] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:opacity-60 ${
             reminders ? 'bg-brand-700' : 'bg-gray-400'
           }`}
         >

@@ -45,6 +45,8 @@ export const E2E_ADMINS = {
   reviews: 'reviews@boostly.test',
   /** carousel.spec.ts: approves the reviews the carousel shows (decision 039: no example reviews). */
   carousel: 'carousel@boostly.test',
+  /** reviews-strip.spec.ts: approves the one review the home page's strip shows. */
+  reviewsStrip: 'reviews-strip@boostly.test',
   /** refills.spec.ts: the order detail's refill and cancel panel (decision 040). */
   refills: 'refills@boostly.test',
   /** admin-refunds.spec.ts: the owner who refunds part of an order from its detail. */
