@@ -7,7 +7,7 @@
  * Pure and browser-safe: the console shows the same words the server sends.
  */
 import { z } from 'zod';
-import { e4ToNumber, formatMoney, parseAmountE4 } from '../money/money.ts';
+import { e4ToNumber, formatAmountE4, formatMoney, parseAmountE4 } from '../money/money.ts';
 
 /** A new price below this share of the current one is a big drop (more than half off). */
 export const BIG_DROP_SHARE = 0.5;
@@ -42,6 +42,11 @@ interface PricedPlan {
   tiers: PricedTier[];
 }
 
+/** "$2.99" for a plan in "$" (the catalogue's plans name their currency by its sign) or in "USD". */
+function planMoney(e4: number, currency: string): string {
+  return /^[A-Za-z]{3}$/.test(currency) ? formatMoney(e4ToNumber(e4), currency) : `${currency}${formatAmountE4(e4, 2)}`;
+}
+
 /** The tiers of `after` priced below `floorE4` (when set) or at less than half their price in `before`. */
 export function riskyPrices(
   before: readonly PricedPlan[] | null,
@@ -61,7 +66,7 @@ export function riskyPrices(
       if (floorE4 !== null && newE4 < floorE4) reasons.push('below-floor');
       if (oldE4 !== null && newE4 < oldE4 * BIG_DROP_SHARE) reasons.push('big-drop');
       if (reasons.length === 0) return;
-      const money = (e4: number) => formatMoney(e4ToNumber(e4), plan.currency);
+      const money = (e4: number) => planMoney(e4, plan.currency);
       const why = reasons.map((reason) =>
         reason === 'below-floor' && floorE4 !== null
           ? `below your floor of ${money(floorE4)}`
@@ -84,5 +89,6 @@ export function riskyPrices(
 /** The refusal's message: every risky tier, and how to go ahead. */
 export function riskyPricesMessage(risky: readonly RiskyPrice[]): string {
   const list = risky.map((r) => r.words).join('; ');
-  return `Check ${risky.length === 1 ? 'this price' : 'these prices'} before they go live: ${list}. Save again with confirmRiskyPrices to keep ${risky.length === 1 ? 'it' : 'them'}.`;
+  const one = risky.length === 1;
+  return `Check ${one ? 'this price before it goes' : 'these prices before they go'} live: ${list}. Save again with confirmRiskyPrices to keep ${one ? 'it' : 'them'}.`;
 }
