@@ -133,6 +133,14 @@ describe.each(dialects)('one customer’s orders and internal notes on %s', (dia
     expect(paged.data).toHaveLength(1);
     expect(paged.totalPages).toBe(2);
 
+    // The export follows the filter: the header and this customer's three orders.
+    const csv = await admin('GET', `/api/order/all-orders.csv?email=${encodeURIComponent(email)}`);
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines).toHaveLength(4);
+    for (const reference of [first.reference, second.reference, unpaid.reference])
+      expect(lines.some((line) => line.includes(reference.replace(/^order_/, '')))).toBe(true);
+
     // Without the filter there are no customer totals; an address with no orders has zero.
     expect((await list('')).customer).toBeUndefined();
     const nobody = await list(`email=${encodeURIComponent(`nobody.${dialect}@example.com`)}`);
