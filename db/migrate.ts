@@ -30,6 +30,7 @@ import * as queuedOrders from './migrations/026-queued-orders.ts';
 import * as secondFactorGuesses from './migrations/027-second-factor-guesses.ts';
 import * as orderEventKeys from './migrations/031-order-event-keys.ts';
 import * as blogDrafts from './migrations/032-blog-drafts.ts';
+import * as orderNotes from './migrations/033-order-notes.ts';
 
 /** Listed here, not read from disk, so the same code runs from source and from a bundle. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '027-second-factor-guesses': secondFactorGuesses,
   '031-order-event-keys': orderEventKeys,
   '032-blog-drafts': blogDrafts,
+  '033-order-notes': orderNotes,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -95,6 +95,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   jobs: JobsTable;
   settings: SettingsTable;
+  order_notes: OrderNotesTable;
   sandbox_payments: SandboxPaymentsTable;
   one_time_codes: OneTimeCodesTable;
   refunds: RefundsTable;
@@ -275,6 +276,16 @@ export interface JobsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** An admin's internal note on an order (migration 033): console only, never shown to the customer. */
+export interface OrderNotesTable {
+  order_id: number;
+  /** Plain text, trimmed; shown as text, never as HTML. */
+  body: string;
+  updated_at: string;
+  /** The admin who wrote it last (admins.id). */
+  updated_by: number | null;
 }
 
 export interface SettingsTable {

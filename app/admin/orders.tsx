@@ -4,13 +4,15 @@
  * a queued action to its result. Row and detail shapes are the API's contracts
  * (core/admin/contracts.ts).
  */
-import { useEffect, useEffectEvent, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { type ClientActionFunctionArgs, useFetcher, useNavigation, useRevalidator } from 'react-router';
 import type { ConsoleRow, OrderActionAccepted, OrderActionBody } from '../../core/admin/contracts.ts';
 import { formatMoney } from '../../core/money/money.ts';
 import { type PaymentStatus, type PendingAction, isFinalStatus } from '../../core/orders/status.ts';
 import { ApiError, type Envelope } from '../api/client.ts';
 import { statusTag } from '../components/StatusTag.tsx';
+import { ConfirmDialog } from './blog/ConfirmDialog.tsx';
+import { ButtonSpinner } from './spinner.tsx';
 import { adminApi } from './token.ts';
 import { useToasts } from './toasts.tsx';
 
@@ -81,8 +83,27 @@ const ACTION_LABELS: Record<PendingAction, { button: string; pending: string; pa
   'apply-service': { button: 'Apply service', pending: 'Sending…', path: '/api/order/apply-service' },
 };
 
-export const APPLY_SERVICE_CONFIRM =
-  'Send this order to the supplier again?\n\nIt was flagged because the store could not tell whether the supplier received it. Check the supplier panel first: if the order exists there, it would be delivered (and paid) twice.';
+/**
+ * What each action does before it runs, in the dialog that asks first: both spend money at the
+ * supplier, and a reorder cancels the supplier order that is running.
+ */
+export const ACTION_QUESTIONS: Record<PendingAction | 'review', { title: string; text: string; confirm: string }> = {
+  reorder: {
+    title: 'Reorder at the supplier?',
+    text: 'If the supplier is still working on this order, that supplier order is cancelled first. Then what is still undelivered is sent to the supplier again as a new order, which the supplier charges to your balance again. The buyer pays nothing more.',
+    confirm: 'Cancel and send again',
+  },
+  'apply-service': {
+    title: 'Send to the supplier now?',
+    text: 'The paid order is sent to its supplier service now, and the supplier charges it to your balance.',
+    confirm: 'Send to the supplier',
+  },
+  review: {
+    title: 'Send this order to the supplier again?',
+    text: 'It was flagged because the store could not tell whether the supplier received it. Check the supplier panel first: if the order exists there, it would be delivered (and paid for) twice.',
+    confirm: 'Send it again',
+  },
+};
 
 /** What an action submission came to, for the row's toast. */
 export type OrderActionOutcome =
@@ -140,9 +161,7 @@ export function useRevalidateWhile(active: boolean): void {
   }, [active, settled]);
 }
 
-export function ButtonSpinner({ className = 'border-current/30 border-t-current' }: { className?: string }) {
-  return <span aria-hidden="true" className={`inline-block h-4 w-4 animate-spin rounded-full border-2 ${className}`} />;
-}
+export { ButtonSpinner };
 
 /** The toast for each finished submission of this fetcher, once. */
 function useOutcomeToast(data: OrderActionOutcome | undefined, settled: boolean) {
@@ -165,6 +184,8 @@ function useOutcomeToast(data: OrderActionOutcome | undefined, settled: boolean)
 export function RowActionCell({ row }: { row: ConsoleRow }) {
   const fetcher = useFetcher<OrderActionOutcome>();
   const busy = fetcher.state !== 'idle';
+  /** The dialog that asks before the action runs. */
+  const [asking, setAsking] = useState(false);
   useOutcomeToast(fetcher.data, !busy);
   const action = rowAction(row);
 
@@ -207,29 +228,45 @@ export function RowActionCell({ row }: { row: ConsoleRow }) {
     shown === 'reorder'
       ? 'bg-brand-700 text-white hover:bg-brand-800 disabled:bg-gray-500'
       : 'border-2 border-amber-700 bg-white text-amber-900 hover:bg-amber-50 disabled:border-gray-500 disabled:text-gray-700';
+  const question = ACTION_QUESTIONS[shown === 'apply-service' && row.needsReview ? 'review' : shown];
   const run = () => {
+    setAsking(false);
     if (busy) return;
-    if (shown === 'apply-service' && row.needsReview && !window.confirm(APPLY_SERVICE_CONFIRM)) return;
     void fetcher.submit({ action: shown, razorpay_order_id: row.razorPayOrderId }, { method: 'post' });
   };
   return (
-    <button
-      type="button"
-      data-testid={shown === 'reorder' ? 'row-reorder' : 'row-apply-service'}
-      onClick={run}
-      disabled={busy}
-      aria-busy={busy}
-      aria-label={`${label} order ${row.orderId}`}
-      className={`inline-flex items-center gap-2 rounded-lg px-3 py-1.5 text-xs font-bold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait ${style}`}
-    >
-      {busy ? <ButtonSpinner /> : null}
-      {label}
-      {busy ? (
-        <span data-testid="row-action-spinner" className="sr-only">
-          {' '}
-          (working…)
-        </span>
-      ) : null}
-    </button>
+    <>
+      <ConfirmDialog
+        open={asking}
+        title={question.title}
+        text={`Order ${row.orderId}: ${question.text}`}
+        confirmLabel={question.confirm}
+        cancelLabel="Cancel"
+        destructive={shown === 'reorder' || row.needsReview}
+        onConfirm={run}
+        onCancel={() => setAsking(false)}
+        testId={`confirm-${shown}`}
+      />
+      <button
+        type="button"
+        data-testid={shown === 'reorder' ? 'row-reorder' : 'row-apply-service'}
+        onClick={() => {
+          if (!busy) setAsking(true);
+        }}
+        disabled={busy}
+        aria-busy={busy}
+        aria-label={`${label} order ${row.orderId}`}
+        className={`inline-flex items-center gap-2 rounded-lg px-3 py-1.5 text-xs font-bold whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait ${style}`}
+      >
+        {busy ? <ButtonSpinner /> : null}
+        {label}
+        {busy ? (
+          <span data-testid="row-action-spinner" className="sr-only">
+            {' '}
+            (working…)
+          </span>
+        ) : null}
+      </button>
+    </>
   );
 }

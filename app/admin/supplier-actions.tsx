@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { RefillEntry, SupplierActionResult, SupplierActions } from '../../core/orders/refill-contracts.ts';
 import { isAbort, messageOf } from '../api/client.ts';
+import { ConfirmDialog } from './blog/ConfirmDialog.tsx';
 import { adminApi } from './token.ts';
 import { useToasts } from './toasts.tsx';
 import { formatAdminDate } from './orders.tsx';
@@ -18,6 +19,22 @@ type Action = 'refill' | 'cancel';
 const ACTION_PATHS: Record<Action, string> = {
   refill: '/api/order/refill-at-supplier',
   cancel: '/api/order/cancel-at-supplier',
+};
+
+/** What each action asks before it runs: both reach the supplier's order, and a cancel moves money. */
+const QUESTIONS: Record<Action, { title: string; text: string; confirm: string; cancel: string }> = {
+  refill: {
+    title: 'Ask the supplier for a refill?',
+    text: 'The supplier is asked to top up what dropped since delivery, under its refill guarantee. Only one refill can be open at a time.',
+    confirm: 'Ask for a refill',
+    cancel: 'Cancel',
+  },
+  cancel: {
+    title: 'Cancel at the supplier?',
+    text: 'The supplier is asked to stop this order. Once it has stopped, whatever it did not deliver is refunded to the buyer automatically, and the order cannot be resumed.',
+    confirm: 'Yes, cancel at the supplier',
+    cancel: 'Keep it running',
+  },
 };
 
 const buttonClass =
@@ -45,6 +62,8 @@ export function SupplierActionsPanel({ orderId, version }: { orderId: string; ve
   const [actions, setActions] = useState<SupplierActions | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState<Action | null>(null);
+  /** The action whose question is open. */
+  const [asking, setAsking] = useState<Action | null>(null);
 
   // Reloaded with the order (`version` changes when the detail does).
   useEffect(() => {
@@ -66,6 +85,7 @@ export function SupplierActionsPanel({ orderId, version }: { orderId: string; ve
   }, [orderId, version]);
 
   async function run(action: Action) {
+    setAsking(null);
     if (busy) return;
     setBusy(action);
     try {
@@ -110,7 +130,7 @@ export function SupplierActionsPanel({ orderId, version }: { orderId: string; ve
                   className={buttonClass}
                   data-testid="supplier-refill-button"
                   disabled={busy !== null}
-                  onClick={() => void run('refill')}
+                  onClick={() => setAsking('refill')}
                 >
                   {busy === 'refill' ? 'Requesting refill…' : 'Request refill'}
                 </button>
@@ -127,7 +147,7 @@ export function SupplierActionsPanel({ orderId, version }: { orderId: string; ve
                   className={buttonClass}
                   data-testid="supplier-cancel-button"
                   disabled={busy !== null}
-                  onClick={() => void run('cancel')}
+                  onClick={() => setAsking('cancel')}
                 >
                   {busy === 'cancel' ? 'Cancelling…' : 'Cancel at supplier'}
                 </button>
@@ -150,6 +170,19 @@ export function SupplierActionsPanel({ orderId, version }: { orderId: string; ve
           ) : null}
         </>
       )}
+      <ConfirmDialog
+        open={asking !== null}
+        title={asking ? QUESTIONS[asking].title : ''}
+        text={asking ? `Order ${orderId}: ${QUESTIONS[asking].text}` : ''}
+        confirmLabel={asking ? QUESTIONS[asking].confirm : ''}
+        cancelLabel={asking ? QUESTIONS[asking].cancel : 'Cancel'}
+        destructive={asking === 'cancel'}
+        onConfirm={() => {
+          if (asking) void run(asking);
+        }}
+        onCancel={() => setAsking(null)}
+        testId="confirm-supplier-action"
+      />
     </section>
   );
 }

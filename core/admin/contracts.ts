@@ -13,6 +13,10 @@ import { SERVICE_KINDS } from '../subscriptions/terms.ts';
 import { OrderMoneySchema } from './refund-contracts.ts';
 
 export const MAX_KEYWORD_LENGTH = 200;
+/** An e-mail is at most 254 characters (core/email.ts). */
+export const MAX_EMAIL_FILTER_LENGTH = 254;
+/** An internal note on an order: enough for a few paragraphs, never an archive. */
+export const ORDER_NOTE_MAX_LENGTH = 2000;
 
 /**
  * The list's views beside the status filter: subscriptions (orders of a subscription kind),
@@ -50,6 +54,14 @@ export const OrdersFilterSchema = z.object({
   view: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.enum(ORDER_VIEWS, { error: `must be one of ${ORDER_VIEWS.join(', ')}` }).optional(),
+  ),
+  /**
+   * One customer's orders: the e-mail exactly, case-blind (orders store it lowercased), served
+   * by the index on (email, created_at); the list then carries that customer's totals.
+   */
+  email: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z.string().max(MAX_EMAIL_FILTER_LENGTH, `must be at most ${MAX_EMAIL_FILTER_LENGTH} characters`).optional(),
   ),
 });
 export type OrdersFilter = z.infer<typeof OrdersFilterSchema>;
@@ -121,6 +133,20 @@ export const ConsoleRowSchema = z.object({
 });
 export type ConsoleRow = z.infer<typeof ConsoleRowSchema>;
 
+/** Money of one currency a customer paid and got back (never two currencies added together). */
+export const CustomerMoneySchema = z.object({ currency: z.string(), paid: z.number(), refunded: z.number() });
+
+/**
+ * One customer's totals (the list filtered by `email`): every order of the address whatever the
+ * other filters, the money received for them (second payments included) and given back, per currency.
+ */
+export const CustomerTotalsSchema = z.object({
+  email: z.string(),
+  orders: z.number().int(),
+  money: z.array(CustomerMoneySchema),
+});
+export type CustomerTotals = z.infer<typeof CustomerTotalsSchema>;
+
 /** One page of the list, as the console answers it. */
 export const OrdersPageSchema = z.object({
   rows: z.array(ConsoleRowSchema),
@@ -142,8 +168,22 @@ export const OrdersListReplySchema = z
   .extend({
     /** The providers the filter offers: those configured and those that have orders. */
     providers: z.array(z.object({ id: z.enum(PROVIDER_IDS), label: z.string() })),
+    customer: CustomerTotalsSchema.optional().describe('Present when the list is filtered by `email`'),
   });
 export type OrdersListReply = z.infer<typeof OrdersListReplySchema>;
+
+/** An admin's internal note on an order: console only, never in a customer's reply. */
+export const OrderNoteSchema = z.object({ text: z.string(), updatedAt: z.string() });
+export type OrderNote = z.infer<typeof OrderNoteSchema>;
+
+/** `PUT /api/order/note/:orderId`: the note's plain text, trimmed; empty removes it. */
+export const OrderNoteBodySchema = z.object({
+  note: z
+    .string({ error: 'note is required' })
+    .trim()
+    .max(ORDER_NOTE_MAX_LENGTH, `The note must be at most ${ORDER_NOTE_MAX_LENGTH} characters.`),
+});
+export type OrderNoteBody = z.input<typeof OrderNoteBodySchema>;
 
 /** The detail's order: the row plus the facts only the detail shows. */
 const OrderFactsSchema = ConsoleRowSchema.extend({
@@ -219,6 +259,8 @@ export const OrderDetailSchema = z.object({
   /** The payments received, what is left to refund on each, and the refunds made. */
   money: OrderMoneySchema,
   subscription: SubscriptionDetailSchema.nullable(),
+  /** The team's internal note (null: none). */
+  note: OrderNoteSchema.nullable(),
 });
 export type OrderDetail = z.infer<typeof OrderDetailSchema>;
 

@@ -12,6 +12,7 @@ import { subscriptionDetail } from './console-subscriptions.ts';
 import { renewalMailKey } from '../renewals/renewals.ts';
 import { formIdOf } from '../orders/submission-key.ts';
 import type { OrderDetail } from './contracts.ts';
+import { loadOrderNote } from './order-notes.ts';
 import { loadOrderMoney } from './order-refunds.ts';
 
 export interface OrderDetailViewer {
@@ -60,7 +61,7 @@ export async function loadOrderDetail(
       return { raw: text };
     }
   };
-  const subscription = await subscriptionDetail(db, order, now);
+  const [subscription, note] = await Promise.all([subscriptionDetail(db, order, now), loadOrderNote(db, order.id)]);
   return {
     order: {
       ...row,
@@ -101,5 +102,6 @@ export async function loadOrderDetail(
     money,
     // Cancelling is offered only for a paid subscription that still runs.
     subscription: subscription && { ...subscription, running: subscription.running && order.payment_status === 'paid' },
+    note,
   };
 }

@@ -10,6 +10,8 @@ import type { PaymentGateways } from '../payments/methods.ts';
 import { PROVIDER_IDS, type ProviderId } from '../payments/provider.ts';
 import { loadOrderDetail } from './order-detail.ts';
 import { createOrderActions } from './orders-actions.ts';
+import { customerTotals } from './orders-customer.ts';
+import { saveOrderNote } from './order-notes.ts';
 import { exportOrdersCsv } from './orders-csv.ts';
 import { createOrdersSearch } from './orders-search.ts';
 import { providerLabel } from './payment-words.ts';
@@ -35,6 +37,10 @@ export function createOrdersConsole(options: OrdersConsoleOptions) {
       loadOrderDetail(db, orderId, { gateways: options.gateways, role, now: options.now?.() }),
     reorder: actions.reorder,
     applyService: actions.applyService,
+    /** One customer's totals, for the list filtered by `email`. */
+    customerTotals: (email: string) => customerTotals(db, email),
+    saveNote: (orderId: string, text: string, by: Omit<Parameters<typeof saveOrderNote>[3], 'at'>) =>
+      saveOrderNote(db, orderId, text, { ...by, at: (options.now?.() ?? new Date()).toISOString() }),
     providers: () => providerChoices(db, options.configuredProviders ?? []),
     exportCsv: (query: Parameters<typeof exportOrdersCsv>[1] = {}) =>
       exportOrdersCsv({ db, search, batch: options.limits?.exportBatch, now: options.now }, query),

@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { LIST_COLUMNS, type ListRow, rowsByIds, toRows } from './console-rows.ts';
 import { viewPage } from './orders-views.ts';
 import type { ConsoleRow, OrdersFilter } from './contracts.ts';
+import { customerCondition, customerPage } from './orders-customer.ts';
 import { type OrdersSearch, mergeOrdered, normaliseKeyword, normaliseStatus } from './orders-search.ts';
 
 /** Rows per query when exporting. */
@@ -105,11 +106,24 @@ export async function* exportOrdersCsv(options: CsvExportOptions, query: OrdersF
   const now = options.now ?? (() => new Date());
   yield csvLine(CSV_HEADER);
 
+  const email = query.email ?? '';
   if (query.view) {
     // A view is a small slice, paged in its own order (orders-views.ts).
+    const condition = email
+      ? customerCondition(db, { email, condition: scope.condition, keyword: '' })
+      : scope.condition;
     for (let offset = 0; ; offset += exportBatch) {
-      const view = { view: query.view, condition: scope.condition, keyword, now: now() };
+      const view = { view: query.view, condition, keyword, now: now() };
       const { ids } = await viewPage(db, view, exportBatch, offset);
+      for (const row of await rowsByIds(db, ids, now())) yield csvLine(csvCells(row));
+      if (ids.length < exportBatch) return;
+    }
+  }
+
+  if (email) {
+    // One customer's orders (orders-customer.ts), newest first, in batches.
+    for (let offset = 0; ; offset += exportBatch) {
+      const { ids } = await customerPage(db, { email, condition: scope.condition, keyword }, exportBatch, offset);
       for (const row of await rowsByIds(db, ids, now())) yield csvLine(csvCells(row));
       if (ids.length < exportBatch) return;
     }

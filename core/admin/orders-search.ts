@@ -50,6 +50,7 @@ import type { ProviderId } from '../payments/provider.ts';
 import { CONSOLE_MESSAGES, ConsoleError } from './console-errors.ts';
 import { rowsByIds } from './console-rows.ts';
 import { viewPage } from './orders-views.ts';
+import { customerCondition, customerPage } from './orders-customer.ts';
 import { MAX_KEYWORD_LENGTH, type OrdersListQuery, type OrdersPage } from './contracts.ts';
 import {
   type StatusScope,
@@ -330,10 +331,19 @@ export function createOrdersSearch(options: OrdersSearchOptions) {
         countExact,
       }));
 
+    const email = query.email ?? '';
     if (query.view) {
       // A view is a small slice through its own index (orders-views.ts): paged and counted exactly.
-      const condition = scope.condition;
+      const condition = email
+        ? customerCondition(db, { email, condition: scope.condition, keyword: '' })
+        : scope.condition;
       const { ids, count } = await viewPage(db, { view: query.view, condition, keyword, now: now() }, size, offset);
+      return result(ids, count, true);
+    }
+
+    if (email) {
+      // One customer's orders (orders-customer.ts): few, through the e-mail index, counted exactly.
+      const { ids, count } = await customerPage(db, { email, condition: scope.condition, keyword }, size, offset);
       return result(ids, count, true);
     }
 

@@ -1,5 +1,6 @@
 /** The shapes the catalogue editor reads and answers with, shared by its use cases and the admin pages. */
 import type { ServiceKind } from '../subscriptions/terms.ts';
+import type { RiskyPrice } from './risky-prices.ts';
 import type { FieldError, NewGroupInput, ServiceDocument, ServiceStatus, TierWarning } from './service-document.ts';
 
 export interface AdminServiceRow {
@@ -60,7 +61,14 @@ export interface SupplierDirectory {
   findService(panelId: number, service: string): Promise<(ImportedService & { vanishedAt: string | null }) | null>;
 }
 
-export type EditorFailure = { ok: false; status: 400 | 404 | 409; message: string; errors?: FieldError[] };
+export type EditorFailure = {
+  ok: false;
+  status: 400 | 404 | 409;
+  message: string;
+  errors?: FieldError[];
+  /** A save refused until the owner confirms these prices (./risky-prices.ts). */
+  riskyPrices?: RiskyPrice[];
+};
 
 export type ServiceSaveResult =
   | {

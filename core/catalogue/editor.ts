@@ -24,6 +24,7 @@ import type {
   ServiceSaveResult,
 } from './editor-types.ts';
 import { createGroup, deleteGroup, updateGroup } from './group-edits.ts';
+import { type PriceFloor, type PriceFloorBody, describePriceFloor, savePriceFloor } from './price-floor.ts';
 import type { ServiceDocument } from './service-document.ts';
 import { createService, saveService } from './service-edits.ts';
 
@@ -45,6 +46,9 @@ export interface CatalogueEditor {
   moveService(slug: string, direction: 'up' | 'down'): Promise<MoveResult>;
   panels(): Promise<PanelSummary[]>;
   importedServices(panelId: number): Promise<ImportedService[]>;
+  /** The owner's price floor (./price-floor.ts): below it a save asks first. */
+  priceFloor(): Promise<PriceFloor>;
+  savePriceFloor(body: PriceFloorBody): Promise<{ before: PriceFloor; after: PriceFloor }>;
 }
 
 export function createCatalogueEditor(
@@ -63,5 +67,7 @@ export function createCatalogueEditor(
     moveService: (slug, direction) => moveService(deps, slug, direction),
     panels: () => deps.suppliers.panels(),
     importedServices: (panelId) => deps.suppliers.importedServices(panelId),
+    priceFloor: () => describePriceFloor(deps.db),
+    savePriceFloor: (body) => savePriceFloor(deps.db, body),
   };
 }

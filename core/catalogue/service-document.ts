@@ -153,10 +153,22 @@ function acrossFields(service: Pick<ServiceFields, 'plans' | 'kind' | 'terms'>, 
     ctx.addIssue({ code: 'custom', path: ['terms', 'posts'], message: postsMessage });
 }
 
-export const ServiceInputSchema = ServiceFieldsSchema.superRefine(acrossFields);
+/**
+ * The owner confirmed the save's risky prices (below the floor, or more than half off:
+ * ./risky-prices.ts); without it such a save is refused with 409 and the list of those tiers.
+ */
+const RiskConfirmation = {
+  confirmRiskyPrices: z
+    .boolean({ error: 'confirmRiskyPrices must be true or false.' })
+    .optional()
+    .describe('Save even though some prices are below the floor or more than half off (the 409 lists them)'),
+};
+
+export const ServiceInputSchema = ServiceFieldsSchema.extend(RiskConfirmation).superRefine(acrossFields);
 
 /** A save: the fields, and the revision the editor opened (the compare-and-set's expectation). */
 export const ServiceSaveSchema = ServiceFieldsSchema.extend({
+  ...RiskConfirmation,
   revision: z
     .number({ error: 'revision is required.' })
     .int('revision is required.')

@@ -21,6 +21,8 @@ import {
 import { loadServiceDocument } from './editor-reads.ts';
 import type { EditorFailure, ServiceSaveResult } from './editor-types.ts';
 import { tierWarnings } from './markup.ts';
+import { loadPriceFloorE4 } from './price-floor.ts';
+import { riskyPrices, riskyPricesMessage } from './risky-prices.ts';
 import {
   CATALOGUE_MESSAGES,
   type FieldError,
@@ -102,6 +104,20 @@ async function replacePlans(trx: Transaction<Database>, serviceId: number, input
   await insertPlans(trx, serviceId, input.plans);
 }
 
+/**
+ * The 409 that asks the owner first: prices below the floor or more than half off, unless the
+ * save says the owner confirmed them. Null when the save may go ahead.
+ */
+async function unconfirmedRiskyPrices(
+  trx: EditorDb,
+  before: ServiceDocument | null,
+  input: ServiceInput,
+): Promise<EditorFailure | null> {
+  if (input.confirmRiskyPrices === true) return null;
+  const risky = riskyPrices(before?.plans ?? null, input.plans, await loadPriceFloorE4(trx));
+  return risky.length === 0 ? null : { ok: false, status: 409, message: riskyPricesMessage(risky), riskyPrices: risky };
+}
+
 function serviceColumns(input: ServiceInput) {
   return {
     slug: input.slug,
@@ -158,6 +174,8 @@ export async function createService(
     if (!group) return { ok: false, status: 404, message: CATALOGUE_MESSAGES.groupNotFound };
     const errors = await checkAgainstStore(trx, input, null, mapping);
     if (errors.length > 0) return invalid(errors);
+    const unconfirmed = await unconfirmedRiskyPrices(trx, null, input);
+    if (unconfirmed) return unconfirmed;
     const last = await trx
       .selectFrom('services')
       .select((eb) => eb.fn.max('position').as('position'))
@@ -206,6 +224,8 @@ export async function saveService(
       mapping,
     );
     if (errors.length > 0) return invalid(errors);
+    const unconfirmed = await unconfirmedRiskyPrices(trx, before, input);
+    if (unconfirmed) return unconfirmed;
     // The compare-and-set: a save that committed since `before` was read leaves no row here.
     const updated = await trx
       .updateTable('services')

@@ -10,7 +10,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changedFields } from '../../core/audit/audit.ts';
 import type { Kysely } from 'kysely';
-import { type CatalogueEditor, type SupplierDirectory, auditViewOf } from '../../core/catalogue/editor.ts';
+import {
+  type CatalogueEditor,
+  type EditorFailure,
+  type SupplierDirectory,
+  auditViewOf,
+} from '../../core/catalogue/editor.ts';
 import { findImportedService, listImportedServices, listPanels } from '../../core/fulfilment/supplier-catalogue.ts';
 import type { Database } from '../../db/schema.ts';
 import { SERVICE_KINDS } from '../../core/subscriptions/terms.ts';
@@ -27,6 +32,8 @@ import { type AuthenticateToken, OWNER_ONLY, noteAudit, requireAdmin } from './a
 import { FailureSchema, FieldErrorSchema, envelopeOf, failure, ok } from './envelope.ts';
 import { specValidationErrors } from './spec-validation.ts';
 import { idParam } from '../../core/integer-columns.ts';
+import { PriceFloorBodySchema, PriceFloorSchema } from '../../core/catalogue/price-floor.ts';
+import { RiskyPriceSchema } from '../../core/catalogue/risky-prices.ts';
 
 /** The tier editor's supplier lists, from S's registry (decision 045). */
 export function supplierDirectory(db: Kysely<Database>): SupplierDirectory {
@@ -72,6 +79,28 @@ const GroupRowSchema = z.object({
   ),
 });
 
+/** A save's refusals: its 409 lists the risky prices when that is why (the console asks, then resends). */
+const saveRefusals = {
+  ...refusals,
+  409: FailureSchema.extend({
+    riskyPrices: z
+      .array(RiskyPriceSchema)
+      .optional()
+      .describe('Prices below the floor or more than half off: resend with confirmRiskyPrices: true to keep them'),
+  }),
+};
+
+/** A refused save in the envelope, with its risky prices when it has them. */
+function saveFailure(result: EditorFailure) {
+  return {
+    ...failure(result.message, result.errors),
+    ...(result.riskyPrices ? { riskyPrices: result.riskyPrices } : {}),
+  };
+}
+
+const PRICE_FLOOR_SAVED = 'Price floor saved: a lower price now asks before it is saved.';
+const PRICE_FLOOR_OFF = 'Price floor turned off: only a price cut by more than half asks before it is saved.';
+
 const SaveReplySchema = z.object({
   isSuccessful: z.literal(true),
   message: z.string(),
@@ -90,6 +119,41 @@ export const adminCatalogueApi: FastifyPluginAsyncZod<AdminCatalogueApiOptions> 
   // The catalogue is the owner's (decision 041): a support admin gets 403 on every route here.
   app.addHook('onRequest', requireAdmin(options.authenticate, OWNER_ONLY));
   app.setErrorHandler(specValidationErrors());
+
+  app.get(
+    '/admin/catalogue/price-floor',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The price floor: a tier priced below it is saved only when the owner confirms it',
+        response: { 200: envelopeOf(PriceFloorSchema), 401: FailureSchema, 403: FailureSchema },
+      },
+    },
+    async () => ok(await editor.priceFloor()),
+  );
+
+  app.put(
+    '/admin/catalogue/price-floor',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Set the price floor (an amount such as "0.50"), or turn it off with null',
+        body: PriceFloorBodySchema,
+        response: { 200: envelopeOf(PriceFloorSchema), 400: FailureSchema, 401: FailureSchema, 403: FailureSchema },
+      },
+    },
+    async (request) => {
+      const { before, after } = await editor.savePriceFloor(request.body);
+      noteAudit(request, {
+        action: 'catalogue.price_floor',
+        targetType: 'settings',
+        targetId: 'price-floor',
+        before: { floor: before.floor },
+        after: { floor: after.floor },
+      });
+      return ok(after, after.floor === null ? PRICE_FLOOR_OFF : PRICE_FLOOR_SAVED);
+    },
+  );
 
   app.get(
     '/admin/catalogue',
@@ -208,12 +272,12 @@ export const adminCatalogueApi: FastifyPluginAsyncZod<AdminCatalogueApiOptions> 
         summary: 'Add a service to a group (draft or published)',
         params: SlugParams,
         body: ServiceInputSchema,
-        response: { 201: SaveReplySchema, ...refusals },
+        response: { 201: SaveReplySchema, ...saveRefusals },
       },
     },
     async (request, reply) => {
       const result = await editor.createService(request.params.slug, request.body);
-      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      if (!result.ok) return reply.status(result.status).send(saveFailure(result));
       noteAudit(request, {
         action: 'catalogue.service.create',
         targetType: 'service',
@@ -257,16 +321,17 @@ export const adminCatalogueApi: FastifyPluginAsyncZod<AdminCatalogueApiOptions> 
     {
       schema: {
         tags: ['admin'],
-        summary: 'Save a service: only if it is still at `revision` (409 otherwise); warnings never block',
+        summary:
+          'Save a service: only if it is still at `revision` (409 otherwise); a price below the floor or cut by more than half is refused (409 with `riskyPrices`) unless `confirmRiskyPrices` is true; warnings never block',
         params: SlugParams,
         body: ServiceSaveSchema,
-        response: { 200: SaveReplySchema, ...refusals },
+        response: { 200: SaveReplySchema, ...saveRefusals },
       },
     },
     async (request, reply) => {
       const { revision, ...fields } = request.body;
       const result = await editor.saveService(request.params.slug, revision, fields);
-      if (!result.ok) return reply.status(result.status).send(failure(result.message, result.errors));
+      if (!result.ok) return reply.status(result.status).send(saveFailure(result));
       noteAudit(request, {
         action: 'catalogue.service.update',
         targetType: 'service',

@@ -12,6 +12,8 @@ import {
   OrderActionAcceptedSchema,
   OrderDetailParamsSchema,
   OrderDetailSchema,
+  OrderNoteBodySchema,
+  OrderNoteSchema,
   OrdersFilterSchema,
   OrdersListQuerySchema,
   OrdersListReplySchema,
@@ -19,7 +21,7 @@ import {
 import type { OrdersConsole } from '../../core/admin/orders-console.ts';
 import { normaliseStatus } from '../../core/admin/orders-search.ts';
 import { auditChangeOf } from './admin-audit.ts';
-import { type AuthenticateToken, OWNER_AND_SUPPORT, requireAdmin } from './admin-guard.ts';
+import { type AuthenticateToken, OWNER_AND_SUPPORT, noteAudit, requireAdmin } from './admin-guard.ts';
 import { FailureSchema, envelopeOf, ok } from './envelope.ts';
 
 interface AdminOrdersApiOptions {
@@ -47,13 +49,18 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       schema: {
         tags: ['admin'],
         summary:
-          'All orders, newest first: status and payment provider filters, keyword search (order id, e-mail, target, service name), pages, and the providers the filter offers',
+          "All orders, newest first: status and payment provider filters, keyword search (order id, e-mail, target, service name), one customer's orders by exact e-mail (with that customer's totals), pages, and the providers the filter offers",
         querystring: OrdersListQuerySchema,
         response: { 200: OrdersListReplySchema, 400: FailureSchema, 401: FailureSchema },
       },
     },
     async (request) => {
-      const [result, providers] = await Promise.all([orders.list(request.query), orders.providers()]);
+      const email = request.query.email;
+      const [result, providers, customer] = await Promise.all([
+        orders.list(request.query),
+        orders.providers(),
+        email ? orders.customerTotals(email) : undefined,
+      ]);
       return {
         isSuccessful: true,
         message: result.count === 0 ? 'No orders found' : 'Success',
@@ -63,6 +70,7 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
         currentPage: result.currentPage,
         countExact: result.countExact,
         providers,
+        ...(customer ? { customer } : {}),
       };
     },
   );
@@ -104,6 +112,33 @@ export const adminOrdersApi: FastifyPluginAsyncZod<AdminOrdersApiOptions> = asyn
       },
     },
     async (request) => ok(await orders.detail(request.params.orderId, request.admin?.role)),
+  );
+
+  app.put(
+    '/order/note/:orderId',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Set the team's internal note on an order (plain text, trimmed; empty removes it). Shown only in the console, never to the customer",
+        params: OrderDetailParamsSchema,
+        body: OrderNoteBodySchema,
+        response: {
+          200: envelopeOf(OrderNoteSchema.nullable()),
+          400: FailureSchema,
+          401: FailureSchema,
+          404: FailureSchema,
+        },
+      },
+    },
+    async (request) => {
+      const note = await orders.saveNote(request.params.orderId, request.body.note, {
+        adminId: request.admin?.adminId ?? null,
+        audit: auditChangeOf(request),
+      });
+      noteAudit(request, { action: 'order.note', targetType: 'order', targetId: request.params.orderId });
+      return ok(note, note ? 'Note saved' : 'Note removed');
+    },
   );
 
   app.post(

@@ -36,6 +36,13 @@ const ADMIN_PASSWORD = E2E_ADMIN_PASSWORD;
 const SESSION_EXPIRED = 'Your session has expired. Please log in again.';
 const IG_USERNAME = 'Instagram Username';
 
+/** "Reorder" asks first (it cancels the supplier order and buys again): the dialog's yes. */
+async function confirmReorder(page: Page) {
+  const dialog = page.getByRole('dialog', { name: 'Reorder at the supplier?' });
+  await expect(dialog).toContainText('cancelled first');
+  await dialog.getByRole('button', { name: 'Cancel and send again' }).click();
+}
+
 // The pages send a CSP with script nonces, which would block the injected axe script.
 test.use({ bypassCSP: true });
 
@@ -289,6 +296,7 @@ test.describe('admin area', () => {
       return route.fulfill({ response, json: body });
     });
     await row.getByTestId('row-reorder').click();
+    await confirmReorder(page);
     await expect(row.getByTestId('row-reorder')).toBeDisabled();
     await expect(row.getByTestId('row-reorder')).toHaveAttribute('aria-busy', 'true');
     release();
@@ -334,6 +342,7 @@ test.describe('admin area', () => {
         route.fulfill({ status: 409, json: { isSuccessful: false, message: 'Nope' } }),
       );
       await row.getByTestId('row-reorder').click();
+      await confirmReorder(page);
       await expect(toasts(page).filter({ hasText: 'Getting error' })).toBeVisible();
       await expect(toasts(page).filter({ hasText: 'Nope' })).toBeVisible();
       await page.unroute('**/api/order/reorder');
@@ -341,6 +350,7 @@ test.describe('admin area', () => {
     if ((await row.getByTestId('row-reorder').count()) === 1) {
       await page.route('**/api/order/reorder', (route) => route.abort('failed'));
       await row.getByTestId('row-reorder').click();
+      await confirmReorder(page);
       await expect(toasts(page).filter({ hasText: 'An error occured' })).toBeVisible();
       await page.unroute('**/api/order/reorder');
     }

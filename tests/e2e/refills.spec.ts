@@ -89,7 +89,14 @@ test('an admin requests a refill from the order detail: toast and timeline; no c
   await expect(refill).toBeVisible();
   await expectNoSeriousAxeViolations(page, '/admin/orders/:id with the supplier panel');
 
+  // It asks first: "Cancel" sends nothing, the dialog's yes sends the request.
   await refill.click();
+  const question = page.getByRole('dialog', { name: 'Ask the supplier for a refill?' });
+  await question.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(question).toHaveCount(0);
+  await expect(page.getByTestId('timeline-kind').filter({ hasText: /^Refill requested$/ })).toHaveCount(0);
+  await refill.click();
+  await question.getByRole('button', { name: 'Ask for a refill' }).click();
   await expect(page.getByRole('status').filter({ hasText: /Refill \d+ requested at the supplier/ })).toBeVisible();
   await expect(page.getByTestId('timeline-kind').filter({ hasText: /^Refill requested$/ })).toHaveCount(1);
   await expect(page.getByTestId('timeline-kind').filter({ hasText: /^Refill accepted by the supplier$/ })).toHaveCount(

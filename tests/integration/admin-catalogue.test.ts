@@ -309,7 +309,10 @@ describe.each(dialects)('catalogue editor on %s', (dialect) => {
     const tiers = plan.tiers.map((tier, i) =>
       i === 0 ? { ...tier, qty: 100, price: '0.10', supplierServiceId: '9901' } : tier,
     );
-    const saved = await save(document, { plans: [{ ...plan, tiers }, ...document.plans.slice(1)] });
+    // $0.10 is below the price floor: the owner confirms it (the warnings come only with a save).
+    const plans = [{ ...plan, tiers }, ...document.plans.slice(1)];
+    expect((await save(document, { plans })).status).toBe(409);
+    const saved = await save(document, { plans, confirmRiskyPrices: true });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const messages = (saved.body.warnings ?? []).filter((w) => w.field === 'plans.0.tiers.0').map((w) => w.message);
     expect(messages).toEqual([

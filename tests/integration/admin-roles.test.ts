@@ -91,6 +91,9 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'POST /api/admin/catalogue/services/{slug}/move': 'owner',
   'GET /api/admin/catalogue/panels': 'owner',
   'GET /api/admin/catalogue/panels/{panelId}/services': 'owner',
+  // The price floor: below it a catalogue save asks first (owner only, like the prices).
+  'GET /api/admin/catalogue/price-floor': 'owner',
+  'PUT /api/admin/catalogue/price-floor': 'owner',
   'GET /api/admin/mail/failed': 'owner',
   'GET /api/admin/mail/failed/count': 'owner',
   'POST /api/admin/mail/{id}/resend': 'owner',
@@ -120,6 +123,8 @@ const ROUTE_ROLES: Record<string, Decision> = {
   'GET /api/order/all-orders': 'owner+support',
   'GET /api/order/all-orders.csv': 'owner+support',
   'GET /api/order/detail/{orderId}': 'owner+support',
+  // The team's internal note on an order.
+  'PUT /api/order/note/{orderId}': 'owner+support',
   'POST /api/order/reorder': 'owner+support',
   'POST /api/order/apply-service': 'owner+support',
   // Refills and cancels at the supplier from the order detail (decision 040).

@@ -3,8 +3,8 @@
  * `<dialog>` opened with `showModal()` gives the modal behaviour for free: the rest of the page is
  * inert, focus stays inside, Escape cancels, and focus goes back where it was on close.
  */
-import { useEffect, useId, useRef } from 'react';
-import { ButtonSpinner } from '../orders.tsx';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { ButtonSpinner } from '../spinner.tsx';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -19,6 +19,8 @@ export interface ConfirmDialogProps {
   onConfirm: () => void;
   onCancel: () => void;
   testId?: string;
+  /** What the question is about, under the text (a list of the prices it would set…). */
+  children?: ReactNode;
 }
 
 export function ConfirmDialog({
@@ -32,6 +34,7 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
   testId,
+  children,
 }: ConfirmDialogProps) {
   const ids = useId();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -76,6 +79,7 @@ export function ConfirmDialog({
         <p id={`${ids}-text`} className="mt-2 text-gray-700">
           {text}
         </p>
+        {children}
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           <button
             type="button"

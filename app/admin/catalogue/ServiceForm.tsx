@@ -9,12 +9,14 @@
  * outside the supplier's limits) come back with the save and never block it.
  */
 import { type FormEvent, Suspense, lazy, useId, useReducer, useState } from 'react';
+import type { RiskyPrice } from '../../../core/catalogue/risky-prices.ts';
 import { ServiceInputSchema, termsOfInput } from '../../../core/catalogue/service-document.ts';
 import { PLAN_TYPES } from '../../../core/catalogue/types.ts';
 import { ApiError, messageOf } from '../../api/client.ts';
 import { schemaCheck } from '../../components/schema-check.ts';
 import { useFormCheck } from '../../components/use-form-check.ts';
 import { adminFieldClass, adminPrimaryButtonClass, adminSecondaryButtonClass } from '../list-parts.tsx';
+import { ConfirmDialog } from '../blog/ConfirmDialog.tsx';
 import { isUnauthorized } from '../token.ts';
 import { type ServiceDocument, type TierWarning, createService, saveService, uploadImage } from './api.ts';
 import { KindFields } from './KindFields.tsx';
@@ -27,6 +29,12 @@ import { NEW_SERVICE, draftFieldPaths, inputOf, serviceDraftReducer } from './se
 const TitleEditor = lazy(() => import('./TitleEditor.tsx'));
 
 type FormMessage = { tone: 'error' | 'success'; text: string; stale?: boolean };
+
+/** The prices a 409 asks the owner about (core/catalogue/risky-prices.ts), or null for another 409. */
+function riskyPricesOf(failure: ApiError): RiskyPrice[] | null {
+  const listed = failure.reply?.riskyPrices;
+  return Array.isArray(listed) && listed.length > 0 ? (listed as RiskyPrice[]) : null;
+}
 
 export function ServiceForm({
   document,
@@ -43,6 +51,8 @@ export function ServiceForm({
   const [warnings, setWarnings] = useState<TierWarning[]>([]);
   const [message, setMessage] = useState<FormMessage | null>(null);
   const [saving, setSaving] = useState(false);
+  /** The prices the server asked about (409): the save waits for "Save anyway" or "Cancel". */
+  const [riskyPrices, setRiskyPrices] = useState<RiskyPrice[] | null>(null);
   const { panels, imported } = useSupplierLists();
   const slugLocked = document?.publishedAt != null;
   const ids = useId();
@@ -85,11 +95,16 @@ export function ServiceForm({
       if (stray) setMessage({ tone: 'error', text: `${stray[0]}: ${stray[1] ?? ''}` });
       return;
     }
+    await send(form, false);
+  }
+
+  /** Sends the draft; `confirmRiskyPrices` once the owner said "Save anyway" to the prices asked about. */
+  async function send(form: HTMLFormElement | null, confirmRiskyPrices: boolean) {
     setSaving(true);
+    const body = confirmRiskyPrices ? { ...service, confirmRiskyPrices: true } : service;
     try {
-      const reply = document
-        ? await saveService(document.slug, revision, service)
-        : await createService(groupSlug, service);
+      const reply = document ? await saveService(document.slug, revision, body) : await createService(groupSlug, body);
+      setRiskyPrices(null);
       setWarnings(reply.warnings);
       setRevision(reply.data.revision);
       dispatch({ type: 'saved', service: inputOf(reply.data) });
@@ -100,6 +115,13 @@ export function ServiceForm({
       onSaved(reply.data, reply.message);
     } catch (failure) {
       if (isUnauthorized(failure)) return;
+      const asked = failure instanceof ApiError && failure.status === 409 ? riskyPricesOf(failure) : null;
+      if (asked) {
+        // Nothing was saved: the form keeps what was typed, and the dialog asks about these prices.
+        setRiskyPrices(asked);
+        return;
+      }
+      setRiskyPrices(null);
       if (failure instanceof ApiError) {
         check.refuseFields(failure.fieldErrors, form);
         setMessage({ tone: 'error', text: failure.message, stale: failure.status === 409 });
@@ -265,6 +287,26 @@ export function ServiceForm({
           </p>
         ) : null}
       </div>
+      <ConfirmDialog
+        open={riskyPrices !== null}
+        title={riskyPrices?.length === 1 ? 'Check this price' : 'Check these prices'}
+        text="Buyers pay the new price as soon as the service is saved. Nothing is saved yet."
+        confirmLabel="Save anyway"
+        cancelLabel="Cancel"
+        destructive
+        busy={saving}
+        onConfirm={() => void send(null, true)}
+        onCancel={() => setRiskyPrices(null)}
+        testId="risky-prices-dialog"
+      >
+        <ul className="mt-4 w-full space-y-2 text-left text-sm text-gray-900" data-testid="risky-prices">
+          {riskyPrices?.map((risky) => (
+            <li key={risky.field} className="rounded-lg bg-amber-50 px-3 py-2 break-words">
+              {risky.words}
+            </li>
+          ))}
+        </ul>
+      </ConfirmDialog>
     </form>
   );
 }

@@ -36,6 +36,7 @@ import { useToasts } from '../../admin/toasts.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { isAbort, messageOf } from '../../api/client.ts';
 import { StrokeIcon } from '../../components/StrokeIcon.tsx';
+import { CustomerTotalsPanel } from '../../admin/customer-totals.tsx';
 
 /**
  * Admin all-orders (spec "Admin all-orders", sections 4, 8, 9): status and payment provider
@@ -68,6 +69,8 @@ interface Query {
   /** Subscriptions, ending this week, queued; '' for every order. */
   view: string;
   keyword: string;
+  /** One customer's orders: their e-mail exactly (case-blind); '' for every customer. */
+  email: string;
   page: number;
 }
 
@@ -81,6 +84,7 @@ function readQuery(params: URLSearchParams): Query {
     provider: PROVIDER_VALUES.has(provider) ? provider : '',
     view: VIEW_VALUES.has(view) ? view : '',
     keyword: (params.get('keyword') ?? '').trim(),
+    email: (params.get('email') ?? '').trim().toLowerCase(),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -91,6 +95,7 @@ function toParams(query: Query): URLSearchParams {
   if (query.provider) params.set('provider', query.provider);
   if (query.view) params.set('view', query.view);
   if (query.keyword) params.set('keyword', query.keyword);
+  if (query.email) params.set('email', query.email);
   if (query.page > 1) params.set('page', String(query.page));
   return params;
 }
@@ -101,10 +106,10 @@ type ListLoad =
   | { ok: false; message: string; unauthorized: boolean };
 
 export async function clientLoader({ request }: Route.ClientLoaderArgs): Promise<ListLoad> {
-  const { status, provider, view, keyword, page } = readQuery(new URL(request.url).searchParams);
+  const { status, provider, view, keyword, email, page } = readQuery(new URL(request.url).searchParams);
   try {
     const reply = await adminApi.send<OrdersListReply>('GET', '/api/order/all-orders', {
-      query: { keyword, status, provider, view, page, size: PAGE_SIZE },
+      query: { keyword, status, provider, view, email, page, size: PAGE_SIZE },
       signal: request.signal,
     });
     return { ok: true, reply };
@@ -193,7 +198,13 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
     setExporting(true);
     try {
       const response = await adminApi.raw('GET', '/api/order/all-orders.csv', {
-        query: { keyword: query.keyword, status: query.status, provider: query.provider, view: query.view },
+        query: {
+          keyword: query.keyword,
+          status: query.status,
+          provider: query.provider,
+          view: query.view,
+          email: query.email,
+        },
       });
       if (!response.ok) {
         let message = `HTTP ${response.status}`;
@@ -223,7 +234,8 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
     }
   };
 
-  const filtered = query.status !== '' || query.provider !== '' || query.view !== '' || query.keyword !== '';
+  const filtered =
+    query.status !== '' || query.provider !== '' || query.view !== '' || query.keyword !== '' || query.email !== '';
   // The providers configured or named by an order; one asked for in the address always shows.
   const providerChoices = list.ok ? list.reply.providers : [];
   const providerOptions =
@@ -266,6 +278,15 @@ export default function AllOrdersPage({ loaderData: list }: Route.ComponentProps
           </button>
         }
       />
+
+      {query.email ? (
+        <CustomerTotalsPanel
+          email={query.email}
+          totals={list.ok && !loading ? (list.reply.customer ?? null) : null}
+          backToOrder={(location.state as { fromOrder?: unknown } | null)?.fromOrder}
+          onShowAll={() => go({ email: '', page: 1 })}
+        />
+      ) : null}
 
       <div className="flex flex-wrap items-end gap-4 rounded-2xl border border-gray-200 bg-white p-4">
         <div className="min-w-0">

@@ -11,6 +11,7 @@ import {
   saveGroup,
   uploadImage,
 } from '../../admin/catalogue/api.ts';
+import { PriceFloorForm } from '../../admin/catalogue/PriceFloorForm.tsx';
 import { adminFieldClass, adminSecondaryButtonClass } from '../../admin/list-parts.tsx';
 import { formatAdminPrice } from '../../admin/orders.tsx';
 import { type AdminLoad, AdminLoadFailed, adminPage, loadAdminData } from '../../admin/page.tsx';
@@ -411,6 +412,7 @@ export default function CataloguePage({ loaderData }: Route.ComponentProps) {
         <AdminLoadFailed load={loaderData} />
       ) : (
         <>
+          <PriceFloorForm />
           <div className="mt-6 flex flex-col gap-6" data-testid="catalogue-groups">
             {loaderData.groups.map((group, groupIndex) => (
               <section

@@ -16,6 +16,7 @@ import {
 } from '../../admin/orders.tsx';
 import { adminApi, isUnauthorized } from '../../admin/token.ts';
 import { OrderRefundsPanel } from '../../admin/order-refunds.tsx';
+import { OrderNotePanel } from '../../admin/order-note.tsx';
 import { SupplierActionsPanel } from '../../admin/supplier-actions.tsx';
 import { SubscriptionPanel } from '../../admin/subscription-panel.tsx';
 import { isAbort, messageOf } from '../../api/client.ts';
@@ -177,6 +178,16 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
           <Fact label="E-mail" testId="detail-email">
             {order.email}
           </Fact>
+          <Fact label="Customer">
+            <Link
+              to={`/admin/all-orders?email=${encodeURIComponent(order.email)}`}
+              state={{ fromOrder: order.orderId }}
+              className="font-semibold text-brand-700 underline hover:text-brand-800"
+              data-testid="customer-orders-link"
+            >
+              All orders of this customer
+            </Link>
+          </Fact>
           <Fact label="Service" testId="detail-service">
             {order.serviceName}
           </Fact>
@@ -224,6 +235,12 @@ function OrderDetailView({ detail }: { detail: OrderDetail }) {
           {order.refunded ? <Fact label="Refunded">{formatAdminPrice(order.refunded, order.currency)}</Fact> : null}
         </dl>
       </div>
+
+      <OrderNotePanel
+        key={`${order.orderId}:${detail.note?.updatedAt ?? ''}`}
+        orderId={order.orderId}
+        note={detail.note}
+      />
 
       {detail.subscription ? (
         <SubscriptionPanel orderId={order.orderId} kindLabel={order.kindLabel} subscription={detail.subscription} />
