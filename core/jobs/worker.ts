@@ -78,6 +78,8 @@ export function handleJob<Schema extends z.ZodType>(
 
 /** The subset of pino's (and Fastify's) logger the worker uses. */
 export interface JobLogger {
+  /** Routine lines; a logger without it leaves them out. */
+  debug?(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -127,6 +129,7 @@ export interface JobWorker {
 }
 
 const consoleLogger: JobLogger = {
+  debug: (obj, msg) => console.debug(msg ?? '', JSON.stringify(obj)),
   info: (obj, msg) => console.info(msg ?? '', JSON.stringify(obj)),
   warn: (obj, msg) => console.warn(msg ?? '', JSON.stringify(obj)),
   error: (obj, msg) => console.error(msg ?? '', JSON.stringify(obj)),
@@ -216,7 +219,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     if (!failure) {
       const done = await completeJob(db, job, workerId, now());
       // Routine: one line per finished job would bury what needs reading (failures stay warnings).
-      if (done) logger.debug({ ...log, ms }, 'job done');
+      if (done) logger.debug?.({ ...log, ms }, 'job done');
       else
         logger.warn(
           { ...log, ms },
