@@ -4,7 +4,7 @@ import { CacheStrategy } from '../../cache.ts';
 import { BlogImage } from '../../components/blog/BlogImage.tsx';
 import { BlogRouteError } from '../../components/blog/ListViews.tsx';
 import { PostCard } from '../../components/blog/PostCard.tsx';
-import { categoryPath, formatPostDate, postPath } from '../../components/blog/format.ts';
+import { categoryPath, formatPostDate, postPath, publishedDateOf } from '../../components/blog/format.ts';
 import { blogPostBreadcrumbJsonLd, blogPostingJsonLd } from '../../components/blog/post-json-ld.ts';
 import { blogMeta } from '../../components/blog/seo.ts';
 import { shareImageOf } from '../../../core/blog/share-image.ts';
@@ -61,8 +61,8 @@ export default function BlogPostPage({ loaderData }: Route.ComponentProps) {
                 {article.category}
               </Link>
             ) : null}
-            <time dateTime={article.createdAt} className="text-gray-600">
-              {formatPostDate(article.createdAt)}
+            <time dateTime={publishedDateOf(article)} className="text-gray-600">
+              {formatPostDate(publishedDateOf(article))}
             </time>
             <span className="text-gray-600" data-testid="reading-time">
               {`${article.readingMinutes} min read`}
