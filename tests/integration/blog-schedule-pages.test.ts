@@ -16,12 +16,14 @@ const DAY = 24 * HOUR;
 
 describe.each(dialects)('scheduled posts on the cached public pages on %s', (dialect) => {
   let t: TestApp;
-  let token = '';
   let address = 0;
   const clock = createTestClock();
   const nextAddress = () => `10.47.${Math.floor(address / 250) % 250}.${(address++ % 250) + 1}`;
 
+  const credentials = { email: 'schedule.owner@example.com', password: 'a long enough schedule password' };
+  /** Logs in for each write: the moved clock outlives a session. */
   const write = async (method: 'POST' | 'PATCH', url: string, payload: Record<string, string>) => {
+    const token = await adminToken(t, credentials, nextAddress(), clock.now);
     const response = await t.app.inject({
       method,
       url,
@@ -36,9 +38,7 @@ describe.each(dialects)('scheduled posts on the cached public pages on %s', (dia
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { withPages: true, overrides: { clock: clock.now } });
-    const credentials = { email: 'schedule.owner@example.com', password: 'a long enough schedule password' };
     await t.store.adminAuth.createAdmin(credentials.email, credentials.password);
-    token = await adminToken(t, credentials, '10.47.250.1');
   });
   afterAll(async () => {
     await t?.close();
