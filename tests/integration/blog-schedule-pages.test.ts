@@ -68,6 +68,28 @@ describe.each(dialects)('scheduled posts on the cached public pages on %s', (dia
     expect(await shows()).toEqual({ list: true, post: 200, feed: true, sitemap: true });
   });
 
+  it('serves the owner\'s preview address with nothing of the draft in it, noindex, and never from the page cache', async () => {
+    const draft = await write('POST', '/api/blog', {
+      title: 'Quoll drafted',
+      description: '<p>Quoll secret words.</p>',
+      status: 'draft',
+    });
+    const nonces: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const response = await page(`/admin/blog/${draft.slug}/preview`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+      expect(response.body).toMatch(/<meta name="robots" content="noindex, nofollow"/);
+      expect(response.body).not.toContain('Quoll');
+      nonces.push(/ nonce="([^"]+)"/.exec(response.body)?.[1] ?? '');
+    }
+    // Rendered afresh each time: the page cache kept nothing.
+    expect(nonces[0]).not.toBe(nonces[1]);
+    // The admin API gives the draft only to a token.
+    expect((await page(`/api/blog/${draft.slug}`)).statusCode).toBe(404);
+  });
+
   it('dates a post by when it went live on the list, the post page, its JSON-LD, the feed and the sitemap', async () => {
     const draft = await write('POST', '/api/blog', {
       title: 'Numbat drafted',
