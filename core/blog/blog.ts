@@ -101,10 +101,7 @@ export function createBlogDeps(options: BlogOptions): BlogDeps {
     images: options.images,
     // Another instance's write (a post scheduled there) reaches this one's schedule with its version.
     contentVersion: createContentVersion(async () => {
-      const [version] = await Promise.all([
-        readContentVersion(options.db, 'blog_content'),
-        publishSchedule.refresh(),
-      ]);
+      const [version] = await Promise.all([readContentVersion(options.db, 'blog_content'), publishSchedule.refresh()]);
       return version;
     }),
     publishSchedule,

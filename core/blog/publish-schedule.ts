@@ -5,8 +5,12 @@
  * time still ahead (read with the content version and after every write) and counts each one the
  * clock passes; the version the page cache keys on moves on with that count.
  */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import type { BlogDb } from './deps.ts';
+
+/** The database (deps.ts's BlogDb without the transaction: this reads outside any write). */
+type BlogDb = Kysely<Database>;
 
 export interface PublishSchedule {
   /** Reads the earliest publish time still ahead of the clock (none: null). */

@@ -598,7 +598,7 @@ test.describe('admin blog', () => {
     test.describe(`drafts at ${viewport.width} px`, () => {
       test.use({ viewport });
 
-      test('after a save the editor shows the post\'s new state: its status words and buttons, with no reload', async ({
+      test("after a save the editor shows the post's new state: its status words and buttons, with no reload", async ({
         page,
         request,
       }) => {

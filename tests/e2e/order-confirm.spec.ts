@@ -81,7 +81,10 @@ for (const viewport of [
         const check = () => {
           const card = document.querySelector('[data-testid="order-summary"]');
           if (!card) return;
-          if (!document.querySelector('[data-testid="site-header"]') || !document.querySelector('[data-testid="site-footer"]'))
+          if (
+            !document.querySelector('[data-testid="site-header"]') ||
+            !document.querySelector('[data-testid="site-footer"]')
+          )
             record.__cardAlone += 1;
           const top = Math.round(card.getBoundingClientRect().top + window.scrollY);
           if (record.__cardTops.at(-1) !== top) record.__cardTops.push(top);
@@ -155,7 +158,7 @@ for (const viewport of [
   test.describe(`an expired order's confirmation page at ${viewport.width} px`, () => {
     test.use({ viewport });
 
-    test('says it expired and places it again at today\'s price, with the account filled in', async ({ page }) => {
+    test("says it expired and places it again at today's price, with the account filled in", async ({ page }) => {
       const username = `e2e.expired.${uniqueSuffix()}`.slice(0, 30);
       const { providerOrderId, orderId } = await unpaidOrder(page.request, username);
       await expire(providerOrderId);
@@ -179,7 +182,7 @@ for (const viewport of [
       await continueButton(page).click();
       // Today's catalogue price, charged as a new order.
       const dialog = page.getByRole('dialog', { name: 'Sandbox checkout' });
-      await expect(dialog.getByTestId('sandbox-amount')).toHaveText(homePrice(followersStandard.tiers[0]!));
+      await expect(dialog.getByTestId('sandbox-amount')).toHaveText(homePrice(followersStandard.tiers[0]));
     });
 
     test('money that still arrived for it is refunded, and the page says so', async ({ page }) => {
@@ -187,7 +190,10 @@ for (const viewport of [
       const { providerOrderId, orderId, headers } = await unpaidOrder(page.request, username);
       await expire(providerOrderId);
       // The buyer paid in a window left open past the order's lifetime.
-      const paid = await page.request.post('/api/sandbox/pay', { headers, data: { razorpay_order_id: providerOrderId } });
+      const paid = await page.request.post('/api/sandbox/pay', {
+        headers,
+        data: { razorpay_order_id: providerOrderId },
+      });
       expect(paid.status(), await paid.text()).toBe(200);
       await page.request.post('/api/order/verify-payment', {
         headers,

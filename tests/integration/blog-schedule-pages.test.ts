@@ -68,7 +68,7 @@ describe.each(dialects)('scheduled posts on the cached public pages on %s', (dia
     expect(await shows()).toEqual({ list: true, post: 200, feed: true, sitemap: true });
   });
 
-  it('serves the owner\'s preview address with nothing of the draft in it, noindex, and never from the page cache', async () => {
+  it("serves the owner's preview address with nothing of the draft in it, noindex, and never from the page cache", async () => {
     const draft = await write('POST', '/api/blog', {
       title: 'Quoll drafted',
       description: '<p>Quoll secret words.</p>',

@@ -155,7 +155,7 @@ describe.each(dialects)('a payment for an expired order on %s', (dialect) => {
     expect(again.statusCode).toBe(409);
   });
 
-  it('offers an expired order again at today\'s price: its package and account, never its old amount', async () => {
+  it("offers an expired order again at today's price: its package and account, never its old amount", async () => {
     const created = await createOrder('late.again');
     const orderStatus = async () =>
       (

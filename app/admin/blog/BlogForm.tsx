@@ -53,7 +53,6 @@ function localDateTime(iso: string): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-
 export interface BlogFormProps {
   /** The stored post when editing; absent when adding. */
   post?: BlogPost | undefined;
@@ -451,11 +450,9 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
             className={`${fieldClass} max-w-xs`}
           />
           <p id={`${ids}-publish-at-hint`} className={hintClass}>
-            {editing ? (
-              <span data-testid="blog-post-status">{`${postStatusWords(publishedAt)}. `}</span>
-            ) : null}
-            Leave empty to publish at once; a later time schedules the post, which
-            goes live then on its own. Drafts and scheduled posts are hidden from visitors.
+            {editing ? <span data-testid="blog-post-status">{`${postStatusWords(publishedAt)}. `}</span> : null}
+            Leave empty to publish at once; a later time schedules the post, which goes live then on its own. Drafts and
+            scheduled posts are hidden from visitors.
           </p>
         </div>
 
