@@ -11,6 +11,7 @@ import { expireOrder } from '../../core/orders/transitions/index.ts';
 import { LATE_PAYMENT_MESSAGES } from '../../core/orders/late-payment.ts';
 import { openDatabase } from '../../db/database.ts';
 import { clientAddress } from './support/admin.ts';
+import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { homePrice, plan } from './support/catalogue.ts';
 import {
   continueButton,
@@ -213,3 +214,24 @@ for (const viewport of [
     });
   });
 }
+
+test.describe('accessibility of the expired order page', () => {
+  // axe is injected as a script, which the pages' CSP (script nonces) would block.
+  test.use({ bypassCSP: true });
+
+  test('axe: an expired order with a late payment', async ({ page }) => {
+    const { providerOrderId, orderId, headers } = await unpaidOrder(
+      page.request,
+      `e2e.axe.${uniqueSuffix()}`.slice(0, 30),
+    );
+    await expire(providerOrderId);
+    const paid = await page.request.post('/api/sandbox/pay', { headers, data: { razorpay_order_id: providerOrderId } });
+    await page.request.post('/api/order/verify-payment', {
+      headers,
+      data: ((await paid.json()) as { data: Record<string, string> }).data,
+    });
+    await gotoHydrated(page, `/order-confirm/${orderId}`);
+    await expect(page.getByTestId('late-payment')).toBeVisible();
+    await expectNoSeriousAxeViolations(page, '/order-confirm/{expired id}');
+  });
+});
