@@ -18,7 +18,7 @@ import { NotFound } from './components/NotFound.tsx';
 import { lazyPart } from './components/lazy-parts.ts';
 import { SandboxNotice } from './components/SandboxNotice.tsx';
 import { requestContext } from './context.ts';
-import { showsFooter, showsTopBar } from './layout-rules.ts';
+import { showsTopBar } from './layout-rules.ts';
 import { useNonce } from './nonce.tsx';
 import { footerLine } from './content/subscriptions.ts';
 import { organizationJsonLd } from './seo/json-ld.ts';
@@ -83,6 +83,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>('root');
   const { pathname } = useLocation();
+  // The footer shows on the same pages as the sale bar and header (layout-rules.ts).
+  const chrome = showsTopBar(pathname) && data;
   return (
     <html lang="en">
       <head>
@@ -102,20 +104,21 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {data?.paymentsSimulated ? (
           <SandboxNotice forOperator={pathname === '/login' || pathname.startsWith('/admin')} />
         ) : null}
-        {data && showsTopBar(pathname) ? (
-          <Suspense fallback={null}>
-            <TopBar sale={data.flashSale.sale} pathname={pathname} renderedAt={data.flashSale.renderedAt} />
-            <SiteHeader groups={data.groups} />
-          </Suspense>
-        ) : null}
+        {/* Both boundaries are there on every page, chrome or not: a navigation from a page without
+            the chrome (the order page) then keeps that page on screen until the chrome's chunk has
+            arrived, where a boundary new to the page would commit without it and pop it in. */}
+        <Suspense fallback={null}>
+          {chrome && (
+            <TopBar sale={chrome.flashSale.sale} pathname={pathname} renderedAt={chrome.flashSale.renderedAt} />
+          )}
+          {chrome && <SiteHeader groups={chrome.groups} />}
+        </Suspense>
         <main id="main" tabIndex={-1} className="flex-1">
           {children}
         </main>
-        {data && showsFooter(pathname) ? (
-          <Suspense fallback={null}>
-            <Footer groups={data.groups} subscriptionNote={data.subscriptionNote} />
-          </Suspense>
-        ) : null}
+        <Suspense fallback={null}>
+          {chrome && <Footer groups={chrome.groups} subscriptionNote={chrome.subscriptionNote} />}
+        </Suspense>
         <ScrollToTop />
         <Scripts nonce={nonce} />
       </body>

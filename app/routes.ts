@@ -63,6 +63,8 @@ export default [
     route('blog', 'routes/admin/blog.tsx'),
     route('blog/add', 'routes/admin/blog-add.tsx'),
     route('blog/:slug', 'routes/admin/blog-edit.tsx'),
+    // The owner's preview of a post, drafts and scheduled ones too (noindex, never cached).
+    route('blog/:slug/preview', 'routes/admin/blog-preview.tsx'),
     // Owner only: the team and the audit log (decision 041).
     route('admins', 'routes/admin/admins.tsx'),
     route('audit', 'routes/admin/audit.tsx'),

@@ -94,6 +94,8 @@ export default function OrderConfirmPage({ loaderData, params }: Route.Component
         </div>
       ) : order.paymentStatus === 'fail' ? (
         <OrderFailed order={order} />
+      ) : order.paymentStatus === 'expired' ? (
+        <OrderExpired order={order} />
       ) : (
         <OrderThanks order={order} />
       )}
@@ -136,6 +138,66 @@ function OrderFailed({ order }: { order: OrderStatusView }) {
           Try again
         </Link>
         <ViewAllOrders />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * An order nobody paid in time. Its price is stale, so it is never paid as it is: the buyer places
+ * it again at today's price, with the same package and account filled in. Money that still arrived
+ * for it is being given back, and the page says where that stands.
+ */
+function OrderExpired({ order }: { order: OrderStatusView }) {
+  return (
+    <div className="rounded-2xl border border-gray-200 bg-white p-8 text-center shadow-sm">
+      <p
+        aria-hidden="true"
+        className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-amber-100 text-3xl font-bold text-amber-800"
+      >
+        !
+      </p>
+      <h1 className="mt-4 text-3xl font-extrabold text-gray-900">This order has expired</h1>
+      {order.latePayment ? (
+        <div
+          data-testid="late-payment"
+          className="mt-4 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-left text-sm text-amber-900"
+        >
+          <p className="font-semibold">{order.latePayment.message}</p>
+          <p className="mt-1">
+            {order.latePayment.refund === 'refunded'
+              ? 'The money is back with the card, wallet or account you paid from; your bank may take a few days to show it.'
+              : order.latePayment.refund === 'awaiting_address'
+                ? 'Open the link in that e-mail and give the wallet address; we send the refund as soon as we have it.'
+                : 'You do not need to do anything: the refund goes back the way you paid.'}{' '}
+            We have not started this order.
+          </p>
+        </div>
+      ) : (
+        <p className="mt-3 text-gray-700" data-testid="expired-note">
+          Order <span className="font-semibold text-gray-900">{order.orderId}</span> was not paid in time, so nothing
+          was charged and we have not started it.
+        </p>
+      )}
+      <p className="mt-3 text-gray-700">
+        Prices can change, so an expired order is not paid at its old price: place it again to pay today&rsquo;s price.
+      </p>
+      <div className="mt-6 flex flex-col items-center justify-center gap-3 sm:flex-row">
+        {order.placeAgainPath ? (
+          <Link
+            to={order.placeAgainPath}
+            data-testid="place-again"
+            className="inline-flex items-center justify-center rounded-xl bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+          >
+            Place it again at today&rsquo;s price
+          </Link>
+        ) : null}
+        <Link
+          to={`/contact?order=${encodeURIComponent(order.orderId)}`}
+          className="inline-flex items-center justify-center rounded-xl border-2 border-brand-700 px-6 py-2.5 font-bold text-brand-800 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+        >
+          Contact support
+        </Link>
       </div>
     </div>
   );

@@ -16,6 +16,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import { createContentVersion, readContentVersion } from '../content-version.ts';
 import type { BlogCategory, BlogPage, BlogPost, BlogPostSummary } from './contracts.ts';
 import type { BlogDeps, StoreBlogImage } from './deps.ts';
+import { createPublishSchedule } from './publish-schedule.ts';
 import type { BlogAuditOptions, BlogPostInput, BlogPostPatch, BlogWriteResult } from './post-input.ts';
 import {
   type ListPostsQuery,
@@ -72,7 +73,8 @@ export interface Blog {
   /**
    * The last version this instance saw, for page cache keys (which are computed synchronously):
    * this instance's own writes show at once, other instances' within about a second (it reads
-   * the database again, in the background, when its copy is older than that).
+   * the database again, in the background, when its copy is older than that), and a scheduled
+   * post as soon as the clock passes its publish time.
    */
   knownContentVersion(): number;
   /** The newest posts in full, for the RSS/Atom feed. */
@@ -90,12 +92,19 @@ export interface BlogOptions {
 }
 
 export function createBlogDeps(options: BlogOptions): BlogDeps {
+  const clock = options.clock ?? systemClock;
+  const publishSchedule = createPublishSchedule(options.db, clock);
   return {
     db: options.db,
-    clock: options.clock ?? systemClock,
+    clock,
     publicUrl: options.publicUrl,
     images: options.images,
-    contentVersion: createContentVersion(() => readContentVersion(options.db, 'blog_content')),
+    // Another instance's write (a post scheduled there) reaches this one's schedule with its version.
+    contentVersion: createContentVersion(async () => {
+      const [version] = await Promise.all([readContentVersion(options.db, 'blog_content'), publishSchedule.refresh()]);
+      return version;
+    }),
+    publishSchedule,
   };
 }
 
@@ -112,7 +121,8 @@ export function createBlog(options: BlogOptions): Blog {
     updatePost: (slugOrId, patch, updateOptions) => updatePost(deps, slugOrId, patch, updateOptions),
     deletePost: (slugOrId, deleteOptions) => deletePost(deps, slugOrId, deleteOptions),
     contentVersion: deps.contentVersion.read,
-    knownContentVersion: deps.contentVersion.known,
+    // Both only grow, so their sum changes whenever either does and never returns to an older key.
+    knownContentVersion: () => deps.contentVersion.known() + deps.publishSchedule.passed(),
     allPostsForFeed: (limit) => postsForFeed(deps, limit),
     seedOnce: (seed) => seedBlogOnce(deps, seed),
   };

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import type { ContentVersion } from '../content-version.ts';
 import { sanitizeBlogHtml } from '../html/sanitize.ts';
 import type { BlogImage } from './contracts.ts';
+import type { PublishSchedule } from './publish-schedule.ts';
 
 /** Stores an uploaded cover image (`storeUploadedImage` in core/uploads, bound to the data directory). */
 export type StoreBlogImage = (
@@ -25,6 +26,8 @@ export interface BlogDeps {
   images?: StoreBlogImage | undefined;
   /** This instance's view of `blog_content.version`, which every write bumps. */
   contentVersion: ContentVersion;
+  /** The next scheduled post's publish time, which changes what the public sees with no write. */
+  publishSchedule: PublishSchedule;
 }
 
 /** The time a write stamps on its rows. */

@@ -141,7 +141,7 @@ export async function relatedPosts(deps: ReadDeps, post: BlogPostSummary, limit:
       .select(SUMMARY_COLUMNS)
       .where('p.id', '<>', post.id)
       .where('p.published_at', '<=', now)
-      .orderBy('p.created_at', 'desc')
+      .orderBy('p.published_at', 'desc')
       .orderBy('p.id', 'desc');
   const sameCategory = post.categorySlug
     ? await base().where('c.slug', '=', post.categorySlug).limit(limit).execute()
@@ -189,7 +189,7 @@ export async function findCategory(deps: ReadDeps, slug: string): Promise<BlogCa
 export async function postsForFeed({ db, clock }: ReadDeps, limit: number): Promise<BlogPost[]> {
   const rows = await selectPosts(db)
     .where('p.published_at', '<=', clock().toISOString())
-    .orderBy('p.created_at', 'desc')
+    .orderBy('p.published_at', 'desc')
     .orderBy('p.id', 'desc')
     .limit(limit)
     .execute();

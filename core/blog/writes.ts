@@ -34,7 +34,7 @@ const NO_IMAGE: BlogImage = { url: '', width: null, height: null };
 
 /** Runs a write in a transaction that also bumps the content version when the write succeeds. */
 async function inBlogWrite<T extends { ok: boolean }>(
-  deps: Pick<BlogDeps, 'db' | 'contentVersion'>,
+  deps: Pick<BlogDeps, 'db' | 'contentVersion' | 'publishSchedule'>,
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
   const { result, version } = await deps.db.transaction().execute(async (trx) => {
@@ -44,7 +44,11 @@ async function inBlogWrite<T extends { ok: boolean }>(
     const result = await work(trx);
     return { result, version: result.ok ? await bumpContentVersion(trx, 'blog_content') : null };
   });
-  if (version !== null) deps.contentVersion.saw(version);
+  if (version !== null) {
+    deps.contentVersion.saw(version);
+    // The write may have scheduled a post, or published or withdrawn the one that was next.
+    await deps.publishSchedule.refresh();
+  }
   return result;
 }
 
@@ -186,7 +190,7 @@ export async function updatePost(
 
 /** False when there is no such post. `audit` is told what the deleted post was. */
 export async function deletePost(
-  deps: Pick<BlogDeps, 'db' | 'contentVersion'>,
+  deps: Pick<BlogDeps, 'db' | 'contentVersion' | 'publishSchedule'>,
   slugOrId: string | number,
   options: BlogAuditOptions = {},
 ): Promise<boolean> {
@@ -207,6 +211,7 @@ export async function deletePost(
   });
   if (deleted === null) return false;
   deps.contentVersion.saw(deleted.version);
+  await deps.publishSchedule.refresh();
   options.audit?.({
     before: {
       title: deleted.gone.title,

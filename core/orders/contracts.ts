@@ -235,6 +235,11 @@ export const OrderStatusViewSchema = z.object({
   latePayment: z
     .object({ refund: z.enum(['refunding', 'awaiting_address', 'refunded']), message: z.string() })
     .optional(),
+  /**
+   * Expired orders only: the same package's order page with the account filled in, where it is
+   * priced from today's catalogue (an expired order's own price is stale and never charged).
+   */
+  placeAgainPath: z.string().optional(),
 });
 /** What the confirmation page shows. */
 export type OrderStatusView = z.infer<typeof OrderStatusViewSchema>;

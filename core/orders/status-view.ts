@@ -37,5 +37,14 @@ export async function orderStatusView(deps: OrderServiceDeps, orderId: string): 
     // Open to anyone with the link: the words only, never the proof /client's buttons send.
     ...(subscriptionRow ? { subscription: subscriptionViewOf(order, subscriptionRow, deps.now(), null) } : {}),
     ...(latePayment ? { latePayment } : {}),
+    ...(order.payment_status === 'expired' ? { placeAgainPath: placeAgainPath(order) } : {}),
   };
+}
+
+/**
+ * The order page for the same package and account (the `target` a renewal link fills in too): the
+ * page prices it from today's catalogue, so an expired order is placed again, never paid as it was.
+ */
+function placeAgainPath(order: { service_slug: string; quantity: number; plan_type: string; target: string }): string {
+  return `${orderPath(order.service_slug, order.quantity, order.plan_type)}&target=${encodeURIComponent(order.target)}`;
 }

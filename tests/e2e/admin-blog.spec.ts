@@ -591,6 +591,117 @@ test.describe('admin blog', () => {
     }
   });
 
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1366, height: 900 },
+  ]) {
+    test.describe(`drafts at ${viewport.width} px`, () => {
+      test.use({ viewport });
+
+      test("after a save the editor shows the post's new state: its status words and buttons, with no reload", async ({
+        page,
+        request,
+      }) => {
+        const word = uniqueWord();
+        const headers = { authorization: `Bearer ${await tokenFor(request)}` };
+        const created = await request.post('/api/blog', {
+          headers,
+          multipart: { title: `Labels ${word}`, category: '', description: `<p>About ${word}</p>`, status: 'draft' },
+        });
+        expect(created.status(), await created.text()).toBe(201);
+        const { data } = (await created.json()) as { data: ApiPost };
+        try {
+          await gotoHydrated(page, `/admin/blog/${data.slug}`);
+          await expect(editor(page)).toBeVisible();
+          const status = page.getByTestId('blog-post-status');
+          const primary = page.getByRole('button', { name: /^(Publish post|Update post|Schedule post)$/ });
+          const secondary = page.getByRole('button', { name: /^(Save draft|Unpublish to draft)$/ });
+          await expect(status).toHaveText('This post is a draft.');
+          await expect(primary).toHaveText('Publish post');
+          await expect(secondary).toHaveText('Save draft');
+
+          await primary.click();
+          await expect(formMessage(page)).toHaveText('Blog updated successfully');
+          await expect(status).toHaveText(/^Published /);
+          await expect(primary).toHaveText('Update post');
+          await expect(secondary).toHaveText('Unpublish to draft');
+
+          await secondary.click();
+          await expect(formMessage(page)).toHaveText('Blog updated successfully');
+          await expect(status).toHaveText('This post is a draft.');
+          await expect(primary).toHaveText('Publish post');
+          await expect(secondary).toHaveText('Save draft');
+
+          // Scheduled for tomorrow: the field keeps the time, the words say when.
+          const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000);
+          const pad = (n: number) => String(n).padStart(2, '0');
+          await page
+            .getByLabel(/^Publish at/)
+            .fill(
+              `${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}T${pad(tomorrow.getHours())}:${pad(tomorrow.getMinutes())}`,
+            );
+          await expect(primary).toHaveText('Schedule post');
+          await primary.click();
+          await expect(formMessage(page)).toHaveText('Blog updated successfully');
+          await expect(status).toHaveText(/^Scheduled for /);
+          await expect(primary).toHaveText('Schedule post');
+          await expect(secondary).toHaveText('Save draft');
+        } finally {
+          await request.delete(`/api/blog/${data.id}`, { headers });
+        }
+      });
+
+      test('Preview opens a draft as the site will show it, for the signed-in owner only, never indexed', async ({
+        page,
+        request,
+        browser,
+      }) => {
+        const word = uniqueWord();
+        const headers = { authorization: `Bearer ${await tokenFor(request)}` };
+        const title = `Preview ${word}`;
+        const created = await request.post('/api/blog', {
+          headers,
+          multipart: { title, category: 'Previews', description: `<p>Draft words ${word}</p>`, status: 'draft' },
+        });
+        expect(created.status(), await created.text()).toBe(201);
+        const { data } = (await created.json()) as { data: ApiPost };
+        try {
+          await gotoHydrated(page, `/admin/blog/${data.slug}`);
+          await expect(editor(page)).toBeVisible();
+          const opened = page.context().waitForEvent('page');
+          await page.getByRole('link', { name: /^Preview/ }).click();
+          const preview = await opened;
+          await expect(preview).toHaveURL(new RegExp(`/admin/blog/${data.slug}/preview$`));
+          await expect(preview.getByTestId('preview-banner')).toContainText('Preview — not published');
+          await expect(preview.getByRole('heading', { level: 1, name: title })).toBeVisible();
+          await expect(preview.getByTestId('post-body')).toHaveText(`Draft words ${word}`);
+          await expect(preview.getByTestId('post-category')).toHaveText('Previews');
+          await expect(preview.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+          expect(await preview.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+            viewport.width,
+          );
+          const response = await preview.request.get(`/admin/blog/${data.slug}/preview`);
+          expect(response.headers()['x-robots-tag']).toBe('noindex, nofollow');
+          expect(response.headers()['cache-control']).toBe('private, no-store');
+          expect(await response.text()).not.toContain(word);
+
+          // Without the owner's token: the log-in page, and nothing of the draft.
+          const stranger = await browser.newContext({ viewport });
+          try {
+            const anonymous = await stranger.newPage();
+            await anonymous.goto(`${new URL(page.url()).origin}/admin/blog/${data.slug}/preview`);
+            await expect(anonymous).toHaveURL(/\/login/);
+            await expect(anonymous.getByText(word)).toHaveCount(0);
+          } finally {
+            await stranger.close();
+          }
+        } finally {
+          await request.delete(`/api/blog/${data.id}`, { headers });
+        }
+      });
+    });
+  }
+
   test('a post that cannot be loaded says so', async ({ page }) => {
     await gotoHydrated(page, `/admin/blog/${uniqueWord()}-missing`);
     await expect(page.getByTestId('blog-fetch-error')).toContainText('An error occurred while fetching data.');

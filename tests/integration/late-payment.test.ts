@@ -154,4 +154,31 @@ describe.each(dialects)('a payment for an expired order on %s', (dialect) => {
     });
     expect(again.statusCode).toBe(409);
   });
+
+  it("offers an expired order again at today's price: its package and account, never its old amount", async () => {
+    const created = await createOrder('late.again');
+    const orderStatus = async () =>
+      (
+        await t.app.inject({ method: 'GET', url: `/api/order/order-status?orderId=${created.razorpay_order_id}` })
+      ).json().data as Record<string, unknown>;
+    // Still payable: nothing to place again.
+    expect(await orderStatus()).not.toHaveProperty('placeAgainPath');
+
+    const order = await orderByReference(t.database.db, created.razorpay_order_id);
+    await t.database.db
+      .updateTable('orders')
+      .set({ created_at: new Date(Date.now() - ABANDONED_AFTER_MS - 3_600_000).toISOString() })
+      .where('id', '=', order.id)
+      .execute();
+    await t.store.orders.reconcile();
+
+    const expired = await orderStatus();
+    expect(expired).toMatchObject({
+      paymentStatus: 'expired',
+      placeAgainPath: `/order/${followers.slug}GOI${tier.qty}?type=${encodeURIComponent(standard.type)}&target=late.again`,
+    });
+    expect(expired).not.toHaveProperty('latePayment');
+    // The path names no price: the order page prices it from today's catalogue.
+    expect(String(expired.placeAgainPath)).not.toMatch(/amount|price/);
+  });
 });

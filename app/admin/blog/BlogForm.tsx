@@ -10,7 +10,7 @@
  * React Router's blocker, closing or reloading the tab through `beforeunload`).
  */
 import { type FormEvent, Suspense, lazy, useEffect, useId, useReducer, useRef, useState } from 'react';
-import { useBlocker } from 'react-router';
+import { Link, useBlocker } from 'react-router';
 import type { BlogCategory, BlogPost } from '../../../core/blog/contracts.ts';
 import type { FormCheck } from '../../../core/form-check.ts';
 import { ApiError, isAbort, messageOf } from '../../api/client.ts';
@@ -27,6 +27,7 @@ import {
   slugToSend,
 } from './blog-form-state.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { postStatusOf, postStatusWords } from './post-status.ts';
 import { imageFileProblem } from '../../../core/uploads/signatures.ts';
 import { IMAGE_ACCEPT, INVALID_IMAGE_MESSAGE, isAllowedImageFile, slugFromTitle } from './editor-helpers.ts';
 
@@ -40,18 +41,16 @@ export const BLOG_FORM_MESSAGES = {
   fetchFailed: 'An error occurred while fetching data.',
 } as const;
 
+/** The "Publish at" field for a stored publish time: its time when still ahead, else empty. */
+function scheduledInput(publishedAt: string | null): string {
+  return publishedAt && postStatusOf(publishedAt) === 'scheduled' ? localDateTime(publishedAt) : '';
+}
+
 /** An ISO time as a `datetime-local` input shows it, in the owner's own time zone. */
 function localDateTime(iso: string): string {
   const date = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** The post's status in words, for the owner. */
-function statusWords(post: BlogPost): string {
-  if (post.publishedAt === null) return 'This post is a draft';
-  const when = new Date(post.publishedAt).toLocaleString();
-  return post.publishedAt > new Date().toISOString() ? `Scheduled for ${when}` : `Published ${when}`;
 }
 
 export interface BlogFormProps {
@@ -101,10 +100,10 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
     whileTyping: 'clear',
   });
   const [categories, setCategories] = useState<BlogCategory[]>([]);
+  /** The stored publish time, as of the last load or save: the status words and buttons follow it. */
+  const [publishedAt, setPublishedAt] = useState(post?.publishedAt ?? null);
   // A scheduled post shows its time; a draft or a live post starts empty (publish at once).
-  const [publishAt, setPublishAt] = useState(() =>
-    post?.publishedAt && post.publishedAt > new Date().toISOString() ? localDateTime(post.publishedAt) : '',
-  );
+  const [publishAt, setPublishAt] = useState(() => scheduledInput(post?.publishedAt ?? null));
   const fileInput = useRef<HTMLInputElement>(null);
   const bannerRef = useRef<HTMLDivElement>(null);
 
@@ -218,6 +217,8 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
         const reply = await updateBlogPost(state.currentSlug, payload);
         const updated = reply.data;
         emptyFileInput();
+        setPublishedAt(updated.publishedAt);
+        setPublishAt(scheduledInput(updated.publishedAt));
         dispatch({ type: 'updated', post: updated, message: reply.message });
         if (updated.slug !== state.currentSlug) {
           // Not dirty any more: the blocker must not stop the move to the new address.
@@ -262,7 +263,7 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
   }, [banner]);
 
   const preview = imagePreview ?? (removeImage ? null : storedImage || null);
-  const live = post?.publishedAt ? post.publishedAt <= new Date().toISOString() : false;
+  const live = editing && postStatusOf(publishedAt) === 'published';
 
   return (
     <>
@@ -449,8 +450,9 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
             className={`${fieldClass} max-w-xs`}
           />
           <p id={`${ids}-publish-at-hint`} className={hintClass}>
-            {post ? `${statusWords(post)}. ` : ''}Leave empty to publish at once; a later time schedules the post, which
-            goes live then on its own. Drafts and scheduled posts are hidden from visitors.
+            {editing ? <span data-testid="blog-post-status">{`${postStatusWords(publishedAt)}. `}</span> : null}
+            Leave empty to publish at once; a later time schedules the post, which goes live then on its own. Drafts and
+            scheduled posts are hidden from visitors.
           </p>
         </div>
 
@@ -472,8 +474,19 @@ export function BlogForm({ post, onSlugChanged }: BlogFormProps) {
             className="inline-flex items-center gap-2 rounded-xl bg-brand-700 px-6 py-2.5 font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:opacity-70"
           >
             {saving ? <ButtonSpinner /> : null}
-            {saving ? 'Saving…' : editing && live ? 'Update post' : publishAt ? 'Schedule post' : 'Publish post'}
+            {saving ? 'Saving…' : live ? 'Update post' : publishAt ? 'Schedule post' : 'Publish post'}
           </button>
+          {editing ? (
+            // The saved post as the site will show it, in a tab of its own (the form stays as typed).
+            <Link
+              to={`/admin/blog/${encodeURIComponent(state.currentSlug)}/preview`}
+              target="_blank"
+              data-testid="blog-preview-link"
+              className="inline-flex items-center gap-2 rounded-xl px-4 py-2.5 font-semibold text-brand-700 underline hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+            >
+              Preview<span className="sr-only"> the saved post (opens in a new tab)</span>
+            </Link>
+          ) : null}
           {dirty && !saving ? <span className="text-sm text-gray-700">Unsaved changes</span> : null}
         </div>
       </form>

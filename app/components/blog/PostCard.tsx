@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { BlogImage } from './BlogImage.tsx';
-import { categoryPath, formatPostDate, postPath } from './format.ts';
+import { categoryPath, formatPostDate, postPath, publishedDateOf } from './format.ts';
 import type { BlogCard } from './types.ts';
 
 export interface PostCardProps {
@@ -33,8 +33,8 @@ export function PostCard({ card, eager = false, headingLevel = 2 }: PostCardProp
           ) : card.category ? (
             <span className="font-semibold text-brand-700">{card.category}</span>
           ) : null}
-          <time dateTime={card.createdAt} className="text-gray-600">
-            {formatPostDate(card.createdAt)}
+          <time dateTime={publishedDateOf(card)} className="text-gray-600">
+            {formatPostDate(publishedDateOf(card))}
           </time>
         </p>
         <Heading className="text-xl font-bold text-gray-900">

@@ -9,6 +9,20 @@ const LONG_US_DATE = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 
+/**
+ * When a post went (or goes) live: its publish time, which for a post drafted or scheduled first is
+ * later than when it was written. Every public date says this one.
+ */
+export function publishedDateOf(post: { publishedAt: string | null; createdAt: string }): string {
+  return post.publishedAt ?? post.createdAt;
+}
+
+/** The last time the public's view of a post changed: an edit, or its going live after it was written. */
+export function lastChangeOf(post: { publishedAt: string | null; createdAt: string; updatedAt: string }): string {
+  const published = publishedDateOf(post);
+  return published > post.updatedAt ? published : post.updatedAt;
+}
+
 export function formatPostDate(iso: string): string {
   const time = Date.parse(iso);
   return Number.isNaN(time) ? '' : LONG_US_DATE.format(time);

@@ -4,7 +4,7 @@
  */
 import { organizationJsonLd } from '../../seo/json-ld.ts';
 import { type Crumb, DEFAULT_SHARE_IMAGE, type JsonLd, absoluteUrl, breadcrumbJsonLd } from '../../seo/meta.ts';
-import { categoryPath } from './format.ts';
+import { categoryPath, lastChangeOf, publishedDateOf } from './format.ts';
 
 export interface PostForJsonLd {
   title: string;
@@ -12,6 +12,7 @@ export interface PostForJsonLd {
   image: string;
   createdAt: string;
   updatedAt: string;
+  publishedAt: string | null;
   category: string;
   categorySlug?: string | null;
 }
@@ -24,8 +25,8 @@ export function blogPostingJsonLd(publicUrl: string, path: string, post: PostFor
     '@type': 'BlogPosting',
     headline: post.title,
     description: post.shortDesc,
-    datePublished: post.createdAt,
-    dateModified: post.updatedAt,
+    datePublished: publishedDateOf(post),
+    dateModified: lastChangeOf(post),
     image: [absoluteUrl(publicUrl, post.image || DEFAULT_SHARE_IMAGE)],
     ...(post.category ? { articleSection: post.category } : {}),
     mainEntityOfPage: { '@type': 'WebPage', '@id': absoluteUrl(publicUrl, path) },

@@ -1,7 +1,7 @@
 /** `/blog/feed.xml`: the newest posts as RSS 2.0, every value escaped. */
 import type { Route } from './+types/feed';
 import { CacheStrategy } from '../../cache.ts';
-import { postPath } from '../../components/blog/format.ts';
+import { lastChangeOf, postPath, publishedDateOf } from '../../components/blog/format.ts';
 import { BLOG_NAME, FEED_PATH, absoluteUrl } from '../../components/blog/seo.ts';
 import { requestContext } from '../../context.ts';
 import { escapeXml, xmlResponse } from '../seo/xml.server.ts';
@@ -24,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       `      <title>${escapeXml(post.title)}</title>`,
       `      <link>${escapeXml(link)}</link>`,
       `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
-      `      <pubDate>${rfc822(post.createdAt)}</pubDate>`,
+      `      <pubDate>${rfc822(publishedDateOf(post))}</pubDate>`,
       post.category ? `      <category>${escapeXml(post.category)}</category>` : null,
       `      <description>${escapeXml(post.shortDesc)}</description>`,
       '    </item>',
@@ -33,7 +33,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       .join('\n');
   });
   const lastBuild = posts.reduce<string | null>(
-    (latest, post) => (!latest || post.updatedAt > latest ? post.updatedAt : latest),
+    (latest, post) => (!latest || lastChangeOf(post) > latest ? lastChangeOf(post) : latest),
     null,
   );
   const xml = [

@@ -9,7 +9,7 @@ import type { Route } from './+types/sitemap';
 import type { BlogPostSummary } from '../../../core/blog/contracts.ts';
 import { listCourses } from '../../../core/courses/catalogue.ts';
 import { CacheStrategy } from '../../cache.ts';
-import { categoryPath, postPath } from '../../components/blog/format.ts';
+import { categoryPath, lastChangeOf, postPath } from '../../components/blog/format.ts';
 
 import { FAQ_PAGE, LEGAL_PAGES } from '../../content/legal/pages.ts';
 import { requestContext } from '../../context.ts';
@@ -27,7 +27,7 @@ interface SitemapEntry {
 
 function newest(posts: readonly BlogPostSummary[]): string | undefined {
   return posts.reduce<string | undefined>(
-    (latest, post) => (!latest || post.updatedAt > latest ? post.updatedAt : latest),
+    (latest, post) => (!latest || lastChangeOf(post) > latest ? lastChangeOf(post) : latest),
     undefined,
   );
 }
@@ -60,7 +60,7 @@ export async function loader({ context }: Route.LoaderArgs) {
         path: categoryPath(category.slug),
         lastmod: newest(posts.filter((post) => post.categorySlug === category.slug)),
       })),
-    ...posts.map((post) => ({ path: postPath(post.slug), lastmod: post.updatedAt })),
+    ...posts.map((post) => ({ path: postPath(post.slug), lastmod: lastChangeOf(post) })),
   ];
 
   const urls = entries.slice(0, MAX_URLS).map(({ path, lastmod }) => {
