@@ -379,8 +379,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       if (timer) clearTimeout(timer);
       timer = undefined;
       try {
-        while (inFlight || claiming || running.size > 0)
-          await Promise.allSettled([inFlight, claiming, ...running]);
+        while (inFlight || claiming || running.size > 0) await Promise.allSettled([inFlight, claiming, ...running]);
       } finally {
         stopping = false;
       }
