@@ -78,6 +78,8 @@ export function handleJob<Schema extends z.ZodType>(
 
 /** The subset of pino's (and Fastify's) logger the worker uses. */
 export interface JobLogger {
+  /** Routine lines; a logger without it leaves them out. */
+  debug?(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -128,6 +130,7 @@ export interface JobWorker {
 }
 
 const consoleLogger: JobLogger = {
+  debug: (obj, msg) => console.debug(msg ?? '', JSON.stringify(obj)),
   info: (obj, msg) => console.info(msg ?? '', JSON.stringify(obj)),
   warn: (obj, msg) => console.warn(msg ?? '', JSON.stringify(obj)),
   error: (obj, msg) => console.error(msg ?? '', JSON.stringify(obj)),
@@ -215,7 +218,8 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     const ms = Date.now() - startedAt;
     if (!failure) {
       const done = await completeJob(db, job, workerId, now());
-      if (done) logger.info({ ...log, ms }, 'job done');
+      // Routine: one line per finished job would bury what needs reading (failures stay warnings).
+      if (done) logger.debug?.({ ...log, ms }, 'job done');
       else
         logger.warn(
           { ...log, ms },
