@@ -75,6 +75,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { formatAmountE4 } from '../core/money/money.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { type AppMetrics, createAppMetrics } from './metrics.ts';
 
 /** Jobs one worker claims per round, and how many of them run at once (core/jobs/worker.ts). */
 const JOB_BATCH = 32;
@@ -115,6 +116,8 @@ export interface Store {
   renewals: Renewals;
   mailer: Mailer;
   worker: JobWorker;
+  /** This instance's Prometheus registry and the recorder its services report to (server/metrics.ts). */
+  metrics: AppMetrics;
   services: StoreServices;
   /** Starts the jobs worker, which also runs the recurring jobs (the server does; most tests do not). */
   startBackground(): void;
@@ -143,6 +146,7 @@ export async function openStore(
       poolSize: config.DATABASE_POOL_SIZE,
     });
   const { db } = handle;
+  const metrics = createAppMetrics(handle);
   const clock = overrides.clock ?? systemClock;
   await migrateToLatest(db);
   // Decision 022: refuses to start (TotpKeyError) when admins' TOTP secrets cannot be read, and
@@ -404,6 +408,7 @@ export async function openStore(
     renewals,
     mailer,
     worker,
+    metrics,
     services,
     startBackground() {
       worker.start();
