@@ -34,6 +34,7 @@ import {
 import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
 import type { SupplierPanel } from '../core/fulfilment/supplier.ts';
 import { type JobWorker, createJobWorker, handleJob } from '../core/jobs/worker.ts';
+import { countedMailer } from '../core/mail/counted-mailer.ts';
 import { type Mailer, createMailer } from '../core/mail/mailer.ts';
 import { createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
@@ -301,12 +302,10 @@ export async function openStore(
     tokenKey: customerTokenKey,
     now: clock,
   });
-  const mailer = createMailer({
-    smtpUrl: config.SMTP_URL,
-    dir: path.join(config.dataDir, 'mail'),
-    from: config.MAIL_FROM,
-    logger,
-  });
+  const mailer = countedMailer(
+    createMailer({ smtpUrl: config.SMTP_URL, dir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, logger }),
+    metrics.recorder,
+  );
   // Periodic work is recurring jobs, one run per slot across every instance (core/jobs/recurring.ts).
   const recurring = [
     { job: PAYMENT_RECONCILE_JOB, everyMs: config.PAYMENT_RECONCILE_SECONDS * 1000 },
@@ -327,6 +326,7 @@ export async function openStore(
   const worker = createJobWorker({
     db,
     now: clock,
+    metrics: metrics.recorder,
     handlers: [
       createSendMailHandler(mailer, { db, publicUrl: config.PUBLIC_URL, now: clock }),
       handleOrderEvents(db, orderEventSubscribers),

@@ -83,4 +83,24 @@ describe.each(dialects)('GET /metrics (%s)', (dialect) => {
     const age = /^boostly_jobs_oldest_age_seconds\{kind="test\.metrics",status="pending"\} ([\d.]+)$/m.exec(mine.body);
     expect(Number(age?.[1])).toBeGreaterThanOrEqual(59);
   });
+
+  it('counts mail sent and job attempts that failed, by kind', async () => {
+    await open.store.mailer.send({ to: 'buyer@example.com', subject: 'Hello', html: '<p>Hi</p>', text: 'Hi' });
+    await open.store.database.db
+      .insertInto('jobs')
+      .values({
+        kind: 'test.no-handler',
+        payload_json: '{}',
+        status: 'pending',
+        max_attempts: 1,
+        run_at: new Date(Date.now() - 1000).toISOString(),
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    await open.store.worker.runOnce();
+    const reply = await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' });
+    expect(reply.body).toMatch(/^boostly_mail_total\{outcome="sent"\} 1$/m);
+    expect(reply.body).toMatch(/^boostly_jobs_failed_total\{kind="test\.no-handler",retried="false"\} 1$/m);
+  });
 });
