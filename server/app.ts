@@ -131,7 +131,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = store;
   // Pages and their cache exist only with a server build; fresh cached pages are answered before
   // Fastify (server/page-fast-path.ts, decision 035).
-  const pageCache = options.build ? new PageCache({ maxSeconds: config.PAGE_CACHE_SECONDS }) : null;
+  const pageCache = options.build
+    ? new PageCache({
+        maxSeconds: config.PAGE_CACHE_SECONDS,
+        onLookup: (result) => store.metrics.recorder.recordPageCache(result),
+      })
+    : null;
   const contentVersion = combinedContentVersion(services);
   let fastPath: PageFastPath | null = null;
   const app = Fastify({
