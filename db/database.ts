@@ -16,6 +16,8 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
   close(): Promise<void>;
+  /** PostgreSQL's pool: connections open, idle and clients waiting for one (metrics). */
+  poolUse?: () => { total: number; idle: number; waiting: number };
 }
 
 interface DatabaseOptions {
@@ -43,7 +45,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       },
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, dialect: 'postgres', close: () => db.destroy(), poolUse };
   }
 
   const file = options.sqlitePath ?? ':memory:';

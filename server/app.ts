@@ -59,6 +59,7 @@ import { FALLBACK_MESSAGES, apiFallback, createApiRouteTable, isApiPath } from '
 import { FailureSchema, failure } from './api/envelope.ts';
 import { refuseUnsafeText } from './api/text-guard.ts';
 import type { Config } from './config.ts';
+import { FAST_PATH_ROUTE, registerMetricsRoute, routeLabel } from './metrics.ts';
 import { PageCache } from './page-cache.ts';
 import { type PageFastPath, createPageFastPath } from './page-fast-path.ts';
 import type { Store } from './store.ts';
@@ -130,7 +131,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = store;
   // Pages and their cache exist only with a server build; fresh cached pages are answered before
   // Fastify (server/page-fast-path.ts, decision 035).
-  const pageCache = options.build ? new PageCache({ maxSeconds: config.PAGE_CACHE_SECONDS }) : null;
+  const pageCache = options.build
+    ? new PageCache({
+        maxSeconds: config.PAGE_CACHE_SECONDS,
+        onLookup: (result) => store.metrics.recorder.recordPageCache(result),
+      })
+    : null;
   const contentVersion = combinedContentVersion(services);
   let fastPath: PageFastPath | null = null;
   const app = Fastify({
@@ -153,7 +159,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     serverFactory: (fastifyHandler) => {
       const devMiddleware = options.devMiddleware;
       const server = http.createServer((request, response) => {
-        if (fastPath?.serve(request, response)) return;
+        const started = performance.now();
+        if (fastPath?.serve(request, response)) {
+          response.once('finish', () =>
+            store.metrics.observeRequest(
+              request.method ?? 'GET',
+              FAST_PATH_ROUTE,
+              response.statusCode,
+              (performance.now() - started) / 1000,
+            ),
+          );
+          return;
+        }
         if (devMiddleware) devMiddleware(request, response, () => fastifyHandler(request, response));
         else fastifyHandler(request, response);
       });
@@ -174,6 +191,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // One log line per request, with its id, outcome and duration.
   app.addHook('onResponse', async (request, reply) => {
+    store.metrics.observeRequest(
+      request.method,
+      routeLabel(request.routeOptions.url),
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     request.log.info(
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
@@ -355,6 +378,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Uploaded images (DATA_DIR/uploads), by content hash.
   await app.register(uploadFiles, { dataDir: config.dataDir });
 
+  registerMetricsRoute(app, store.metrics, config.METRICS_TOKEN);
   app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   // Ready means the store can write: a full disk, a read-only or corrupt database answer 503
   // with the cause, and the cause is logged once each time it changes (not on every probe).

@@ -46,6 +46,8 @@ const EnvSchema = z.object({
     .transform((value): boolean | number | string =>
       value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
     ),
+  /** Bearer token GET /metrics requires; unset, /metrics answers only loopback callers. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seconds a public page may be served from the in-process page cache; 0 turns it off. */
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),

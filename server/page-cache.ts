@@ -49,6 +49,8 @@ interface PageCacheOptions {
   maxSeconds: number;
   maxEntries?: number;
   now?: () => number;
+  /** Hears each look-up's result (the metrics' hit, stale and miss counts). */
+  onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
 }
 
 export function parseCacheControl(value: string | null): { maxAge: number; swr: number } | null {
@@ -66,7 +68,10 @@ export class PageCache {
   private readonly maxEntries: number;
   private readonly now: () => number;
 
+  private readonly onLookup: (result: 'hit' | 'stale' | 'miss') => void;
+
   constructor(options: PageCacheOptions) {
+    this.onLookup = options.onLookup ?? (() => {});
     this.maxSeconds = options.maxSeconds;
     this.maxEntries = options.maxEntries ?? 500;
     this.now = options.now ?? Date.now;
@@ -83,18 +88,26 @@ export class PageCache {
   async get(key: string, render: () => Promise<RenderedPage>): Promise<CachedPage | RenderedPage> {
     const entry = this.entries.get(key);
     const now = this.now();
-    if (entry && now < entry.freshUntil) return entry;
+    if (entry && now < entry.freshUntil) {
+      this.onLookup('hit');
+      return entry;
+    }
     if (entry && now < entry.staleUntil) {
+      this.onLookup('stale');
       if (!this.inflight.has(key)) void this.refresh(key, render).catch(() => undefined);
       return entry;
     }
+    this.onLookup('miss');
     return this.refresh(key, render);
   }
 
   /** The entry for `key` while it is fresh; never renders, never refreshes (the fast path's look-up). */
   peekFresh(key: string): CachedPage | undefined {
     const entry = this.entries.get(key);
-    return entry && this.now() < entry.freshUntil ? entry : undefined;
+    if (!entry || this.now() >= entry.freshUntil) return undefined;
+    // Only a hit counts here: a miss falls through to `get`, which counts it.
+    this.onLookup('hit');
+    return entry;
   }
 
   clear(): void {

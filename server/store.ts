@@ -34,6 +34,7 @@ import {
 import { createSmmPanelClient } from '../core/fulfilment/smm-panel-client.ts';
 import type { SupplierPanel } from '../core/fulfilment/supplier.ts';
 import { type JobWorker, createJobWorker, handleJob } from '../core/jobs/worker.ts';
+import { countedMailer } from '../core/mail/counted-mailer.ts';
 import { type Mailer, createMailer } from '../core/mail/mailer.ts';
 import { createSendMailHandler } from '../core/mail/send-mail-job.ts';
 import { orderMailsSubscriber } from '../core/notifications/order-mails.ts';
@@ -75,6 +76,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { formatAmountE4 } from '../core/money/money.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { type AppMetrics, createAppMetrics } from './metrics.ts';
 
 /** Jobs one worker claims per round, and how many of them run at once (core/jobs/worker.ts). */
 const JOB_BATCH = 32;
@@ -115,6 +117,8 @@ export interface Store {
   renewals: Renewals;
   mailer: Mailer;
   worker: JobWorker;
+  /** This instance's Prometheus registry and the recorder its services report to (server/metrics.ts). */
+  metrics: AppMetrics;
   services: StoreServices;
   /** Starts the jobs worker, which also runs the recurring jobs (the server does; most tests do not). */
   startBackground(): void;
@@ -143,6 +147,7 @@ export async function openStore(
       poolSize: config.DATABASE_POOL_SIZE,
     });
   const { db } = handle;
+  const metrics = createAppMetrics(handle);
   const clock = overrides.clock ?? systemClock;
   await migrateToLatest(db);
   // Decision 022: refuses to start (TotpKeyError) when admins' TOTP secrets cannot be read, and
@@ -297,12 +302,10 @@ export async function openStore(
     tokenKey: customerTokenKey,
     now: clock,
   });
-  const mailer = createMailer({
-    smtpUrl: config.SMTP_URL,
-    dir: path.join(config.dataDir, 'mail'),
-    from: config.MAIL_FROM,
-    logger,
-  });
+  const mailer = countedMailer(
+    createMailer({ smtpUrl: config.SMTP_URL, dir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, logger }),
+    metrics.recorder,
+  );
   // Periodic work is recurring jobs, one run per slot across every instance (core/jobs/recurring.ts).
   const recurring = [
     { job: PAYMENT_RECONCILE_JOB, everyMs: config.PAYMENT_RECONCILE_SECONDS * 1000 },
@@ -323,6 +326,7 @@ export async function openStore(
   const worker = createJobWorker({
     db,
     now: clock,
+    metrics: metrics.recorder,
     handlers: [
       createSendMailHandler(mailer, { db, publicUrl: config.PUBLIC_URL, now: clock }),
       handleOrderEvents(db, orderEventSubscribers),
@@ -405,6 +409,7 @@ export async function openStore(
     renewals,
     mailer,
     worker,
+    metrics,
     services,
     startBackground() {
       worker.start();

@@ -22,6 +22,7 @@ import type { Database } from '../../db/schema.ts';
 import { type JobDefinition, describePayloadIssues } from './job-definition.ts';
 import { type JobRow, claimJobs, completeJob, failJob, releaseJob, renewLease } from './queue.ts';
 import { type RecurringJob, createRecurringSchedule, offerRecurringJobs } from './recurring.ts';
+import type { MetricsRecorder } from '../metrics/recorder.ts';
 import { describeError } from './retry.ts';
 
 /** Thrown by a handler when retrying cannot help (bad payload, address rejected, …). */
@@ -105,6 +106,8 @@ interface JobWorkerOptions {
    */
   concurrency?: number;
   logger?: JobLogger | undefined;
+  /** Hears of each failed attempt, retried or not (the server counts them for alerts). */
+  metrics?: Pick<MetricsRecorder, 'recordJobFailure'> | undefined;
   /**
    * Periodic jobs this worker offers once per slot while it runs (see recurring.ts); their kinds
    * need handlers like any other job.
@@ -233,6 +236,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       now: now(),
       giveUpAt: retryForMs === undefined ? undefined : new Date(Date.parse(job.created_at) + retryForMs),
     });
+    if (result.updated) options.metrics?.recordJobFailure(job.kind, result.status === 'pending');
     const entry = { ...log, ms, error: describeError(failure), status: result.status, retryAt: result.runAt };
     if (!result.updated) logger.warn(entry, 'job failed but its claim was lost; not updated');
     else if (result.status === 'pending') logger.warn(entry, 'job failed; will retry');
