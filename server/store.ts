@@ -22,6 +22,7 @@ import { type Refills, bindRefills, refillsDepsFrom } from '../core/fulfilment/r
 import { type SubscriptionCancels, bindSubscriptionCancels } from '../core/fulfilment/subscription-cancel.ts';
 import { createPanelKeySealer, resealPanelKeys } from '../core/fulfilment/panel-keys.ts';
 import { type PanelRegistry, createPanelRegistry } from '../core/fulfilment/panels.ts';
+import { ENVIRONMENT_PANEL_ID } from '../core/fulfilment/supplier-catalogue.ts';
 import { type SupplierAdmin, createSupplierAdmin } from '../core/fulfilment/panels-admin.ts';
 import { fulfilmentSubscriber } from '../core/fulfilment/subscribers.ts';
 import { SUBSCRIPTIONS_TYPE } from '../core/fulfilment/simulated-panel-protocol.ts';
@@ -185,6 +186,7 @@ export async function openStore(
     checkTarget: (kind, input) => verifier.verify(kind, input),
     publicUrl: config.PUBLIC_URL,
     now: clock,
+    metrics: metrics.recorder,
   });
   // One codes service for every purpose ('order-history', 'admin-login').
   const codes = createOneTimeCodes({ db, pepper: await loadCodePepper(db), now: clock });
@@ -213,8 +215,14 @@ export async function openStore(
 
   let simulatedPanel: SimulatedPanel | null = null;
   let supplier: SupplierPanel;
+  const countEnvironmentPanelCall = (failed: boolean) =>
+    metrics.recorder.recordSupplierCall(String(ENVIRONMENT_PANEL_ID), failed);
   if (config.SMM_PANEL_URL && config.SMM_PANEL_KEY) {
-    supplier = createSmmPanelClient({ url: config.SMM_PANEL_URL, key: config.SMM_PANEL_KEY });
+    supplier = createSmmPanelClient({
+      url: config.SMM_PANEL_URL,
+      key: config.SMM_PANEL_KEY,
+      onCall: countEnvironmentPanelCall,
+    });
   } else {
     const key = await loadInstallSecret(db, 'simulated-panel.key');
     // The simulated panel offers what the catalogue sells, as it stands: a service the owner maps
@@ -244,6 +252,7 @@ export async function openStore(
       url: `http://simulated-panel.internal${SIMULATED_PANEL_PATH}`,
       key,
       fetch: simulatedPanelFetch(simulatedPanel),
+      onCall: countEnvironmentPanelCall,
     });
   }
   const panelKeys = createPanelKeySealer(
@@ -265,6 +274,7 @@ export async function openStore(
     environment: supplier,
     sealer: panelKeys,
     addressPolicy: { allowedPrivate: config.SUPPLIER_PANEL_ALLOW_PRIVATE },
+    onPanelCall: (panelId, failed) => metrics.recorder.recordSupplierCall(String(panelId), failed),
   });
   const suppliers = createSupplierAdmin({
     db,

@@ -39,6 +39,8 @@ export interface PanelRegistryOptions {
   addressPolicy: PanelAddressPolicy;
   /** The fetch stored panels' clients use; the address-checking one unless a test routes it. */
   fetch?: typeof fetch | undefined;
+  /** Told of every call to a stored panel, by its id, and whether it failed. */
+  onPanelCall?: ((panelId: number, failed: boolean) => void) | undefined;
 }
 
 export interface PanelRegistry extends SupplierPanels {
@@ -52,7 +54,13 @@ export function createPanelRegistry(options: PanelRegistryOptions): PanelRegistr
   const { db, environment, sealer } = options;
   const cache = new Map<number, { stamp: string; panel: SupplierPanel }>();
   const panelFetch = options.fetch ?? createGuardedPanelFetch(options.addressPolicy);
-  const build = (url: string, key: string) => createSmmPanelClient({ url, key, fetch: panelFetch });
+  const build = (url: string, key: string, panelId?: number) =>
+    createSmmPanelClient({
+      url,
+      key,
+      fetch: panelFetch,
+      onCall: panelId === undefined ? undefined : (failed) => options.onPanelCall?.(panelId, failed),
+    });
 
   return {
     async get(panelId) {
@@ -70,11 +78,11 @@ export function createPanelRegistry(options: PanelRegistryOptions): PanelRegistr
       const cached = cache.get(panelId);
       if (cached?.stamp === stamp) return cached.panel;
       if (!sealer) throw new PanelKeyUnreadableError({ cause: new Error(SUPPLIER_KEY_MISSING_MESSAGE) });
-      const panel = build(row.url, sealer.open(panelId, row.key_sealed));
+      const panel = build(row.url, sealer.open(panelId, row.key_sealed), panelId);
       cache.set(panelId, { stamp, panel });
       return panel;
     },
-    probe: build,
+    probe: (url, apiKey) => build(url, apiKey),
     urlProblem: (url) => panelUrlProblem(url, options.addressPolicy),
   };
 }

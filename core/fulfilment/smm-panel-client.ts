@@ -125,6 +125,8 @@ export interface SmmPanelClientOptions {
   timeoutMs?: number;
   /** The largest reply read; a bigger one fails as a bad reply. */
   maxReplyBytes?: number;
+  /** Told of every call when it ends, and whether it failed (the metrics count both). */
+  onCall?: ((failed: boolean) => void) | undefined;
 }
 
 /**
@@ -164,6 +166,18 @@ export function createSmmPanelClient(options: SmmPanelClientOptions): SupplierPa
   const bad = (action: string, message: string) => new SmmPanelError('bad-response', message, undefined, action);
 
   async function call(action: string, fields: Record<string, string> = {}): Promise<unknown> {
+    if (!options.onCall) return callPanel(action, fields);
+    try {
+      const reply = await callPanel(action, fields);
+      options.onCall(false);
+      return reply;
+    } catch (error) {
+      options.onCall(true);
+      throw error;
+    }
+  }
+
+  async function callPanel(action: string, fields: Record<string, string>): Promise<unknown> {
     const body = new URLSearchParams({ key: options.key, action, ...fields });
     let text: string | null;
     let response: Response;

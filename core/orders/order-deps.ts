@@ -5,6 +5,7 @@ import type { Catalogue } from '../catalogue/catalogue.ts';
 import type { TargetKind } from '../catalogue/types.ts';
 import { type PaymentGateways, loadMethodAdjustments } from '../payments/methods.ts';
 import type { CheckoutMethods } from './form-detail.ts';
+import type { MetricsRecorder } from '../metrics/recorder.ts';
 
 export type TargetCheckResult =
   | { outcome: 'verified'; canonical: string }
@@ -22,6 +23,8 @@ export interface OrderServiceDeps {
   checkTarget: TargetCheck;
   publicUrl: string;
   now: () => Date;
+  /** Told of each payment outcome once it is committed (the metrics count them). */
+  metrics?: Pick<MetricsRecorder, 'recordPayment'> | undefined;
 }
 
 /** The methods offered right now, with the owner's adjustments. */
@@ -43,4 +46,13 @@ export function findAttempt(deps: Pick<OrderServiceDeps, 'db'>, provider: string
     .where('provider', '=', provider)
     .where('reference', '=', reference)
     .executeTakeFirst();
+}
+
+/**
+ * Counts an outcome that changed something (a payment taken, refused, flagged, short or
+ * disputed); repeats of what was already recorded and notices about nothing of ours are left out.
+ */
+export function countPaymentOutcome(deps: Pick<OrderServiceDeps, 'metrics'>, provider: string, outcome: string): void {
+  if (outcome === 'ignored' || outcome === 'already-paid' || outcome === 'duplicate' || outcome === 'rejected') return;
+  deps.metrics?.recordPayment(provider, outcome);
 }

@@ -9,7 +9,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { e4ToCents } from '../money/money.ts';
 import type { PaymentOutcome, PaymentProvider } from '../payments/provider.ts';
-import { type OrderServiceDeps, findOrderByReference } from './order-deps.ts';
+import { type OrderServiceDeps, countPaymentOutcome, findOrderByReference } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
 import {
   type PaymentSource,
@@ -73,6 +73,7 @@ export async function verifyCheckoutPayment(
       { now: deps.now },
     ),
   );
+  countPaymentOutcome(deps, provider.id, result.outcome);
   if (result.outcome === 'rejected') throw new OrderError(result.reason, 400);
   return { orderId: publicOrderId(attempt.provider_order_id) };
 }
@@ -101,6 +102,7 @@ export async function recordCheckoutFailure(
       deps.now(),
     ),
   );
+  countPaymentOutcome(deps, attempt.provider, 'failed');
   return { orderId: publicOrderId(attempt.provider_order_id) };
 }
 
@@ -209,16 +211,18 @@ export async function handleWebhook(
   if (!provider || !provider.acceptsWebhooks) throw new WebhookRejected('Invalid webhook signature');
   const reading = provider.readWebhook(rawBody, headers);
   if (!reading.ok) throw new WebhookRejected(reading.reason);
-  return deps.db.transaction().execute(async (trx) => {
+  const applied = await deps.db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('webhook_events')
       .values({ provider: provider.id, event_id: reading.eventId.slice(0, 200), received_at: deps.now().toISOString() })
       .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { duplicate: true, result: 'duplicate' };
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { duplicate: true, result: 'duplicate' as const };
     const result = await applyPaymentOutcome(trx, deps, provider, reading.outcome, 'webhook', true);
     return { duplicate: false, result };
   });
+  countPaymentOutcome(deps, provider.id, applied.result);
+  return applied;
 }
 
 /** A webhook refused: bad signature or shape, or about an order we cannot find (yet). */

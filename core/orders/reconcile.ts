@@ -6,7 +6,7 @@
 import { defineRecurringJob } from '../jobs/recurring.ts';
 import { type PaymentOutcome, type PaymentProvider, PaymentProviderError } from '../payments/provider.ts';
 import type { PaymentGateways } from '../payments/methods.ts';
-import { type OrderServiceDeps, findOrderByReference } from './order-deps.ts';
+import { type OrderServiceDeps, countPaymentOutcome, findOrderByReference } from './order-deps.ts';
 import { OrderError, PAYMENT_MESSAGES } from './order-error.ts';
 import type { PaymentStatus } from './status.ts';
 import { publicOrderId } from './types.ts';
@@ -94,11 +94,15 @@ export async function checkOrderPayment(
     .execute();
   const outcomes = (await lookUpAttempts(deps.gateways, attempts)) ?? [];
   const money = outcomes.filter(({ outcome }) => outcome.kind === 'captured' || outcome.kind === 'underpaid');
-  if (money.length > 0)
-    await deps.db.transaction().execute(async (trx) => {
+  if (money.length > 0) {
+    const applied = await deps.db.transaction().execute(async (trx) => {
+      const results: [string, string][] = [];
       for (const { provider, outcome } of money)
-        await applyPaymentOutcome(trx, deps, provider, outcome, 'checkout', false);
+        results.push([provider.id, await applyPaymentOutcome(trx, deps, provider, outcome, 'checkout', false)]);
+      return results;
     });
+    for (const [provider, result] of applied) countPaymentOutcome(deps, provider, result);
+  }
   const now = await deps.db
     .selectFrom('orders')
     .select('payment_status')
@@ -150,7 +154,9 @@ export async function reconcilePayments(deps: OrderServiceDeps, limit = RECONCIL
       return;
     }
     result.checked += 1;
+    const counted: [string, string][] = [];
     await db.transaction().execute(async (trx) => {
+      counted.length = 0; // a retried transaction starts its count again
       let applied = false;
       for (const { provider, outcome } of outcomes) {
         if (outcome.kind !== 'captured' && outcome.kind !== 'underpaid') continue;
@@ -163,6 +169,7 @@ export async function reconcilePayments(deps: OrderServiceDeps, limit = RECONCIL
           }),
         );
         applied = true;
+        counted.push([provider.id, done]);
         if (done === 'paid') result.paid += 1;
       }
       if (!applied) {
@@ -173,6 +180,7 @@ export async function reconcilePayments(deps: OrderServiceDeps, limit = RECONCIL
       }
       await markPaymentChecked(trx, order.id, checkedAt);
     });
+    for (const [provider, done] of counted) countPaymentOutcome(deps, provider, done);
   }
 
   // A few provider calls at a time: a backlog of hundreds is one run, not hundreds of seconds.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogueSeed } from '../../core/catalogue/seed/catalogue-seed.ts';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { dialects } from '../support/databases.ts';
 
@@ -102,5 +103,57 @@ describe.each(dialects)('GET /metrics (%s)', (dialect) => {
     const reply = await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' });
     expect(reply.body).toMatch(/^boostly_mail_total\{outcome="sent"\} 1$/m);
     expect(reply.body).toMatch(/^boostly_jobs_failed_total\{kind="test\.no-handler",retried="false"\} 1$/m);
+  });
+
+  it('counts calls to the supplier panel by panel id, and the ones that failed', async () => {
+    const panel = await open.store.panels.get(1);
+    await panel.services();
+    const unreachable = open.store.panels.probe('https://panel.invalid/api/v2', 'key');
+    await expect(unreachable.services()).rejects.toThrow();
+    const reply = await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(reply.body).toMatch(/^boostly_supplier_calls_total\{panel="1"\} [1-9]\d*$/m);
+    // A probe (checking a panel before it is saved) belongs to no panel: not counted.
+    expect(reply.body).not.toMatch(/^boostly_supplier_errors_total\{panel="1"\}/m);
+  });
+
+  it('counts payments by provider and outcome once they are committed, and no repeat', async () => {
+    const followers = catalogueSeed.groups[0].services[0];
+    const tier = followers.plans.find((plan) => plan.type === 'Standard')!.tiers[0];
+    const post = (url: string, payload: object) =>
+      open.app.inject({ method: 'POST', url, payload, remoteAddress: '10.77.0.1' });
+    const order = async (clientId: string) =>
+      (
+        await post('/api/order', {
+          type: 'Standard',
+          slug: followers.slug,
+          qty: tier.qty,
+          name: 'metrics.buyer',
+          email: 'metrics@example.com',
+          order_id: clientId,
+        })
+      ).json<{ data: { razorpay_order_id: string } }>().data;
+
+    const paid = await order('910001');
+    const signed = (await post('/api/sandbox/pay', { razorpay_order_id: paid.razorpay_order_id })).json<{
+      data: object;
+    }>().data;
+    expect((await post('/api/order/verify-payment', signed)).statusCode).toBe(200);
+    // The same window result again changes nothing and is not counted again.
+    expect((await post('/api/order/verify-payment', signed)).statusCode).toBe(200);
+
+    const declined = await order('910002');
+    const failed = (await post('/api/sandbox/fail', { razorpay_order_id: declined.razorpay_order_id })).json<{
+      data: { paymentId: string };
+    }>().data;
+    const reported = await post('/api/order/payment-failed', {
+      razorpay_order_id: declined.razorpay_order_id,
+      razorpay_payment_id: failed.paymentId,
+      reason: 'card_declined',
+    });
+    expect(reported.statusCode).toBe(200);
+
+    const reply = await open.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(reply.body).toMatch(/^boostly_payments_total\{provider="sandbox",outcome="paid"\} 1$/m);
+    expect(reply.body).toMatch(/^boostly_payments_total\{provider="sandbox",outcome="failed"\} 1$/m);
   });
 });
