@@ -378,7 +378,13 @@ export async function openStore(
     // a busy event loop; SMTP on its own thread): 32 in flight keep the worker level with what one
     // instance accepts at checkout on SQLite, and nearest to it on PostgreSQL (npm run bench:jobs).
     batch: JOB_BATCH,
-    concurrency: JOB_CONCURRENCY,
+    // On PostgreSQL a job may hold a pooled connection in its transaction while it asks the pool
+    // for another: with more jobs in flight than connections they could all wait on each other
+    // for good. Two connections stay free for requests.
+    concurrency:
+      handle.dialect === 'postgres'
+        ? Math.max(1, Math.min(JOB_CONCURRENCY, config.DATABASE_POOL_SIZE - 2))
+        : JOB_CONCURRENCY,
     logger,
   });
 

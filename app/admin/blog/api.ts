@@ -4,7 +4,8 @@
  * travels as a file next to the text fields.
  */
 import type { BlogCategory, BlogPost, BlogPostSummary } from '../../../core/blog/contracts.ts';
-import { adminApi } from '../token.ts';
+import { isAbort, messageOf } from '../../api/client.ts';
+import { adminApi, isUnauthorized } from '../token.ts';
 
 /** Spec section 9: the admin list asks for 10 posts a page. */
 export const ADMIN_BLOG_PAGE_SIZE = 10;
@@ -35,6 +36,22 @@ export function listBlogPosts(query: { keyword: string; page: number }, signal?:
 export async function fetchBlogPost(slug: string, signal?: AbortSignal): Promise<BlogPost | null> {
   const posts = await adminApi.get<BlogPost[]>(`/api/blog/${encodeURIComponent(slug)}`, { signal });
   return posts[0] ?? null;
+}
+
+/** What an admin page's clientLoader has of a post: the post, or why not in words. */
+export type AdminPostLoad = { ok: true; post: BlogPost } | { ok: false; message: string; unauthorized: boolean };
+
+/** The post by its slug for the edit form and the preview; an aborted load (a navigation away) rethrows. */
+export async function loadPostForAdmin(slug: string, signal: AbortSignal): Promise<AdminPostLoad> {
+  try {
+    const post = await fetchBlogPost(slug, signal);
+    if (!post) return { ok: false, message: 'Blog not found', unauthorized: false };
+    return { ok: true, post };
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    console.error(`GET /api/blog/${slug} failed`, error);
+    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
+  }
 }
 
 export function listBlogCategories(signal?: AbortSignal): Promise<BlogCategory[]> {

@@ -1,12 +1,9 @@
 import { Link, useNavigate } from 'react-router';
 import type { Route } from './+types/blog-edit';
-import type { BlogPost } from '../../../core/blog/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
-import { fetchBlogPost } from '../../admin/blog/api.ts';
+import { type AdminPostLoad, loadPostForAdmin } from '../../admin/blog/api.ts';
 import { BLOG_FORM_MESSAGES, BlogForm } from '../../admin/blog/BlogForm.tsx';
 import { AdminPageHeader } from '../../admin/list-parts.tsx';
-import { isUnauthorized } from '../../admin/token.ts';
-import { isAbort, messageOf } from '../../api/client.ts';
 
 /**
  * Edit a blog post (spec "Admin blog add and edit forms"): the post is fetched by its slug with
@@ -21,18 +18,8 @@ export const meta: Route.MetaFunction = () => [
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.none });
 
-type PostLoad = { ok: true; post: BlogPost } | { ok: false; message: string; unauthorized: boolean };
-
-export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<PostLoad> {
-  try {
-    const post = await fetchBlogPost(params.slug, request.signal);
-    if (!post) return { ok: false, message: 'Blog not found', unauthorized: false };
-    return { ok: true, post };
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    console.error(`GET /api/blog/${params.slug} failed`, error);
-    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
-  }
+export function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<AdminPostLoad> {
+  return loadPostForAdmin(params.slug, request.signal);
 }
 
 function BackToList() {

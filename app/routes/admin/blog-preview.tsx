@@ -1,11 +1,8 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/blog-preview';
-import type { BlogPost } from '../../../core/blog/contracts.ts';
 import { CacheStrategy } from '../../cache.ts';
-import { fetchBlogPost } from '../../admin/blog/api.ts';
+import { type AdminPostLoad, loadPostForAdmin } from '../../admin/blog/api.ts';
 import { previewBannerWords } from '../../admin/blog/post-status.ts';
-import { isUnauthorized } from '../../admin/token.ts';
-import { isAbort, messageOf } from '../../api/client.ts';
 import { PostArticle } from '../../components/blog/PostArticle.tsx';
 import { postPath } from '../../components/blog/format.ts';
 
@@ -28,17 +25,8 @@ export const headers: Route.HeadersFunction = () => ({
   'X-Robots-Tag': 'noindex, nofollow',
 });
 
-type PreviewLoad = { ok: true; post: BlogPost } | { ok: false; message: string; unauthorized: boolean };
-
-export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<PreviewLoad> {
-  try {
-    const post = await fetchBlogPost(params.slug, request.signal);
-    if (!post) return { ok: false, message: 'Blog not found', unauthorized: false };
-    return { ok: true, post };
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    return { ok: false, message: messageOf(error), unauthorized: isUnauthorized(error) };
-  }
+export function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<AdminPostLoad> {
+  return loadPostForAdmin(params.slug, request.signal);
 }
 
 export function HydrateFallback() {
