@@ -81,8 +81,6 @@ async function main(): Promise<void> {
   const database = pgUrl
     ? openDatabase({ url: pgUrl, pgSchema: schema })
     : openDatabase({ sqlitePath: path.join(dir, 'store.db') });
-  // The store migrates into its own schema on PostgreSQL; the schema itself must exist first.
-  if (pgUrl) await sql`create schema if not exists ${sql.id(schema)}`.execute(database.db);
   const smtp = await startSmtpSink();
   const config = loadConfig({
     NODE_ENV: 'production',

@@ -81,7 +81,7 @@ import { type AppMetrics, createAppMetrics } from './metrics.ts';
 
 /** Jobs one worker claims per round, and how many of them run at once (core/jobs/worker.ts). */
 const JOB_BATCH = 32;
-const JOB_CONCURRENCY = 32;
+const JOB_CONCURRENCY = 8;
 
 export interface Store {
   database: DatabaseHandle;
@@ -374,9 +374,8 @@ export async function openStore(
     recurring,
     pollMs: config.JOB_POLL_MS,
     leaseMs: config.JOB_LEASE_SECONDS * 1000,
-    // Jobs spend most of their time waiting (a PostgreSQL round trip per statement, the panel,
-    // a busy event loop; SMTP on its own thread): 32 in flight keep the worker level with what one
-    // instance accepts at checkout on SQLite, and nearest to it on PostgreSQL (npm run bench:jobs).
+    // Receipts and supplier submissions wait on the network: eight at a time keep the worker
+    // ahead of what one instance accepts at checkout (npm run bench:jobs).
     batch: JOB_BATCH,
     // On PostgreSQL a job may hold a pooled connection in its transaction while it asks the pool
     // for another: with more jobs in flight than connections they could all wait on each other

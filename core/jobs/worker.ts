@@ -1,6 +1,6 @@
 /**
- * The in-process job worker: polls the jobs table, claims due jobs with a lease, and runs their
- * handlers, up to `concurrency` at once. Several instances (processes or machines) may run at once.
+ * The in-process job worker: polls the jobs table, claims a batch with a lease, and runs each
+ * job's handler in turn. Several instances (processes or machines) may run at once.
  *
  * - A handler that throws `PermanentJobError` fails the job for good; any other error retries
  *   it with exponential backoff until `max_attempts`, or, for a kind with a retry window
@@ -96,13 +96,12 @@ interface JobWorkerOptions {
   pollMs?: number;
   /** Lease per claim; renewed every leaseMs/3 while a handler runs. */
   leaseMs?: number;
-  /** The most jobs one claim takes (one statement, one lease for all of them). */
+  /** Jobs claimed per round (one claim, one lease for all of them). */
   batch?: number;
   /**
-   * Jobs that run at the same time (default 1: one after another). Most jobs wait on the network
-   * (SMTP, the supplier panel) or for their turn on a busy event loop, so several at once drain
-   * a backlog several times faster than one; each job still runs under its own lease and
-   * compare-and-set claim.
+   * Jobs of a claimed batch that run at the same time (default 1: one after another). Most jobs
+   * wait on the network (SMTP, the supplier panel), so a few at once drain a backlog several
+   * times faster than one; each job still runs under its own lease and compare-and-set claim.
    */
   concurrency?: number;
   logger?: JobLogger | undefined;
@@ -174,6 +173,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | null = null;
+  let wakeRequested = false;
 
   async function runJob(job: JobRow): Promise<void> {
     const log = { jobId: job.id, kind: job.kind, attempt: job.attempts, workerId };
@@ -269,78 +269,53 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
 
-  /** Claims a batch and runs it, `concurrency` jobs at a time (`runOnce`: tests and scripts). */
-  async function runBatch(): Promise<number> {
+  /**
+   * Claims a batch and runs it, `concurrency` jobs at a time. With `refill` (the poll loop), a
+   * lane that finds the batch taken claims its next job itself instead of waiting for the
+   * batch's slowest job (a slow SMTP reply must not hold up the supplier submissions behind it).
+   */
+  async function runBatch(refill = false): Promise<number> {
     const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs, now: now() });
+    let claimed = jobs.length;
     let next = 0;
+    // An empty claim means nothing is due: no lane asks again this round.
+    let drained = jobs.length === 0 || (!refill && jobs.length < batch);
     const lane = async () => {
-      for (let job = jobs[next]; job; job = jobs[next]) {
-        // A job that waited while others of its batch ran refreshes its lease before it starts.
-        const waited = next >= concurrency;
-        next += 1;
-        await runClaimed(job, waited);
+      for (;;) {
+        const index = next;
+        const queued = jobs[index];
+        if (queued) {
+          next += 1;
+          await runClaimed(queued, index >= concurrency);
+          continue;
+        }
+        if (!refill || drained || stopping || !started) return;
+        const [more] = await claimJobs(db, { workerId, limit: 1, leaseMs, now: now() });
+        if (!more) {
+          drained = true;
+          return;
+        }
+        claimed += 1;
+        await runClaimed(more, false);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane));
-    return jobs.length;
+    const lanes = refill && !drained ? concurrency : Math.min(concurrency, jobs.length);
+    await Promise.all(Array.from({ length: lanes }, lane));
+    return claimed;
   }
 
-  function runOnce(): Promise<number> {
+  function runOnce(refill = false): Promise<number> {
     const previous = inFlight ?? Promise.resolve(0);
-    const current = previous.then(runBatch, runBatch);
+    const current = previous.then(
+      () => runBatch(refill),
+      () => runBatch(refill),
+    );
     inFlight = current;
     const clear = () => {
       if (inFlight === current) inFlight = null;
     };
     current.then(clear, clear);
     return current;
-  }
-
-  /*
-   * The poll loop keeps `concurrency` jobs running at all times: whenever a lane frees up it
-   * claims as many due jobs as there are free lanes, and starts each at once. Under load most
-   * of a job's time is spent waiting (for SMTP, the panel, a busy event loop), so throughput is
-   * the number of jobs in flight over their latency: a lane must never sit idle waiting for the
-   * slowest job of a batch while work is due (a claimed batch run to its end did exactly that).
-   */
-  const running = new Set<Promise<void>>();
-  let claiming: Promise<void> | null = null;
-  /** Asked to look again while a claim was under way (a wake, a job that finished). */
-  let lookAgain = false;
-
-  function startClaimed(job: JobRow): void {
-    const run = runClaimed(job, false).finally(() => {
-      running.delete(run);
-      // The job may have enqueued follow-ups (an order event its receipt and submission).
-      fillLanes();
-    });
-    running.add(run);
-  }
-
-  function fillLanes(): void {
-    if (!started || stopping) return;
-    if (claiming) {
-      lookAgain = true;
-      return;
-    }
-    const free = Math.min(concurrency - running.size, batch);
-    if (free <= 0) return;
-    lookAgain = false;
-    claiming = (async () => {
-      let full = false;
-      try {
-        const jobs = await claimJobs(db, { workerId, limit: free, leaseMs, now: now() });
-        for (const job of jobs) startClaimed(job);
-        full = jobs.length === free;
-      } catch (err) {
-        logger.error({ workerId, err: describeError(err) }, 'job worker poll failed');
-      } finally {
-        claiming = null;
-      }
-      // A full claim may have left more due jobs behind; an empty one waits for the next poll,
-      // a wake or a finished job.
-      if (full || lookAgain) fillLanes();
-    })();
   }
 
   async function offerDueRecurringJobs(): Promise<void> {
@@ -362,13 +337,22 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   async function tick(): Promise<void> {
     timer = undefined;
     if (!started) return;
+    let claimed = 0;
     try {
       await offerDueRecurringJobs();
     } catch (err) {
       logger.error({ workerId, err: describeError(err) }, 'offering recurring jobs failed');
     }
-    fillLanes();
-    schedule(pollMs);
+    try {
+      claimed = await runOnce(true);
+    } catch (err) {
+      logger.error({ workerId, err: describeError(err) }, 'job worker poll failed');
+    }
+    // Found work: there may be more (and the jobs just run may have enqueued their follow-ups),
+    // so claim again at once; only an empty poll waits `pollMs`.
+    const again = claimed > 0 || wakeRequested;
+    wakeRequested = false;
+    schedule(again ? 0 : pollMs);
   }
 
   return {
@@ -387,7 +371,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       if (timer) clearTimeout(timer);
       timer = undefined;
       try {
-        while (inFlight || claiming || running.size > 0) await Promise.allSettled([inFlight, claiming, ...running]);
+        while (inFlight) await inFlight.catch(() => 0);
       } finally {
         stopping = false;
       }
@@ -395,7 +379,9 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     },
     runOnce: () => runOnce(),
     wake() {
-      fillLanes();
+      if (!started) return;
+      if (inFlight) wakeRequested = true;
+      else schedule(0);
     },
   };
 }
