@@ -377,13 +377,7 @@ export async function openStore(
     // Receipts and supplier submissions wait on the network: eight at a time keep the worker
     // ahead of what one instance accepts at checkout (npm run bench:jobs).
     batch: JOB_BATCH,
-    // On PostgreSQL a job may hold a pooled connection in its transaction while it asks the pool
-    // for another: with more jobs in flight than connections they could all wait on each other
-    // for good. Two connections stay free for requests.
-    concurrency:
-      handle.dialect === 'postgres'
-        ? Math.max(1, Math.min(JOB_CONCURRENCY, config.DATABASE_POOL_SIZE - 2))
-        : JOB_CONCURRENCY,
+    concurrency: JOB_CONCURRENCY,
     logger,
   });
 
