@@ -120,7 +120,15 @@ export function productionLogger(level: string, fd = 1, flushMs = LOG_FLUSH_MS):
       // Nothing can be reported about a log that cannot be written; the next flush tries again.
     }
   };
-  setInterval(flush, flushMs).unref();
+  // A write is due at most `flushMs` after the first line buffered since the last one; the
+  // timer is the process's own (its buffer is), and exists only while something waits.
+  let due: NodeJS.Timeout | null = null;
+  const flushSoon = () => {
+    due ??= setTimeout(() => {
+      due = null;
+      flush();
+    }, flushMs).unref();
+  };
   return pino(
     {
       ...loggerOptions(level),
@@ -128,6 +136,7 @@ export function productionLogger(level: string, fd = 1, flushMs = LOG_FLUSH_MS):
         logMethod(args, method, lineLevel) {
           method.apply(this, args);
           if (lineLevel >= ERROR_LEVEL) flush();
+          else flushSoon();
         },
       },
     },
