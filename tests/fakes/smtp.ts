@@ -59,8 +59,11 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     failWith: options.failWith ?? null,
   };
 
-  const createServer = () =>
-    new SMTPServer({
+  // A client that dies mid-conversation (a store killed on purpose) resets its socket, and
+  // smtp-server re-emits that on the server: unheard, it would crash the test process. The client's
+  // side of it is what the tests check.
+  const createServer = () => {
+    const created = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       disableReverseLookup: true,
@@ -98,6 +101,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         });
       },
     });
+    created.on('error', () => {});
+    return created;
+  };
 
   const listen = (target: SMTPServer, onPort: number) =>
     new Promise<number>((resolve, reject) => {

@@ -113,7 +113,7 @@ const workerPrefix = (instance: Instance) => `${hostname()}:${instance.pid}:`;
 interface KillRecord {
   victim: Instance;
   /** Jobs the victim had claimed when it was killed. */
-  heldJobs: { id: number; kind: string }[];
+  heldJobs: { id: number; kind: string; payload_json: string }[];
   /** Checkouts completed when the kill came. */
   afterCheckouts: number;
   /** Settles when the replacement started after the kill is ready and taking requests. */
@@ -361,16 +361,18 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
       const victim = instances.find((instance) => instance.name === caught);
       if (!victim) throw new Error(`unknown instance ${caught}`);
       trace(`${caught} is inside a sync run: killing it`);
-      const heldJobs = await db
-        .selectFrom('jobs')
-        .select(['id', 'kind'])
-        .where('status', '=', 'running')
-        .where('locked_by', 'like', `${workerPrefix(victim)}%`)
-        .execute();
       live = live.filter((instance) => instance !== victim);
       victim.child.kill('SIGKILL');
       const afterCheckouts = results.length;
       await victim.exited;
+      // Read after the exit, within the lease: nothing can claim more for a dead process, and the
+      // survivors take these rows over only once their lease has run out.
+      const heldJobs = await db
+        .selectFrom('jobs')
+        .select(['id', 'kind', 'payload_json'])
+        .where('status', '=', 'running')
+        .where('locked_by', 'like', `${workerPrefix(victim)}%`)
+        .execute();
       // A replacement boots on the live database while the survivors take over.
       const replacementProxy = await startInstanceProxy('app4', panel.url, panelCalls, statusGate);
       proxies.push(replacementProxy);
@@ -397,17 +399,56 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
     const checkoutsDone = Date.now();
     trace(`checkouts done; killed ${victim.name} holding ${heldJobs.length} job(s)`);
 
-    const openOrders = () =>
-      db
+    // An order the victim was sending when it died may or may not exist at the supplier: the
+    // store never sends it again and flags it for the owner (core/fulfilment/submit.ts). Only an
+    // order the victim held can end that way.
+    const heldOrderIds = new Set(
+      heldJobs.map((job) => (JSON.parse(job.payload_json) as { orderId?: number }).orderId).filter(Number.isInteger),
+    );
+    const interrupted = async () =>
+      new Set(
+        (
+          await db
+            .selectFrom('orders')
+            .select('id')
+            .where('fulfilment_state', '=', 'needs_review')
+            .where('review_reason', 'like', 'The store stopped between sending%')
+            .execute()
+        ).map((row) => row.id),
+      );
+    const openOrders = async () => {
+      const flagged = await interrupted();
+      const open = await db
         .selectFrom('orders')
         .select('id')
         .where('order_status', 'not in', [...FINAL])
         .execute();
-    await waitFor(async () => (await openOrders()).length === 0, {
-      timeout: 90_000,
-      interval: 250,
-      message: 'every order to reach a final status through sync',
-    });
+      return open.filter((order) => !flagged.has(order.id));
+    };
+    try {
+      await waitFor(async () => (await openOrders()).length === 0, {
+        timeout: 90_000,
+        interval: 250,
+        message: 'every order to reach a final status through sync',
+      });
+    } catch (error) {
+      // Say where the open orders stand, and what the queue holds, so a timeout can be read.
+      const stuck = await db
+        .selectFrom('orders')
+        .select(['id', 'order_status', 'fulfilment_state', 'fulfilment_attempts'])
+        .where('order_status', 'not in', [...FINAL])
+        .limit(10)
+        .execute();
+      const queue = await db
+        .selectFrom('jobs')
+        .select(['kind', 'status', 'locked_by', 'run_at', 'attempts'])
+        .where('status', 'in', ['pending', 'running'])
+        .limit(20)
+        .execute();
+      throw new Error(
+        `${(error as Error).message}\nopen orders: ${JSON.stringify(stuck)}\njobs: ${JSON.stringify(queue)}`,
+      );
+    }
     // Refunds and status mails follow the last status change; wait for the queue to drain.
     await waitFor(
       async () => {
@@ -431,6 +472,9 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
       .select(['id', 'provider_order_id', 'email', 'target', 'order_status', 'payment_status', 'supplier_order_id'])
       .execute();
     expect(orders).toHaveLength(ORDERS);
+    const flagged = await interrupted();
+    for (const id of flagged)
+      expect({ interrupted: id, heldByVictim: heldOrderIds.has(id) }).toEqual({ interrupted: id, heldByVictim: true });
     const paidEvents = await db
       .selectFrom('order_events')
       .select(['order_id'])
@@ -444,10 +488,16 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
       if (request.form.action === 'add')
         addsByTarget.set(request.form.link, (addsByTarget.get(request.form.link) ?? 0) + 1);
     }
-    const receipts = new Map<string, number>();
+    // A receipt handed to SMTP by an instance killed before it could record that is sent again by
+    // another with the same Message-ID, which mail clients show once: count distinct messages.
+    const receiptIds = new Map<string, Set<string>>();
     for (const message of smtp.messages) {
-      if (/is confirmed$/.test(message.subject)) receipts.set(message.to, (receipts.get(message.to) ?? 0) + 1);
+      if (!/is confirmed$/.test(message.subject)) continue;
+      const ids = receiptIds.get(message.to) ?? new Set<string>();
+      ids.add(message.parsed.messageId ?? `no id ${ids.size}`);
+      receiptIds.set(message.to, ids);
     }
+    const receipts = new Map([...receiptIds].map(([to, ids]) => [to, ids.size]));
     const refundsByPayment = new Map<string, number>();
     for (const refund of razorpay.refunds) {
       refundsByPayment.set(refund.payment_id, (refundsByPayment.get(refund.payment_id) ?? 0) + 1);
@@ -461,6 +511,17 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
       const mails = receipts.get(order.email) ?? 0;
       const refunds = refundsByPayment.get(paymentOf.get(order.provider_order_id) ?? '') ?? 0;
       duplicates += Math.max(0, paid - 1) + Math.max(0, adds - 1) + Math.max(0, mails - 1) + Math.max(0, refunds - 1);
+      if (flagged.has(order.id)) {
+        // Sent at most once, never refunded by the store on its own: the owner checks the panel.
+        expect({ order: order.id, paid, atMostOneAdd: adds <= 1, mails, refunds }).toEqual({
+          order: order.id,
+          paid: 1,
+          atMostOneAdd: true,
+          mails: 1,
+          refunds: 0,
+        });
+        continue;
+      }
       expect({ order: order.id, paid, adds, mails, payment: order.payment_status }).toEqual({
         order: order.id,
         paid: 1,
@@ -476,7 +537,8 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
       });
     }
     expect(duplicates).toBe(0);
-    expect(panel.orders.size).toBe(ORDERS);
+    expect(panel.orders.size).toBe([...addsByTarget.values()].reduce((a, b) => a + b, 0));
+    expect(panel.orders.size).toBeGreaterThanOrEqual(ORDERS - flagged.size);
 
     // --- The killed instance's work was finished by the others, nothing left behind --------
     expect(heldJobs.map((job) => job.kind)).toContain('fulfilment.sync');
@@ -545,7 +607,7 @@ describe.skipIf(!testDatabaseUrl)('three instances on one PostgreSQL (needs TEST
         `scale-out: ${ORDERS} orders over ${INSTANCES} instances (+1 replacement), one killed with SIGKILL`,
         `  checkouts ${seconds(checkoutsDone - started)} s, all final ${seconds(finished - started)} s`,
         `  duplicates ${duplicates} (paid transitions, supplier adds, receipts, refunds)`,
-        `  killed ${victim.name} after ${afterCheckouts} checkouts, holding ${heldJobs.length} job(s) [${heldJobs.map((j) => j.kind).join(', ')}]; taken over and done by the others`,
+        `  killed ${victim.name} after ${afterCheckouts} checkouts, holding ${heldJobs.length} job(s) [${heldJobs.map((j) => j.kind).join(', ')}]; taken over and done by the others; ${flagged.size} order(s) caught mid-submission flagged for the owner`,
         `  supplier adds ${[...addsByTarget.values()].reduce((a, b) => a + b, 0)}, status calls ${statusCalls.length} for ${syncRuns.length} sync slots (${syncAttempts} attempts), at most ${busiestWindow} per ${SYNC_SECONDS} s window, sent by ${syncInstances}`,
         `  refunds ${razorpay.refunds.length}, receipts ${[...receipts.values()].reduce((a, b) => a + b, 0)}`,
       ].join('\n'),
