@@ -15,6 +15,8 @@
  *   BENCH_CONNECTIONS=20    buyers at once
  *   BENCH_DATABASE_URL=postgres://…  run on PostgreSQL (a fresh schema, dropped afterwards);
  *                           default a fresh SQLite file
+ *   DATABASE_POOL_SIZE=10   the store's setting: on PostgreSQL the worker runs up to two fewer
+ *                           jobs at once than the pool has connections
  *
  * The buyers are HTTP clients in this process, over keep-alive sockets to the store listening on
  * 127.0.0.1 (each buyer its own X-Forwarded-For, as behind a proxy); the SMTP sink is a process
@@ -36,6 +38,7 @@ import { openStore } from '../server/store.ts';
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const pgUrl = process.env.BENCH_DATABASE_URL;
+const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 
 /**
  * The SMTP sink runs in a process of its own, as a mail server would: in the store's process it
@@ -79,8 +82,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'boostly-bench-jobs-'));
   const schema = `bench_jobs_${randomBytes(4).toString('hex')}`;
   const database = pgUrl
-    ? openDatabase({ url: pgUrl, pgSchema: schema })
+    ? openDatabase({ url: pgUrl, pgSchema: schema, poolSize: poolSize })
     : openDatabase({ sqlitePath: path.join(dir, 'store.db') });
+  // The store migrates into its own schema on PostgreSQL; the schema itself must exist first.
+  if (pgUrl) await sql`create schema if not exists ${sql.id(schema)}`.execute(database.db);
   const smtp = await startSmtpSink();
   const config = loadConfig({
     NODE_ENV: 'production',
@@ -91,6 +96,7 @@ async function main(): Promise<void> {
     // Each buyer is told apart by X-Forwarded-For, as behind a proxy (per-client rate limits).
     TRUST_PROXY: '127.0.0.1',
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    DATABASE_POOL_SIZE: String(poolSize),
   });
   const store = await openStore(config, database, { logger: pino({ level: process.env.BENCH_LOG ?? 'silent' }) });
   const app = await buildApp({ config, store, logger: false });

@@ -81,7 +81,7 @@ import { type AppMetrics, createAppMetrics } from './metrics.ts';
 
 /** Jobs one worker claims per round, and how many of them run at once (core/jobs/worker.ts). */
 const JOB_BATCH = 32;
-const JOB_CONCURRENCY = 8;
+const JOB_CONCURRENCY = 32;
 
 export interface Store {
   database: DatabaseHandle;
@@ -374,10 +374,17 @@ export async function openStore(
     recurring,
     pollMs: config.JOB_POLL_MS,
     leaseMs: config.JOB_LEASE_SECONDS * 1000,
-    // Receipts and supplier submissions wait on the network: eight at a time keep the worker
-    // ahead of what one instance accepts at checkout (npm run bench:jobs).
+    // Jobs spend most of their time waiting (a PostgreSQL round trip per statement, the panel,
+    // SMTP, a busy event loop): 32 in flight keep the worker level with what one instance accepts
+    // at checkout (npm run bench:jobs).
     batch: JOB_BATCH,
-    concurrency: JOB_CONCURRENCY,
+    // On PostgreSQL a job may hold a pooled connection in its transaction while it asks the pool
+    // for another: with more jobs in flight than connections they could all wait on each other
+    // for good. Two connections stay free for requests.
+    concurrency:
+      handle.dialect === 'postgres'
+        ? Math.max(1, Math.min(JOB_CONCURRENCY, config.DATABASE_POOL_SIZE - 2))
+        : JOB_CONCURRENCY,
     logger,
   });
 

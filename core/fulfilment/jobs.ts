@@ -10,11 +10,13 @@ import { defineRecurringJob } from '../jobs/recurring.ts';
 import type { PendingAction } from '../orders/status.ts';
 
 const OrderRef = z.object({ orderId: z.number().int().positive() });
+/** The jobs that claim one order at its supplier run one at a time per order in a worker. */
+const oneAtATimePerOrder = ({ orderId }: { orderId: number }) => `order:${orderId}`;
 
 /** Sends a paid order to the supplier (once per order: `fulfil:<order>`). */
-export const FULFIL_JOB = defineJob({ kind: 'order.fulfil', payload: OrderRef });
+export const FULFIL_JOB = defineJob({ kind: 'order.fulfil', payload: OrderRef, exclusiveKey: oneAtATimePerOrder });
 /** Refunds a finished order's undelivered share (once per order: `refund:<order>`). */
-export const REFUND_JOB = defineJob({ kind: 'order.refund', payload: OrderRef });
+export const REFUND_JOB = defineJob({ kind: 'order.refund', payload: OrderRef, exclusiveKey: oneAtATimePerOrder });
 /** Recurring: asks the supplier about live supplier orders (every SUPPLIER_SYNC_SECONDS). */
 export const SUPPLIER_SYNC_JOB = defineRecurringJob('fulfilment.sync');
 /** Recurring: asks the supplier about open refills (every SUPPLIER_SYNC_SECONDS; decision 040). */
@@ -31,9 +33,13 @@ const AdminAction = z.object({
 export type AdminActionPayload = z.infer<typeof AdminAction>;
 
 /** An admin reorder: cancel the live supplier order, then send what is undelivered (decision 012). */
-export const REORDER_JOB = defineJob({ kind: 'admin.reorder', payload: AdminAction });
+export const REORDER_JOB = defineJob({ kind: 'admin.reorder', payload: AdminAction, exclusiveKey: oneAtATimePerOrder });
 /** An admin apply-service: send an order that is not at the supplier (or flagged for review) now. */
-export const APPLY_SERVICE_JOB = defineJob({ kind: 'admin.apply-service', payload: AdminAction });
+export const APPLY_SERVICE_JOB = defineJob({
+  kind: 'admin.apply-service',
+  payload: AdminAction,
+  exclusiveKey: oneAtATimePerOrder,
+});
 
 const ACTION_JOBS = { reorder: REORDER_JOB, 'apply-service': APPLY_SERVICE_JOB } as const;
 

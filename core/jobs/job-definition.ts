@@ -24,6 +24,12 @@ export interface JobDefinition<Kind extends string = string, Schema extends z.Zo
    * backstop for a job that kills its worker every time.
    */
   readonly retryForMs?: number | undefined;
+  /**
+   * Jobs with the same key never run side by side in one worker: the second waits for the first
+   * (`order:<id>` for the jobs that send one order to its supplier, so a resend and a wake-up do
+   * not race for its claim). Across instances the record's own compare-and-set claims still decide.
+   */
+  readonly exclusiveKey?: ((payload: z.output<Schema>) => string) | undefined;
 }
 
 /** What `enqueueJob` accepts for a definition (the schema's input type). */
@@ -36,6 +42,7 @@ export function defineJob<const Kind extends string, Schema extends z.ZodType>(d
   payload: Schema;
   maxAttempts?: number | undefined;
   retryForMs?: number | undefined;
+  exclusiveKey?: ((payload: z.output<Schema>) => string) | undefined;
 }): JobDefinition<Kind, Schema> {
   if (!definition.kind) throw new Error('defineJob: kind is required');
   if (definition.retryForMs !== undefined && !(definition.retryForMs > 0))

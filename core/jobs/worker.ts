@@ -1,6 +1,6 @@
 /**
- * The in-process job worker: polls the jobs table, claims a batch with a lease, and runs each
- * job's handler in turn. Several instances (processes or machines) may run at once.
+ * The in-process job worker: polls the jobs table, claims due jobs with a lease, and runs their
+ * handlers, up to `concurrency` at once. Several instances (processes or machines) may run at once.
  *
  * - A handler that throws `PermanentJobError` fails the job for good; any other error retries
  *   it with exponential backoff until `max_attempts`, or, for a kind with a retry window
@@ -10,6 +10,8 @@
  *   stored payload its kind's schema refuses (`handleJob` parses it before the handler runs).
  * - While a handler runs its lease is renewed (heartbeat), so a slow but alive handler is not
  *   taken over by another worker.
+ * - Jobs whose kinds give the same exclusive key (`JobDefinition.exclusiveKey`) run one after the
+ *   other in this worker, the later one renewing its lease before it starts.
  * - The loop never throws: errors (e.g. the database is down) are logged and polling goes on.
  *   The poll timer is `unref`'d and `stop()` clears it, so the worker never keeps the process
  *   alive on its own.
@@ -42,6 +44,8 @@ export interface JobRegistration {
   /** The kind's retry window (`JobDefinition.retryForMs`): no retry once the job is this old. */
   readonly retryForMs?: number | undefined;
   run(storedPayload: unknown, job: JobRow): Promise<unknown>;
+  /** The job's exclusive key (`JobDefinition.exclusiveKey`), or null when it has none or its payload is invalid. */
+  exclusiveKeyOf(storedPayload: unknown): string | null;
   /**
    * Called once the worker has marked a job of this kind `failed` for good (permanent error, no
    * attempts left, or past its retry window), e.g. to alert someone. Its own errors are logged.
@@ -74,6 +78,11 @@ export function handleJob<Schema extends z.ZodType>(
         throw new PermanentJobError(`invalid ${definition.kind} payload: ${describePayloadIssues(parsed.error)}`);
       return handler(parsed.data, job);
     },
+    exclusiveKeyOf(storedPayload) {
+      if (!definition.exclusiveKey) return null;
+      const parsed = definition.payload.safeParse(storedPayload);
+      return parsed.success ? definition.exclusiveKey(parsed.data) : null;
+    },
   };
 }
 
@@ -96,12 +105,13 @@ interface JobWorkerOptions {
   pollMs?: number;
   /** Lease per claim; renewed every leaseMs/3 while a handler runs. */
   leaseMs?: number;
-  /** Jobs claimed per round (one claim, one lease for all of them). */
+  /** The most jobs one claim takes (one statement, one lease for all of them). */
   batch?: number;
   /**
-   * Jobs of a claimed batch that run at the same time (default 1: one after another). Most jobs
-   * wait on the network (SMTP, the supplier panel), so a few at once drain a backlog several
-   * times faster than one; each job still runs under its own lease and compare-and-set claim.
+   * Jobs that run at the same time (default 1: one after another). Most jobs wait on the network
+   * (SMTP, the supplier panel) or for their turn on a busy event loop, so several at once drain
+   * a backlog several times faster than one; each job still runs under its own lease and
+   * compare-and-set claim.
    */
   concurrency?: number;
   logger?: JobLogger | undefined;
@@ -173,7 +183,6 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | null = null;
-  let wakeRequested = false;
 
   async function runJob(job: JobRow): Promise<void> {
     const log = { jobId: job.id, kind: job.kind, attempt: job.attempts, workerId };
@@ -250,14 +259,39 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
 
-  async function runClaimed(job: JobRow, waited: boolean): Promise<void> {
+  /** The tail of the jobs running or waiting under each exclusive key. */
+  const exclusiveTails = new Map<string, Promise<void>>();
+
+  function exclusiveKeyOf(job: JobRow): string | null {
+    const registration = registrations.get(job.kind);
+    if (!registration) return null;
+    try {
+      return registration.exclusiveKeyOf(JSON.parse(job.payload_json));
+    } catch {
+      return null; // runJob fails it for its payload
+    }
+  }
+
+  /** Runs a claimed job, after any job of this worker with the same exclusive key. */
+  function runClaimed(job: JobRow, waited: boolean): Promise<void> {
+    const key = exclusiveKeyOf(job);
+    if (key === null) return runClaimedNow(job, waited);
+    const before = exclusiveTails.get(key);
+    const mine = (before ?? Promise.resolve()).then(() => runClaimedNow(job, waited || before !== undefined));
+    exclusiveTails.set(key, mine);
+    return mine.finally(() => {
+      if (exclusiveTails.get(key) === mine) exclusiveTails.delete(key);
+    });
+  }
+
+  async function runClaimedNow(job: JobRow, waited: boolean): Promise<void> {
     try {
       if (stopping) {
         await releaseJob(db, job, workerId, now());
         return;
       }
-      // A job that waited while others of its batch ran: refresh the lease first and skip the
-      // job if another worker has taken it over meanwhile.
+      // A job that waited (for others of its batch, or for a job with its exclusive key): refresh
+      // the lease first and skip the job if another worker has taken it over meanwhile.
       if (waited && !(await renewLease(db, job, workerId, leaseMs, now()))) {
         logger.warn({ jobId: job.id, kind: job.kind, workerId }, 'job claim lost before it started; skipped');
         return;
@@ -269,53 +303,78 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
 
-  /**
-   * Claims a batch and runs it, `concurrency` jobs at a time. With `refill` (the poll loop), a
-   * lane that finds the batch taken claims its next job itself instead of waiting for the
-   * batch's slowest job (a slow SMTP reply must not hold up the supplier submissions behind it).
-   */
-  async function runBatch(refill = false): Promise<number> {
+  /** Claims a batch and runs it, `concurrency` jobs at a time (`runOnce`: tests and scripts). */
+  async function runBatch(): Promise<number> {
     const jobs = await claimJobs(db, { workerId, limit: batch, leaseMs, now: now() });
-    let claimed = jobs.length;
     let next = 0;
-    // An empty claim means nothing is due: no lane asks again this round.
-    let drained = jobs.length === 0 || (!refill && jobs.length < batch);
     const lane = async () => {
-      for (;;) {
-        const index = next;
-        const queued = jobs[index];
-        if (queued) {
-          next += 1;
-          await runClaimed(queued, index >= concurrency);
-          continue;
-        }
-        if (!refill || drained || stopping || !started) return;
-        const [more] = await claimJobs(db, { workerId, limit: 1, leaseMs, now: now() });
-        if (!more) {
-          drained = true;
-          return;
-        }
-        claimed += 1;
-        await runClaimed(more, false);
+      for (let job = jobs[next]; job; job = jobs[next]) {
+        // A job that waited while others of its batch ran refreshes its lease before it starts.
+        const waited = next >= concurrency;
+        next += 1;
+        await runClaimed(job, waited);
       }
     };
-    const lanes = refill && !drained ? concurrency : Math.min(concurrency, jobs.length);
-    await Promise.all(Array.from({ length: lanes }, lane));
-    return claimed;
+    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane));
+    return jobs.length;
   }
 
-  function runOnce(refill = false): Promise<number> {
+  function runOnce(): Promise<number> {
     const previous = inFlight ?? Promise.resolve(0);
-    const current = previous.then(
-      () => runBatch(refill),
-      () => runBatch(refill),
-    );
+    const current = previous.then(runBatch, runBatch);
     inFlight = current;
     const clear = () => {
       if (inFlight === current) inFlight = null;
     };
     current.then(clear, clear);
     return current;
+  }
+
+  /*
+   * The poll loop keeps `concurrency` jobs running at all times: whenever a lane frees up it
+   * claims as many due jobs as there are free lanes, and starts each at once. Under load most
+   * of a job's time is spent waiting (for SMTP, the panel, a busy event loop), so throughput is
+   * the number of jobs in flight over their latency: a lane must never sit idle waiting for the
+   * slowest job of a batch while work is due (a claimed batch run to its end did exactly that).
+   */
+  const running = new Set<Promise<void>>();
+  let claiming: Promise<void> | null = null;
+  /** Asked to look again while a claim was under way (a wake, a job that finished). */
+  let lookAgain = false;
+
+  function startClaimed(job: JobRow): void {
+    const run = runClaimed(job, false).finally(() => {
+      running.delete(run);
+      // The job may have enqueued follow-ups (an order event its receipt and submission).
+      fillLanes();
+    });
+    running.add(run);
+  }
+
+  function fillLanes(): void {
+    if (!started || stopping) return;
+    if (claiming) {
+      lookAgain = true;
+      return;
+    }
+    const free = Math.min(concurrency - running.size, batch);
+    if (free <= 0) return;
+    lookAgain = false;
+    claiming = (async () => {
+      let full = false;
+      try {
+        const jobs = await claimJobs(db, { workerId, limit: free, leaseMs, now: now() });
+        for (const job of jobs) startClaimed(job);
+        full = jobs.length === free;
+      } catch (err) {
+        logger.error({ workerId, err: describeError(err) }, 'job worker poll failed');
+      } finally {
+        claiming = null;
+      }
+      // A full claim may have left more due jobs behind; an empty one waits for the next poll,
+      // a wake or a finished job.
+      if (full || lookAgain) fillLanes();
+    })();
   }
 
   async function offerDueRecurringJobs(): Promise<void> {
@@ -337,22 +396,13 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   async function tick(): Promise<void> {
     timer = undefined;
     if (!started) return;
-    let claimed = 0;
     try {
       await offerDueRecurringJobs();
     } catch (err) {
       logger.error({ workerId, err: describeError(err) }, 'offering recurring jobs failed');
     }
-    try {
-      claimed = await runOnce(true);
-    } catch (err) {
-      logger.error({ workerId, err: describeError(err) }, 'job worker poll failed');
-    }
-    // Found work: there may be more (and the jobs just run may have enqueued their follow-ups),
-    // so claim again at once; only an empty poll waits `pollMs`.
-    const again = claimed > 0 || wakeRequested;
-    wakeRequested = false;
-    schedule(again ? 0 : pollMs);
+    fillLanes();
+    schedule(pollMs);
   }
 
   return {
@@ -371,7 +421,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       if (timer) clearTimeout(timer);
       timer = undefined;
       try {
-        while (inFlight) await inFlight.catch(() => 0);
+        while (inFlight || claiming || running.size > 0) await Promise.allSettled([inFlight, claiming, ...running]);
       } finally {
         stopping = false;
       }
@@ -379,9 +429,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     },
     runOnce: () => runOnce(),
     wake() {
-      if (!started) return;
-      if (inFlight) wakeRequested = true;
-      else schedule(0);
+      fillLanes();
     },
   };
 }

@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import nodemailer from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
@@ -125,24 +126,103 @@ export function smtpTransportOptions(url: string): SMTPPool.Options {
   return { ...SMTP_TIMEOUTS, maxConnections: SMTP_POOL_CONNECTIONS, ...parseConnectionUrl(url), pool: true };
 }
 
+/** A failure as the SMTP thread reports it (./smtp-thread.mjs). */
+interface ThreadFailure {
+  name: string;
+  message: string;
+  code?: string | undefined;
+  responseCode?: number | undefined;
+  command?: string | undefined;
+  response?: string | undefined;
+}
+
+type ThreadReply =
+  | { type: 'sent'; id: number; messageId: string; response: string }
+  | { type: 'failed'; id: number; error: ThreadFailure }
+  | { type: 'transport-error'; message: string };
+
+/** nodemailer's error again, with the fields isPermanentMailError and the logs read. */
+function errorFromThread(failure: ThreadFailure): Error {
+  const error = new Error(failure.message) as Error & Omit<ThreadFailure, 'name' | 'message'>;
+  error.name = failure.name;
+  if (failure.code !== undefined) error.code = failure.code;
+  if (failure.responseCode !== undefined) error.responseCode = failure.responseCode;
+  if (failure.command !== undefined) error.command = failure.command;
+  if (failure.response !== undefined) error.response = failure.response;
+  return error;
+}
+
+/**
+ * SMTP through a pooled nodemailer transport that lives on a worker thread (./smtp-thread.mjs):
+ * the round trips of each message run on that thread's event loop, so a busy store (checkout
+ * under load) does not make every receipt wait for its turn several times over. The thread starts
+ * with the first message, keeps the process alive only while a message is on its way, and is
+ * started again if it dies (the messages it held fail, and their jobs retry).
+ */
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const { url, from, logger = consoleLogger } = options;
-  const transport = nodemailer.createTransport(smtpTransportOptions(url));
-  transport.on('error', (err) => logger.error({ err: err.message }, 'SMTP transport error'));
+  const transportOptions = smtpTransportOptions(url);
   const host = new URL(url).host;
+  const pending = new Map<
+    number,
+    { resolve: (reply: { messageId: string; response: string }) => void; reject: (error: Error) => void }
+  >();
+  let nextId = 1;
+  let thread: Worker | null = null;
+
+  const failAll = (error: Error) => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+
+  function started(): Worker {
+    if (thread) return thread;
+    const created = new Worker(new URL('./smtp-thread.mjs', import.meta.url), {
+      workerData: { options: transportOptions },
+    });
+    created.on('message', (reply: ThreadReply) => {
+      if (reply.type === 'transport-error') {
+        logger.error({ err: reply.message }, 'SMTP transport error');
+        return;
+      }
+      const waiting = pending.get(reply.id);
+      if (!waiting) return;
+      pending.delete(reply.id);
+      if (pending.size === 0) created.unref();
+      if (reply.type === 'sent') waiting.resolve(reply);
+      else waiting.reject(errorFromThread(reply.error));
+    });
+    created.on('error', (err) => logger.error({ err: err.message }, 'SMTP thread failed'));
+    created.on('exit', () => {
+      if (thread === created) thread = null;
+      failAll(new Error('the SMTP thread stopped before the message was sent'));
+    });
+    thread = created;
+    return created;
+  }
 
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, ...messageFields(mail, from) });
+      const id = nextId++;
+      const worker = started();
+      const reply = await new Promise<{ messageId: string; response: string }>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.ref();
+        worker.postMessage({ type: 'send', id, mail: { from, ...messageFields(mail, from) } });
+      });
       logger.info(
-        { host, to: mail.to, subject: mail.subject, messageId: info.messageId, response: info.response },
+        { host, to: mail.to, subject: mail.subject, messageId: reply.messageId, response: reply.response },
         'mail sent',
       );
-      return { messageId: info.messageId };
+      return { messageId: reply.messageId };
     },
-    close() {
-      transport.close(); // synchronous: nothing to wait for
-      return Promise.resolve();
+    async close() {
+      const closing = thread;
+      thread = null;
+      if (!closing) return;
+      const exited = new Promise<void>((resolve) => closing.once('exit', () => resolve()));
+      closing.postMessage({ type: 'close' });
+      await exited;
     },
   };
 }

@@ -579,6 +579,79 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
       await orphan.stop();
     });
 
+    it('a free lane takes the next due job at once, while a slow job of the same claim still runs', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      const ran: number[] = [];
+      const worker = createJobWorker({
+        db: database.db,
+        logger: silentLogger,
+        // No timer poll during the test: only wake() and finished jobs may claim.
+        pollMs: 60_000,
+        batch: 8,
+        concurrency: 2,
+        handlers: [
+          handleJob(indexedJob('mixed'), async (payload) => {
+            if (payload.i === 0) await gate;
+            ran.push(payload.i);
+          }),
+        ],
+      });
+      await enqueueJob(database.db, anyJob('mixed'), { i: 0 });
+      worker.start();
+      await expect.poll(async () => (await jobCounts(database.db)).running, { timeout: 5000 }).toBe(1);
+      // Enqueued after the slow job was claimed: it must not wait for the slow one to end.
+      await enqueueJob(database.db, anyJob('mixed'), { i: 1 });
+      worker.wake();
+      await expect.poll(() => ran, { timeout: 5000 }).toEqual([1]);
+      release();
+      await expect.poll(() => ran, { timeout: 5000 }).toEqual([1, 0]);
+      await worker.stop();
+      expect(await jobCounts(database.db)).toMatchObject({ done: 2, running: 0 });
+    });
+
+    it('runs jobs with the same exclusive key one after the other, and others beside them', async () => {
+      const perOrder = defineJob({
+        kind: 'per-order',
+        payload: z.object({ orderId: z.number().int(), i: z.number().int() }),
+        exclusiveKey: ({ orderId }) => `order:${orderId}`,
+      });
+      let releaseFirst!: () => void;
+      const firstHeld = new Promise<void>((r) => {
+        releaseFirst = r;
+      });
+      const started: number[] = [];
+      const ended: number[] = [];
+      const worker = createJobWorker({
+        db: database.db,
+        logger: silentLogger,
+        pollMs: 60_000,
+        batch: 8,
+        concurrency: 4,
+        handlers: [
+          handleJob(perOrder, async ({ i }) => {
+            started.push(i);
+            if (i === 0) await firstHeld;
+            ended.push(i);
+          }),
+        ],
+      });
+      // 0 and 1 are one order's jobs, 2 another order's: all three are claimed at once.
+      await enqueueJob(database.db, perOrder, { orderId: 7, i: 0 });
+      await enqueueJob(database.db, perOrder, { orderId: 7, i: 1 });
+      await enqueueJob(database.db, perOrder, { orderId: 8, i: 2 });
+      worker.start();
+      await expect.poll(() => ended, { timeout: 5000 }).toEqual([2]);
+      // Order 7's second job has not started while its first is running.
+      expect(started.sort()).toEqual([0, 2]);
+      releaseFirst();
+      await expect.poll(() => ended, { timeout: 5000 }).toEqual([2, 0, 1]);
+      await worker.stop();
+      expect(await jobCounts(database.db)).toMatchObject({ done: 3, running: 0 });
+    });
+
     it('stop() releases claimed jobs that have not started', async () => {
       let release!: () => void;
       const gate = new Promise<void>((r) => {
