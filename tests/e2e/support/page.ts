@@ -4,9 +4,12 @@ import { type Page, type Response, expect } from '@playwright/test';
  * Waits until React has hydrated the server-rendered page: clicks made before that are lost,
  * because the server HTML has no event handlers. React tags every hydrated DOM node with an
  * internal `__reactProps$…` key; the `<main>` element is rendered by the root layout on every page.
+ * A page without framework JavaScript (app/page-handle.ts: no module script at all) is never
+ * hydrated: it is ready once loaded, which `page.goto` has waited for.
  */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
+    if (!document.querySelector('script[type="module"]')) return document.readyState === 'complete';
     const main = document.querySelector('main');
     return !!main && Object.keys(main).some((key) => key.startsWith('__reactProps$'));
   });
