@@ -1,10 +1,11 @@
 import { gzipSync } from 'node:zlib';
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { TopBar } from '../../app/components/TopBar.tsx';
 import { HELP_LINKS } from '../../app/content/legal/links.ts';
 import { groups } from './support/catalogue.ts';
+import { expandedState } from './support/page.ts';
 
 /**
  * The pages without framework JavaScript (app/page-handle.ts): each loads no React and no React
@@ -39,19 +40,6 @@ async function openWithoutJs(browser: Browser, viewport: { width: number; height
   const page = await context.newPage();
   await page.goto(url);
   return { page, close: () => context.close() };
-}
-
-/** What the accessibility tree says about an element's expanded state (what a screen reader hears). */
-async function expandedState(page: Page, selector: string): Promise<unknown> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
-    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-    return nodes[0]?.properties?.find((property) => property.name === 'expanded')?.value.value;
-  } finally {
-    await cdp.detach();
-  }
 }
 
 test.describe('pages without framework JavaScript load at most 30 KB of it, and no framework', () => {

@@ -24,3 +24,20 @@ export async function gotoHydrated(page: Page, url: string): Promise<Response> {
   await waitForHydration(page);
   return response!;
 }
+
+/**
+ * What the accessibility tree says about an element's expanded state (what a screen reader hears),
+ * from Chromium itself: a native disclosure such as a popover's button has no `aria-expanded`
+ * attribute to read.
+ */
+export async function expandedState(page: Page, selector: string): Promise<unknown> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    return nodes[0]?.properties?.find((property) => property.name === 'expanded')?.value.value;
+  } finally {
+    await cdp.detach();
+  }
+}
