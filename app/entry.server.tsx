@@ -13,7 +13,9 @@ import { provideLazyModules } from './components/lazy-parts.ts';
 import * as storefrontChrome from './components/StorefrontChrome.tsx';
 import * as orderExtras from './components/order/OrderExtras.tsx';
 import { requestContext } from './context.ts';
-import { NonceProvider } from './nonce.tsx';
+import { DocumentScriptsProvider } from './document-scripts.tsx';
+import { documentHydrates } from './page-handle.ts';
+import { PLAIN_PAGE_SCRIPT } from './plain-page-script.server.ts';
 
 // The parts the browser loads lazily (the storefront chrome, the order page's extras) render in the
 // same pass as the page on the server (lazy-parts.ts).
@@ -33,13 +35,19 @@ export default function handleRequest(
   const { nonce } = loadContext.get(requestContext);
   // Bots and crawlers get the whole document at once; people get the shell as soon as it is ready.
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  // A page whose route opted out of the framework (page-handle.ts) gets its plain script instead.
+  const { matches } = routerContext.staticHandlerContext;
+  const hydrates = documentHydrates(
+    matches.map((match) => ({ handle: routerContext.routeModules[match.route.id]?.handle })),
+  );
+  const documentScripts = { nonce, plainScript: hydrates ? null : PLAIN_PAGE_SCRIPT };
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
+      <DocumentScriptsProvider value={documentScripts}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceProvider>,
+      </DocumentScriptsProvider>,
       {
         nonce,
         // React sends a finished Suspense boundary after the rest of the page (a hidden copy moved

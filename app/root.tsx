@@ -5,7 +5,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   type ShouldRevalidateFunction,
   isRouteErrorResponse,
   useLocation,
@@ -19,7 +18,7 @@ import { lazyPart } from './components/lazy-parts.ts';
 import { SandboxNotice } from './components/SandboxNotice.tsx';
 import { requestContext } from './context.ts';
 import { showsTopBar } from './layout-rules.ts';
-import { useNonce } from './nonce.tsx';
+import { DocumentScripts } from './document-scripts.tsx';
 import { footerLine } from './content/subscriptions.ts';
 import { organizationJsonLd } from './seo/json-ld.ts';
 import { privatePageMeta } from './seo/private-meta.ts';
@@ -80,7 +79,6 @@ function ScrollToTop() {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>('root');
   const { pathname } = useLocation();
   // The footer shows on the same pages as the sale bar and header (layout-rules.ts).
@@ -120,7 +118,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {chrome && <Footer groups={chrome.groups} subscriptionNote={chrome.subscriptionNote} />}
         </Suspense>
         <ScrollToTop />
-        <Scripts nonce={nonce} />
+        {/* React Router's scripts, or only a plain script on a page without the framework (page-handle.ts). */}
+        <DocumentScripts />
       </body>
     </html>
   );

@@ -8,14 +8,42 @@
  * (client loader, client action, hydrate fallback, ...) and everything those import statically.
  * Chunks imported later with `import()` (the lazily loaded blog editor) are counted as "lazy".
  * Sizes are gzip level 6, what @fastify/compress sends, and raw.
+ *
+ * A page whose route opted out of the framework (app/page-handle.ts) loads none of that: only its
+ * inline plain script (app/plain-page-script.server.ts), which is what it is measured at. Which
+ * routes opted out is read from the server build (`frameworkFreeRouteIds`), where their handles are.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type RouteObject, matchRoutes } from 'react-router';
+import { documentHydrates } from '../app/page-handle.ts';
+import { PLAIN_PAGE_SCRIPT } from '../app/plain-page-script.server.ts';
 
 /** The budget of decision 036: every public page's first load, gzip. */
 export const FIRST_LOAD_BUDGET_BYTES = 120 * 1024;
+
+/** A page without framework JavaScript: everything it runs, inline included, gzip. */
+export const FRAMEWORK_FREE_BUDGET_BYTES = 30 * 1024;
+
+/**
+ * The ids of the routes whose page loads no framework JavaScript, from the production server build
+ * (`npm run build` first): each route module's `handle`, judged as app/entry.server.tsx does.
+ */
+export async function frameworkFreeRouteIds(
+  serverBuild: string = path.resolve(process.env.BUILD_SERVER_FILE ?? 'build/server/index.js'),
+): Promise<Set<string>> {
+  if (!existsSync(serverBuild)) throw new Error(`No server build at ${serverBuild}: run \`npm run build\` first.`);
+  const build = (await import(pathToFileURL(serverBuild).href)) as {
+    routes: Record<string, { module: { handle?: unknown } }>;
+  };
+  return new Set(
+    Object.entries(build.routes)
+      .filter(([, route]) => !documentHydrates([{ handle: route.module.handle }]))
+      .map(([id]) => id),
+  );
+}
 
 /** Text that only the blog editor's libraries put into a chunk (decision 021). */
 const EDITOR_MARKERS = /prosemirror|@tiptap|tiptap/i;
@@ -46,6 +74,8 @@ interface PageReport {
   path: string;
   /** The matched route ids, outermost first. */
   routes: string[];
+  /** The page loads no framework JavaScript (app/page-handle.ts), only its inline plain script. */
+  frameworkFree: boolean;
   firstLoad: Sizes;
   lazy: Sizes;
   /** The first-load chunks, largest (gzip) first: what to look at when a page is over budget. */
@@ -76,7 +106,14 @@ export class ClientBuild {
   private readonly texts = new Map<string, string>();
   private readonly gzipSizes = new Map<string, number>();
 
-  constructor(readonly clientDir: string = path.resolve(process.env.BUILD_CLIENT_DIR ?? 'build/client')) {
+  /**
+   * `frameworkFree`: the routes whose page loads no framework JavaScript (`frameworkFreeRouteIds`);
+   * without it every page is measured as a hydrated one.
+   */
+  constructor(
+    readonly clientDir: string = path.resolve(process.env.BUILD_CLIENT_DIR ?? 'build/client'),
+    private readonly frameworkFree: ReadonlySet<string> = new Set(),
+  ) {
     const assetsDir = path.join(clientDir, 'assets');
     const file = existsSync(assetsDir)
       ? readdirSync(assetsDir).find((name) => /^manifest-[\w-]+\.js$/.test(name))
@@ -182,6 +219,20 @@ export class ClientBuild {
 
   measure(pathname: string): PageReport {
     const routes = this.matchedRoutes(pathname);
+    const page = routes.at(-1);
+    if (page !== undefined && this.frameworkFree.has(page)) {
+      const script = Buffer.from(PLAIN_PAGE_SCRIPT);
+      const nothing = { files: 0, raw: 0, gzip: 0 };
+      return {
+        path: pathname,
+        routes,
+        frameworkFree: true,
+        firstLoad: { files: 0, raw: script.length, gzip: gzipSync(script, { level: 6 }).length },
+        lazy: nothing,
+        chunks: [],
+        editorChunks: [],
+      };
+    }
     const roots = [this.manifest.entry.module, ...this.manifest.entry.imports];
     for (const id of routes) {
       const route = this.manifest.routes[id];
@@ -196,6 +247,7 @@ export class ClientBuild {
     return {
       path: pathname,
       routes,
+      frameworkFree: false,
       firstLoad: this.sizesOf(firstLoad),
       lazy: this.sizesOf(lazy),
       chunks,

@@ -8,21 +8,22 @@
  * build's route manifest the way the router does and sums the modules the browser fetches on a
  * first visit (scripts/first-load-js.ts). Sizes are gzip (level 6, what @fastify/compress sends)
  * and raw; chunks imported later with `import()` are reported separately as "+ lazy". A public
- * page over the 120 KB budget is marked "OVER" with its largest chunks.
+ * page over the 120 KB budget is marked "OVER" with its largest chunks. A page without framework
+ * JavaScript (app/page-handle.ts) shows its inline plain script only.
  *
  * It also checks the rule of decision 021: no chunk a public (non-admin) route loads, statically
  * or lazily, contains Tiptap or ProseMirror. A violation exits with status 1; so does a public
  * page over budget (tests/e2e/js-budget.spec.ts checks the same in `npm test`, decision 036).
  */
-import { ClientBuild, FIRST_LOAD_BUDGET_BYTES, kb } from './first-load-js.ts';
+import { ClientBuild, FIRST_LOAD_BUDGET_BYTES, frameworkFreeRouteIds, kb } from './first-load-js.ts';
 
 const ADMIN_SAMPLES = ['/admin/blog', '/admin/blog/add'];
 
-function main(): void {
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
   const paths = args.filter((arg) => arg !== '--json');
-  const build = new ClientBuild();
+  const build = new ClientBuild(undefined, await frameworkFreeRouteIds());
   const chosen = paths.length > 0 ? paths : [...build.publicPagePaths().map((page) => page.path), ...ADMIN_SAMPLES];
   const reports = chosen.map((pathname) => build.measure(pathname));
   const isPublic = (routes: string[]) => !routes.some((id) => id.startsWith('routes/admin/'));
@@ -50,8 +51,9 @@ function main(): void {
           ? `  + lazy ${kb(report.lazy.gzip)} (${kb(report.lazy.raw)}) in ${report.lazy.files}`
           : '';
       const over = overBudget.includes(report) ? '  OVER' : '';
+      const what = report.frameworkFree ? 'inline, no framework' : `in ${report.firstLoad.files} files`;
       console.log(
-        `${report.path.padEnd(width)} ${kb(report.firstLoad.gzip).padStart(9)} (${kb(report.firstLoad.raw)}) in ${report.firstLoad.files} files${lazy}${over}`,
+        `${report.path.padEnd(width)} ${kb(report.firstLoad.gzip).padStart(9)} (${kb(report.firstLoad.raw)}) ${what}${lazy}${over}`,
       );
       console.log(`${''.padEnd(width)} routes: ${report.routes.join(' > ')}`);
       if (over) {
@@ -71,4 +73,4 @@ function main(): void {
   if (violations.length > 0 || overBudget.length > 0) process.exitCode = 1;
 }
 
-main();
+await main();

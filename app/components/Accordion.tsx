@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 
 export interface AccordionItem {
   question: string;
@@ -9,7 +9,7 @@ export type AccordionVariant = 'card' | 'flush' | 'radio';
 
 export interface AccordionProps {
   items: AccordionItem[];
-  /** Prefix for the header and panel ids; must be unique on the page. */
+  /** Names the group of items of which one at a time is open; must be unique on the page. */
   idPrefix: string;
   /** `card`: separate bordered boxes (default). `flush`: one divided list. `radio`: cards with a radio-style marker. */
   variant?: AccordionVariant;
@@ -21,24 +21,22 @@ const wrapperClass: Record<AccordionVariant, string> = {
   radio: 'space-y-3',
 };
 
-const itemClass: Record<AccordionVariant, (open: boolean) => string> = {
-  card: (open) =>
-    `rounded-xl border bg-white shadow-sm transition-colors ${open ? 'border-brand-200' : 'border-gray-200'}`,
-  flush: () => 'bg-white',
-  radio: (open) =>
-    `rounded-xl border bg-white transition-colors ${open ? 'border-brand-600 bg-brand-50' : 'border-gray-200'}`,
+// The open item's look comes from the `open` attribute (Tailwind's open: and group-open:), so it
+// follows the browser's own state with or without JavaScript.
+const itemClass: Record<AccordionVariant, string> = {
+  card: 'rounded-xl border border-gray-200 bg-white shadow-sm transition-colors open:border-brand-200',
+  flush: 'bg-white',
+  radio: 'rounded-xl border border-gray-200 bg-white transition-colors open:border-brand-600 open:bg-brand-50',
 };
 
-function Marker({ open, variant }: { open: boolean; variant: AccordionVariant }) {
+function Marker({ variant }: { variant: AccordionVariant }) {
   if (variant === 'radio') {
     return (
       <span
         aria-hidden="true"
-        className={`flex h-5 w-5 shrink-0 items-center justify-center rounded-full border-2 ${
-          open ? 'border-brand-700' : 'border-gray-400'
-        }`}
+        className="flex h-5 w-5 shrink-0 items-center justify-center rounded-full border-2 border-gray-400 group-open:border-brand-700"
       >
-        {open ? <span className="h-2.5 w-2.5 rounded-full bg-brand-700" /> : null}
+        <span className="hidden h-2.5 w-2.5 rounded-full bg-brand-700 group-open:block" />
       </span>
     );
   }
@@ -49,53 +47,50 @@ function Marker({ open, variant }: { open: boolean; variant: AccordionVariant })
       fill="none"
       stroke="currentColor"
       strokeWidth="2"
-      className={`h-5 w-5 shrink-0 text-brand-700 transition-transform duration-200 ${open ? 'rotate-180' : ''}`}
+      className="h-5 w-5 shrink-0 text-brand-700 transition-transform duration-200 group-open:rotate-180"
     >
       <path d="M5 7.5l5 5 5-5" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
 }
 
-/** Disclosure list: one item open at a time, the first open initially; clicking the open one closes it. */
+/**
+ * Disclosure list: one item open at a time, the first open initially; clicking the open one closes
+ * it. Built on `<details name>`, so the browser does all of it, with or without JavaScript, and
+ * tells assistive technology whether each question is expanded.
+ */
 export function Accordion({ items, idPrefix, variant = 'card' }: AccordionProps) {
-  const [openIndex, setOpenIndex] = useState<number | null>(items.length > 0 ? 0 : null);
   const padded = variant !== 'flush';
-
+  const radioFirst = variant === 'radio';
   return (
     <div className={wrapperClass[variant]}>
       {items.map((item, index) => {
-        const open = openIndex === index;
-        const headerId = `${idPrefix}-header-${index}`;
-        const panelId = `${idPrefix}-panel-${index}`;
-        const radioFirst = variant === 'radio';
         return (
-          <div key={headerId} data-testid="accordion-item" className={itemClass[variant](open)}>
-            <h3 className="m-0">
-              <button
-                type="button"
-                id={headerId}
-                aria-expanded={open}
-                aria-controls={panelId}
-                onClick={() => setOpenIndex(open ? null : index)}
-                className={`flex w-full items-center gap-3 text-left text-base font-semibold text-gray-900 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 ${
-                  padded ? 'rounded-xl px-5 py-4' : 'py-4'
-                } ${radioFirst ? '' : 'justify-between'}`}
-              >
-                {radioFirst ? <Marker open={open} variant={variant} /> : null}
-                <span className={radioFirst ? 'flex-1' : ''}>{item.question}</span>
-                {radioFirst ? null : <Marker open={open} variant={variant} />}
-              </button>
-            </h3>
+          // `open` is the first render's state only: the browser keeps it from then on (React never
+          // changes the attribute again, since the prop never changes).
+          <details
+            key={item.question}
+            name={idPrefix}
+            open={index === 0}
+            data-testid="accordion-item"
+            className={`group ${itemClass[variant]}`}
+          >
+            <summary
+              className={`flex w-full cursor-pointer list-none items-center gap-3 text-left text-base font-semibold text-gray-900 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 [&::-webkit-details-marker]:hidden ${
+                padded ? 'rounded-xl px-5 py-4' : 'py-4'
+              } ${radioFirst ? '' : 'justify-between'}`}
+            >
+              {radioFirst ? <Marker variant={variant} /> : null}
+              {/* A heading inside the summary (the HTML content model allows it) keeps the page's outline. */}
+              <h3 className={`m-0 text-base font-semibold ${radioFirst ? 'flex-1' : ''}`}>{item.question}</h3>
+              {radioFirst ? null : <Marker variant={variant} />}
+            </summary>
             <div
-              id={panelId}
-              role="region"
-              aria-labelledby={headerId}
-              hidden={!open}
               className={`text-gray-700 leading-relaxed ${padded ? 'px-5 pb-5' : 'pb-4'} ${radioFirst ? 'pl-13' : ''}`}
             >
               {item.answer}
             </div>
-          </div>
+          </details>
         );
       })}
     </div>

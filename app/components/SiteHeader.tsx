@@ -1,4 +1,3 @@
-import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { HELP_LINKS } from '../content/legal/links.ts';
 import type { FooterGroup } from './Footer.tsx';
@@ -19,27 +18,16 @@ function headerLinks(groups: HeaderGroups): { to: string; label: string; wide: b
 
 /**
  * Storefront header: logo and one row of links from 640 px; below that a menu button opens the
- * same links as a list (Escape or a chosen link closes it, focus returns to the button).
+ * same links as a list. The list is a popover the button opens by itself (`popovertarget`), so the
+ * menu works on pages without JavaScript too; the browser closes it on Escape or a click outside,
+ * returns the focus to the button and tells assistive technology whether it is expanded. On a page
+ * the router drives, a chosen link navigates without a page load, so it closes the list itself.
  */
 export function SiteHeader({ groups }: { groups: HeaderGroups }) {
-  const [menuOpen, setMenuOpen] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
   const links = headerLinks(groups);
-
-  useEffect(() => {
-    if (!menuOpen) return undefined;
-    const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenuOpen(false);
-      menuButton.current?.focus();
-    };
-    document.addEventListener('keydown', closeOnEscape);
-    return () => document.removeEventListener('keydown', closeOnEscape);
-  }, [menuOpen]);
-
   return (
     <header data-testid="site-header" className="border-b border-line bg-white">
-      <nav aria-label="Main" className="mx-auto max-w-7xl px-4">
+      <nav aria-label="Main" className="group mx-auto max-w-7xl px-4">
         <div className="flex h-16 items-center justify-between gap-4">
           <Link to="/" aria-label="Boostly home" className="shrink-0 rounded-card">
             <Logo />
@@ -54,12 +42,10 @@ export function SiteHeader({ groups }: { groups: HeaderGroups }) {
             ))}
           </ul>
           <button
-            ref={menuButton}
             type="button"
-            aria-expanded={menuOpen}
+            popoverTarget="site-menu"
             aria-controls="site-menu"
-            onClick={() => setMenuOpen((open) => !open)}
-            className="flex h-11 items-center gap-2 rounded-card border border-line px-3 text-sm font-semibold text-ink sm:hidden"
+            className="site-menu-button flex h-11 items-center gap-2 rounded-card border border-line px-3 text-sm font-semibold text-ink sm:hidden"
           >
             <svg
               aria-hidden="true"
@@ -69,20 +55,30 @@ export function SiteHeader({ groups }: { groups: HeaderGroups }) {
               stroke="currentColor"
               strokeWidth={2}
             >
-              <path strokeLinecap="round" d={menuOpen ? 'M6 6l12 12M18 6 6 18' : 'M4 7h16M4 12h16M4 17h16'} />
+              {/* Bars while closed, a cross while open: the nav knows from the popover's own state. */}
+              <path
+                strokeLinecap="round"
+                d="M4 7h16M4 12h16M4 17h16"
+                className="group-has-[#site-menu:popover-open]:hidden"
+              />
+              <path
+                strokeLinecap="round"
+                d="M6 6l12 12M18 6 6 18"
+                className="hidden group-has-[#site-menu:popover-open]:inline"
+              />
             </svg>
             Menu
           </button>
         </div>
-        {/* Always in the page so the button's aria-controls names an element; `hidden` while closed.
-            A chosen link closes the menu: its click bubbles up to the list. */}
+        {/* Below the header row (app.css places it), over the page. A chosen link closes it: its
+            click bubbles up to the list. */}
         {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- only catches clicks bubbling from the links, which are keyboard-operable themselves */}
         <ul
           id="site-menu"
-          hidden={!menuOpen}
-          className="grid gap-1 border-t border-line py-2 text-base font-semibold text-ink sm:hidden"
+          popover="auto"
+          className="site-menu grid gap-1 border-y border-line bg-white px-4 py-2 text-base font-semibold text-ink shadow-card sm:hidden"
           onClick={(event) => {
-            if ((event.target as HTMLElement).closest('a')) setMenuOpen(false);
+            if ((event.target as HTMLElement).closest('a')) event.currentTarget.hidePopover();
           }}
         >
           {links.map((link) => (

@@ -25,7 +25,8 @@ export function formatCountdown(ms: number): string {
 
 /**
  * The sale banner with a live countdown to the sale's real end, shown only while a configured
- * sale runs and only on pages it applies to; it disappears when the countdown reaches zero.
+ * sale runs and only on pages it applies to; it disappears when the countdown reaches zero. On a
+ * page without framework JavaScript the plain page script does the same from `data-ends-at`.
  */
 export function TopBar({ sale, pathname, renderedAt }: TopBarProps) {
   // The store's clock first (server and hydration agree, and tests may set it), then the browser's.
@@ -59,6 +60,8 @@ export function TopBar({ sale, pathname, renderedAt }: TopBarProps) {
           Ends in{' '}
           <span
             data-testid="countdown"
+            // Pages without JavaScript framework tick with the plain script (app/plain-page-script.server.ts).
+            data-ends-at={sale.endsAt}
             role="timer"
             aria-live="off"
             className="rounded-md bg-brand-800 px-2 py-0.5 font-mono font-semibold tabular-nums"

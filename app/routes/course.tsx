@@ -11,6 +11,7 @@ import { ShareCourse } from '../components/courses/ShareCourse.tsx';
 import { COURSES_PAGE, courseBreadcrumbJsonLd, courseJsonLd } from '../components/courses/seo.ts';
 import { requestContext } from '../context.ts';
 import { absoluteUrl, pageMeta } from '../seo/meta.ts';
+import { FRAMEWORK_FREE } from '../page-handle.ts';
 
 /**
  * A course's page (spec "Course pages"): everything rendered on the server from the
@@ -25,6 +26,9 @@ export function loader({ params, context }: Route.LoaderArgs) {
   const { publicUrl } = context.get(requestContext).services;
   return { course, publicUrl };
 }
+
+/** Text, links and disclosures: no framework JavaScript in the browser (page-handle.ts). */
+export const handle = FRAMEWORK_FREE;
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 

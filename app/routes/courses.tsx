@@ -8,6 +8,7 @@ import { CourseCard, courseCardData } from '../components/courses/CourseCard.tsx
 import { COURSES_PAGE } from '../components/courses/seo.ts';
 import { requestContext } from '../context.ts';
 import { breadcrumbJsonLd, pageMeta } from '../seo/meta.ts';
+import { FRAMEWORK_FREE } from '../page-handle.ts';
 
 /**
  * The course list (spec: 4 courses and Load More; decision 002 put it at /courses). Load More is
@@ -29,6 +30,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
     cards: (showAll ? courses : courses.slice(0, COURSE_PREVIEW_COUNT)).map(courseCardData),
   };
 }
+
+/** Text, links and disclosures: no framework JavaScript in the browser (page-handle.ts). */
+export const handle = FRAMEWORK_FREE;
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 

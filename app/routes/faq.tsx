@@ -8,11 +8,15 @@ import { helpPageMeta } from '../content/legal/seo.ts';
 import { requestContext } from '../context.ts';
 import { faqPageJsonLd } from '../seo/json-ld.ts';
 import { absoluteUrl } from '../seo/meta.ts';
+import { FRAMEWORK_FREE } from '../page-handle.ts';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { storeInfo, publicUrl, catalogue } = context.get(requestContext).services;
   return { entries: generalFaq(storeInfo, await catalogue.subscriptionOffers()), publicUrl };
 }
+
+/** Text, links and disclosures: no framework JavaScript in the browser (page-handle.ts). */
+export const handle = FRAMEWORK_FREE;
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 

@@ -161,16 +161,19 @@ test.describe('contact page', () => {
   test('Quick Answers: four questions, one open at a time, the open one closes on click', async ({ page }) => {
     await gotoHydrated(page, '/contact');
     const answers = page.getByTestId('quick-answers');
-    const buttons = answers.getByRole('button');
+    // Native disclosures (<details name>): each question is its summary.
+    const items = answers.locator('details');
+    const buttons = answers.locator('summary');
+    const shownAnswers = answers.locator('details > summary + div:visible');
     await expect(buttons).toHaveCount(4);
-    await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'true');
+    await expect(items.nth(0)).toHaveJSProperty('open', true);
     await buttons.nth(2).click();
-    await expect(buttons.nth(2)).toHaveAttribute('aria-expanded', 'true');
-    await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'false');
-    await expect(answers.getByRole('region')).toHaveCount(1);
+    await expect(items.nth(2)).toHaveJSProperty('open', true);
+    await expect(items.nth(0)).toHaveJSProperty('open', false);
+    await expect(shownAnswers).toHaveCount(1);
     await buttons.nth(2).click();
-    await expect(buttons.nth(2)).toHaveAttribute('aria-expanded', 'false');
-    await expect(answers.getByRole('region')).toHaveCount(0);
+    await expect(items.nth(2)).toHaveJSProperty('open', false);
+    await expect(shownAnswers).toHaveCount(0);
   });
 
   test('axe finds no serious or critical violations, with errors shown too', async ({ page }) => {

@@ -1,5 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { ClientBuild, FIRST_LOAD_BUDGET_BYTES, kb } from '../../scripts/first-load-js.ts';
+import {
+  ClientBuild,
+  FIRST_LOAD_BUDGET_BYTES,
+  FRAMEWORK_FREE_BUDGET_BYTES,
+  frameworkFreeRouteIds,
+  kb,
+} from '../../scripts/first-load-js.ts';
 
 /**
  * The first-load JavaScript budget (decisions 036, 037 and 050), checked against the production
@@ -10,8 +16,23 @@ import { ClientBuild, FIRST_LOAD_BUDGET_BYTES, kb } from '../../scripts/first-lo
  * the build is read when the file loads, so a missing build fails the run instead of skipping.
  */
 
-const build = new ClientBuild();
+const build = new ClientBuild(undefined, await frameworkFreeRouteIds());
 const pages = build.publicPagePaths();
+
+/** The pages that load no framework JavaScript (app/page-handle.ts); tests/e2e/framework-free.spec.ts checks them in a browser. */
+const FRAMEWORK_FREE_ROUTES = [
+  'routes/faq',
+  'routes/legal/privacy-policy',
+  'routes/legal/terms-condition',
+  'routes/legal/disclaimer',
+  'routes/legal/refund-policy',
+  'routes/courses',
+  'routes/course',
+  'routes/blog/post',
+  'routes/blog/instagram-issue',
+  'routes/blog/media-update',
+  'routes/not-found',
+];
 
 /** The spec's public pages (app/routes.ts); the manifest must still have each of them. */
 const EXPECTED_PUBLIC_ROUTES = [
@@ -61,6 +82,18 @@ test.describe('first-load JavaScript budget', () => {
       ).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
     });
   }
+
+  test(`the text pages load no framework chunk, at most ${kb(FRAMEWORK_FREE_BUDGET_BYTES)} in all`, () => {
+    for (const page of pages.filter((candidate) => FRAMEWORK_FREE_ROUTES.includes(candidate.routeId))) {
+      const report = build.measure(page.path);
+      expect(report.frameworkFree, page.path).toBe(true);
+      expect(report.firstLoad.files, page.path).toBe(0);
+      expect(report.firstLoad.gzip, page.path).toBeLessThanOrEqual(FRAMEWORK_FREE_BUDGET_BYTES);
+    }
+    // Exactly these: one that keeps the framework by mistake, or loses it, shows here.
+    const measured = pages.filter((page) => build.measure(page.path).frameworkFree).map((page) => page.routeId);
+    expect(measured.sort()).toEqual([...FRAMEWORK_FREE_ROUTES].sort());
+  });
 
   test('no public route loads Tiptap or ProseMirror, now or lazily', () => {
     expect(build.publicRoutesWithEditorCode()).toEqual([]);

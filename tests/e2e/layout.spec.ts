@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { groups } from './support/catalogue.ts';
 import { HELP_LINKS } from '../../app/content/legal/links.ts';
-import { gotoHydrated } from './support/page.ts';
+import { expandedState, gotoHydrated } from './support/page.ts';
 
 const WITH_LAYOUT = ['/', '/service/instagram-likes'];
 const BARE = [
@@ -94,15 +94,16 @@ test.describe('layout rules (spec section 2)', () => {
     const faq = page
       .locator('section')
       .filter({ has: page.getByRole('heading', { name: 'Frequently asked questions' }) });
-    const buttons = faq.locator('h3 > button[aria-expanded]');
+    // Native disclosures (<details name>): the question is the summary, the answer follows it.
+    const items = faq.locator('details');
+    const buttons = items.locator('summary');
     const count = await buttons.count();
     expect(count).toBeGreaterThan(2);
 
     const expectOpen = async (open: number | null) => {
       for (let i = 0; i < count; i += 1) {
-        const button = buttons.nth(i);
-        const panel = page.locator(`[id="${await button.getAttribute('aria-controls')}"]`);
-        await expect(button).toHaveAttribute('aria-expanded', String(i === open));
+        const panel = items.nth(i).locator('summary + div');
+        await expect(items.nth(i)).toHaveJSProperty('open', i === open);
         if (i === open) await expect(panel).toBeVisible();
         else await expect(panel).toBeHidden();
       }
@@ -159,28 +160,30 @@ test.describe('storefront header on a 390 px phone', () => {
     expect((await header.boundingBox())!.height).toBeLessThanOrEqual(66);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
+    // The menu is a popover its button opens: the browser exposes the expanded state itself.
+    const expanded = () => expandedState(page, '[popovertarget="site-menu"]');
     await expect(menu).toBeHidden();
-    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(await expanded()).toBe(false);
     await expect(menuButton).toHaveAttribute('aria-controls', 'site-menu');
 
     // Keyboard: focus the button, Enter opens the list with every platform and help link.
     await menuButton.focus();
     await page.keyboard.press('Enter');
-    await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
     await expect(menu).toBeVisible();
+    expect(await expanded()).toBe(true);
     const expected = [...groups.map((g) => g.title), ...HELP_LINKS.map((l) => l.label)];
     await expect(menu.getByRole('link')).toHaveText(expected);
 
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
-    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(await expanded()).toBe(false);
     await expect(menuButton).toBeFocused();
 
     await menuButton.click();
     await menu.getByRole('link', { name: 'FAQ', exact: true }).click();
     await expect(page).toHaveURL(/\/faq$/);
     await expect(menu).toBeHidden();
-    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(await expanded()).toBe(false);
   });
 });
 

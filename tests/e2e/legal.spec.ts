@@ -14,24 +14,28 @@ const HELP_AND_LEGAL = {
 test.describe('FAQ and legal pages', () => {
   test('the FAQ accordion keeps one question open at a time, and clicking the open one closes it', async ({ page }) => {
     await gotoHydrated(page, '/faq');
-    const questions = page.getByTestId('faq-accordion').getByRole('button');
+    // Native disclosures (<details name>, the page has no framework JavaScript): the questions are their summaries.
+    const accordion = page.getByTestId('faq-accordion');
+    const questions = accordion.locator('summary');
     await expect(questions).toHaveCount(20);
-    const expanded = page.getByTestId('faq-accordion').locator('button[aria-expanded="true"]');
+    const expanded = accordion.locator('details[open]');
+    const shownAnswers = accordion.locator('details > summary + div:visible');
     await expect(expanded).toHaveCount(1);
-    await expect(questions.nth(0)).toHaveAttribute('aria-expanded', 'true');
+    await expect(accordion.locator('details').nth(0)).toHaveJSProperty('open', true);
+    await expect(shownAnswers).toHaveCount(1);
 
     await questions.nth(4).click();
-    await expect(questions.nth(4)).toHaveAttribute('aria-expanded', 'true');
-    await expect(questions.nth(0)).toHaveAttribute('aria-expanded', 'false');
+    await expect(accordion.locator('details').nth(4)).toHaveJSProperty('open', true);
+    await expect(accordion.locator('details').nth(0)).toHaveJSProperty('open', false);
     await expect(expanded).toHaveCount(1);
-    await expect(page.getByRole('region', { name: await questions.nth(4).innerText() })).toBeVisible();
+    await expect(accordion.locator('details').nth(4).locator('summary + div')).toBeVisible();
 
     await questions.nth(4).click();
     await expect(expanded).toHaveCount(0);
-    await expect(page.getByTestId('faq-accordion').getByRole('region')).toHaveCount(0);
+    await expect(shownAnswers).toHaveCount(0);
 
     await questions.nth(16).click();
-    await expect(questions.nth(16)).toHaveAttribute('aria-expanded', 'true');
+    await expect(accordion.locator('details').nth(16)).toHaveJSProperty('open', true);
     await expect(expanded).toHaveCount(1);
   });
 

@@ -4,6 +4,7 @@
  * unfilled, an unset phone and address never shown, and the FAQPage JSON-LD with its 20 (the seed sells subscriptions: 3 of them are theirs)
  * questions. Needs the production build (`npm run build`), like tests/integration/pages.test.ts.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, startTestApp } from '../support/app.ts';
 import { bodyText, jsonLdBlocks } from '../support/html.ts';
@@ -116,7 +117,9 @@ describe.each(dialects)('help and legal pages on %s', (dialect) => {
   it('/faq has 20 questions, the first open, and FAQPage JSON-LD with the same 20', async () => {
     const html = await get(configured, '/faq');
     expect(html.split('data-testid="accordion-item"').length - 1).toBe(20);
-    expect(html.split('aria-expanded="true"').length - 1).toBe(1);
+    // Native disclosures in one group, the first one open (no framework JavaScript on this page).
+    expect(html.split('<details name="faq"').length - 1).toBe(20);
+    expect(html.split('<details name="faq" open=""').length - 1).toBe(1);
 
     // The page's FAQPage, beside its breadcrumb and the store's Organization (decision 029).
     const blocks = jsonLdBlocks(html).filter((block) => block.includes('"@type":"FAQPage"'));
@@ -145,6 +148,35 @@ describe.each(dialects)('help and legal pages on %s', (dialect) => {
     const plain = jsonLdBlocks(await get(defaults, '/faq')).join('');
     expect(plain).not.toContain('call ');
     expect(plain).toContain('support@store.example.org');
+  });
+
+  it.each(PAGES)(
+    '$path loads no framework JavaScript: one inline script, which its CSP allows, rendered or cached',
+    async (page) => {
+      // The second request is served from the page cache, whose CSP allows inline scripts by hash.
+      for (const round of ['rendered', 'cached']) {
+        const response = await configured.app.inject({ method: 'GET', url: page.path });
+        const html = response.body;
+        expect(html, round).not.toMatch(/<script[^>]*type="module"/);
+        expect(html, round).not.toContain('modulepreload');
+        expect(html, round).not.toContain('__reactRouterContext');
+        const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+          (match) => !(match[1] ?? '').includes('application/ld+json'),
+        );
+        expect(scripts, round).toHaveLength(1);
+        const [, attributes = '', text = ''] = scripts[0] ?? [];
+        expect(text).toContain('data-share-url');
+        const csp = String(response.headers['content-security-policy']);
+        const nonce = /nonce="([^"]+)"/.exec(attributes)?.[1] ?? '';
+        const hash = createHash('sha256').update(text).digest('base64');
+        expect(csp.includes(`'nonce-${nonce}'`) || csp.includes(`'sha256-${hash}'`), `${round}: ${csp}`).toBe(true);
+      }
+    },
+  );
+
+  it('the home page still loads the framework', async () => {
+    const home = await get(configured, '/');
+    expect(home).toMatch(/<script[^>]*type="module"/);
   });
 
   it('links the service page’s terms notice and lists the pages in the sitemap', async () => {

@@ -381,7 +381,9 @@ describe.each(dialects)('search engines and sharing on %s', (dialect) => {
     for (const position of steps) expect(position).toBeGreaterThan(0);
     expect([...steps].sort((a, b) => a - b)).toEqual(steps);
     // The radio-style accordion: its marker sits before the question.
-    expect(body).toMatch(/id="service-faq-header-0"[^>]*><span aria-hidden="true" class="[^"]*rounded-full border-2/);
+    expect(body).toMatch(
+      /<details name="service-faq"[^>]*><summary[^>]*><span aria-hidden="true" class="[^"]*rounded-full border-2/,
+    );
     expect(body).toContain('data-testid="why-buy"');
     expect(body).toContain('Why buy Instagram followers from Boostly');
     expect(body).toContain('never ask for your password');

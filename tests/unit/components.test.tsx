@@ -132,14 +132,15 @@ describe('NotFound', () => {
 });
 
 describe('Accordion', () => {
-  it('opens only the first item initially and wires up aria attributes', () => {
+  it('opens only the first item initially, as one group of native disclosures', () => {
     const html = renderToStaticMarkup(<Accordion items={homeFaq} idPrefix="faq" />);
     expect(html.match(/data-testid="accordion-item"/g)).toHaveLength(homeFaq.length);
-    expect(html.match(/aria-expanded="true"/g)).toHaveLength(1);
-    expect(html.match(/aria-expanded="false"/g)).toHaveLength(homeFaq.length - 1);
-    expect(html).toContain('aria-controls="faq-panel-0"');
-    expect(html).toContain('aria-labelledby="faq-header-0"');
-    expect(html.match(/role="region"[^>]*hidden=""/g)).toHaveLength(homeFaq.length - 1);
+    // One exclusive group (the browser keeps one open at a time), the first one open.
+    expect(html.match(/<details name="faq"/g)).toHaveLength(homeFaq.length);
+    expect(html.match(/<details name="faq" open=""/g)).toHaveLength(1);
+    expect(html.indexOf('open=""')).toBeLessThan(html.indexOf('</details>'));
+    // Each question is a heading inside the disclosure's summary.
+    expect(html.match(/<summary[^>]*><h3[^>]*>/g)).toHaveLength(homeFaq.length);
   });
 });
 

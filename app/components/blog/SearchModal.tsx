@@ -3,12 +3,27 @@ import { useNavigate } from 'react-router';
 import { StrokeIcon } from '../StrokeIcon.tsx';
 import { blogSearchPath } from './format.ts';
 
+declare module 'react' {
+  // Invoker commands (HTML: a button opens or closes a dialog with no script). React renders the
+  // attributes as written (lowercase); @types/react does not list them yet.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- a merged interface must repeat React's type parameter
+  interface ButtonHTMLAttributes<T> {
+    commandfor?: string;
+    command?: 'show-modal' | 'close';
+  }
+}
+
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * The blog header's search (spec "Public blog"): a modal dialog that keeps the focus inside,
  * closes on Escape, gives the focus back to the button that opened it, and goes to `/blog?s=`
  * only when the trimmed text is not empty (an empty one does nothing).
+ *
+ * The buttons open and close the dialog by themselves (invoker commands), and the form is a plain
+ * GET form, so the search works on pages without JavaScript too (the post pages); there the
+ * browser's own modal keeps the page inert and `required` refuses an empty search. Where React
+ * runs, it adds the focus trap, the clearing and the navigation without a page load.
  */
 export function SearchModal() {
   const navigate = useNavigate();
@@ -18,12 +33,11 @@ export function SearchModal() {
   const [open, setOpen] = useState(false);
   const titleId = useId();
   const inputId = useId();
+  const dialogId = useId();
 
-  const show = () => {
-    const dialog = dialogRef.current;
-    if (!dialog || dialog.open) return;
-    // A modal <dialog> makes the rest of the page inert and closes on Escape by itself.
-    dialog.showModal();
+  // The opener's command has already shown the dialog (a modal <dialog> makes the rest of the page
+  // inert and closes on Escape by itself); this only follows its state and moves the focus.
+  const onOpened = () => {
     setOpen(true);
     inputRef.current?.focus();
   };
@@ -68,7 +82,11 @@ export function SearchModal() {
       <button
         ref={openerRef}
         type="button"
-        onClick={show}
+        // eslint-disable-next-line react/no-unknown-property -- invoker command attributes (declared above)
+        command="show-modal"
+        // eslint-disable-next-line react/no-unknown-property -- as above
+        commandfor={dialogId}
+        onClick={onOpened}
         aria-haspopup="dialog"
         aria-expanded={open}
         data-testid="blog-search-open"
@@ -83,6 +101,7 @@ export function SearchModal() {
       {/* The keydown handler is the focus trap; Escape is the dialog's own. */}
       <dialog
         ref={dialogRef}
+        id={dialogId}
         aria-labelledby={titleId}
         onClose={onClose}
         onKeyDown={trapFocus}
@@ -95,7 +114,10 @@ export function SearchModal() {
           </h2>
           <button
             type="button"
-            onClick={hide}
+            // eslint-disable-next-line react/no-unknown-property -- invoker command attributes (declared above)
+            command="close"
+            // eslint-disable-next-line react/no-unknown-property -- as above
+            commandfor={dialogId}
             data-testid="blog-search-close"
             className="flex h-9 w-9 items-center justify-center rounded-full text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-brand-700"
           >
@@ -116,6 +138,11 @@ export function SearchModal() {
             type="text"
             enterKeyHint="search"
             name="s"
+            required
+            // The browser focuses it when the dialog opens, with or without JavaScript (the dialog's
+            // autofocus, not the page's: the field is not rendered until the dialog opens).
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- see above
+            autoFocus
             placeholder="Type and hit enter..."
             data-testid="blog-search-modal-input"
             className="min-w-0 flex-1 rounded-xl border-2 border-gray-300 px-4 py-3 text-gray-900 placeholder:text-gray-600 focus:border-brand-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"

@@ -3,6 +3,12 @@ import { useHydrated } from '../../hydrated.ts';
 
 type ShareState = 'idle' | 'copied' | 'failed';
 
+/** What the status line says after a share (the plain page script reads them from the button). */
+const SHARE_MESSAGES = {
+  copied: 'Link copied',
+  failed: 'Could not copy the link: copy it from the address bar.',
+} as const;
+
 export interface ShareCourseProps {
   title: string;
   text: string;
@@ -13,8 +19,10 @@ export interface ShareCourseProps {
 /**
  * The spec's share link: the system share sheet (Web Share API) where the browser has one,
  * otherwise the address is copied to the clipboard and "Link copied" is announced. Without
- * JavaScript neither works, so the button appears only once the page is hydrated: never a dead
- * button (the browser's own share and copy still work).
+ * JavaScript neither works, so the button stays hidden until a script takes it: React once the
+ * page is hydrated or rendered in the browser, or, on the course page (no framework JavaScript,
+ * app/page-handle.ts), the plain page script (app/plain-page-script.server.ts), which finds the
+ * button by `data-share-url`. Never a dead button: the browser's own share and copy still work.
  */
 export function ShareCourse({ title, text, url }: ShareCourseProps) {
   const hydrated = useHydrated();
@@ -39,13 +47,17 @@ export function ShareCourse({ title, text, url }: ShareCourseProps) {
     }
   }
 
-  if (!hydrated) return null;
   return (
-    <div className="flex flex-wrap items-center gap-3">
+    <div className="flex flex-wrap items-center gap-3" hidden={!hydrated} data-share-box="">
       <button
         type="button"
-        onClick={() => void share()}
+        onClick={hydrated ? () => void share() : undefined}
         data-testid="share-course"
+        data-share-url={url}
+        data-share-title={title}
+        data-share-text={text}
+        data-copied={SHARE_MESSAGES.copied}
+        data-failed={SHARE_MESSAGES.failed}
         className="inline-flex items-center gap-2 rounded-xl border border-gray-300 bg-white px-4 py-2 font-semibold text-gray-900 hover:border-brand-700 hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
       >
         <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-none stroke-current" strokeWidth="1.8">
@@ -56,11 +68,13 @@ export function ShareCourse({ title, text, url }: ShareCourseProps) {
         </svg>
         Share this course
       </button>
-      <p role="status" className="text-sm font-medium" data-testid="share-status">
-        {state === 'copied' ? <span className="text-green-800">Link copied</span> : null}
-        {state === 'failed' ? (
-          <span className="text-red-800">Could not copy the link: copy it from the address bar.</span>
-        ) : null}
+      <p
+        role="status"
+        data-state={state}
+        className="text-sm font-medium data-[state=copied]:text-green-800 data-[state=failed]:text-red-800"
+        data-testid="share-status"
+      >
+        {state === 'idle' ? null : SHARE_MESSAGES[state]}
       </p>
     </div>
   );

@@ -10,6 +10,7 @@ import { blogMeta } from '../../components/blog/seo.ts';
 import { shareImageOf } from '../../../core/blog/share-image.ts';
 import { requestContext } from '../../context.ts';
 import { articleOf, cardOf, notFound } from './blog-data.server.ts';
+import { FRAMEWORK_FREE } from '../../page-handle.ts';
 
 const RELATED_POSTS = 3;
 
@@ -25,6 +26,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     { headers: { 'Cache-Control': CacheStrategy.blog } },
   );
 }
+
+/** Text, links and disclosures: no framework JavaScript in the browser (page-handle.ts). */
+export const handle = FRAMEWORK_FREE;
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.blog });
 

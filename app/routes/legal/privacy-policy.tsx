@@ -5,11 +5,15 @@ import { LegalDocument, List, MailLink, StoreContacts } from '../../content/lega
 import { PRIVACY_PAGE } from '../../content/legal/pages.ts';
 import { helpPageMeta } from '../../content/legal/seo.ts';
 import { requestContext } from '../../context.ts';
+import { FRAMEWORK_FREE } from '../../page-handle.ts';
 
 export function loader({ context }: Route.LoaderArgs) {
   const { storeInfo, publicUrl } = context.get(requestContext).services;
   return { storeInfo, publicUrl };
 }
+
+/** Text, links and disclosures: no framework JavaScript in the browser (page-handle.ts). */
+export const handle = FRAMEWORK_FREE;
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 

@@ -6,6 +6,7 @@ import { TERMS_PAGE } from '../../content/legal/pages.ts';
 import { helpPageMeta } from '../../content/legal/seo.ts';
 import { requestContext } from '../../context.ts';
 import { RENEWAL_TEXT, cancelAndRefundTexts, kindsSold, offerLine } from '../../content/subscriptions.ts';
+import { FRAMEWORK_FREE } from '../../page-handle.ts';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { storeInfo, publicUrl, catalogue } = context.get(requestContext).services;
@@ -21,6 +22,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     : null;
   return { storeInfo, publicUrl, subscriptions };
 }
+
+/** Text, links and disclosures: no framework JavaScript in the browser (page-handle.ts). */
+export const handle = FRAMEWORK_FREE;
 
 export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStrategy.catalogue });
 
