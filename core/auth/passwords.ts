@@ -10,6 +10,29 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 export const SCRYPT_N = 2 ** 15;
 export const SCRYPT_R = 8;
 export const SCRYPT_P = 1;
+/** The N of new hashes in the test suites' in-process apps (`useTestHashCost`). */
+export const TEST_SCRYPT_N = 2 ** 12;
+
+/** The N new hashes get and below which a stored hash is re-hashed: SCRYPT_N but in tests. */
+let newHashN = SCRYPT_N;
+
+/**
+ * For the Vitest suites' in-process apps only (tests/support/app.ts): new hashes get N=2^12.
+ * At production's N every hash and every check of one takes 32 MiB and a tenth of a second or
+ * more, and the login suites make hundreds: most of their time went to scrypt. 2^12 stays above
+ * the older hashes the suites seed (2^10, tests/support/admin-accounts.ts), so the re-hash at
+ * login is still exercised. The store never calls this (it refuses outside Vitest); production's
+ * parameters are checked by the hashing's unit test and by the admin CLI's test, a child process.
+ */
+export function useTestHashCost(): void {
+  if (!process.env.VITEST) throw new Error('The lower password-hash cost is for the Vitest suites only.');
+  newHashN = TEST_SCRYPT_N;
+}
+
+/** The N new hashes get now: SCRYPT_N, or TEST_SCRYPT_N in a test process that asked for it. */
+export function newHashCost(): number {
+  return newHashN;
+}
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 
@@ -52,8 +75,8 @@ export function passwordProblem(password: string): string | null {
 export async function hashPassword(password: string): Promise<string> {
   if (typeof password !== 'string') throw new TypeError('password must be a string');
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P, KEY_BYTES);
-  return ['scrypt', SCRYPT_N, SCRYPT_R, SCRYPT_P, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, newHashN, SCRYPT_R, SCRYPT_P, KEY_BYTES);
+  return ['scrypt', newHashN, SCRYPT_R, SCRYPT_P, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 interface ParsedHash {
@@ -101,5 +124,5 @@ export async function verifyPassword(password: string, encoded: string): Promise
 /** Whether a stored hash uses weaker parameters than today's (re-hash it at the next login). */
 export function needsRehash(encoded: string): boolean {
   const parsed = parseHash(encoded);
-  return !parsed || parsed.n < SCRYPT_N || parsed.r < SCRYPT_R || parsed.p < SCRYPT_P || parsed.key.length < KEY_BYTES;
+  return !parsed || parsed.n < newHashN || parsed.r < SCRYPT_R || parsed.p < SCRYPT_P || parsed.key.length < KEY_BYTES;
 }

@@ -4,7 +4,7 @@ import { plan, service } from './support/catalogue.ts';
 import { codeFor } from './support/mail.ts';
 import { orderUrl, paidFollowersOrder, uniqueSuffix } from './support/order.ts';
 import { reviewPathFromMail } from './support/reviews.ts';
-import { gotoHydrated } from './support/page.ts';
+import { dataSettled, followRequests, gotoHydrated } from './support/page.ts';
 
 /**
  * Every page fits every screen: each page, public and admin, is opened once and then
@@ -304,7 +304,7 @@ async function settle(page: Page): Promise<void> {
 
 /** Waits until data the page fetches after hydration has arrived (admin lists, order forms). */
 async function dataLoaded(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+  await dataSettled(page);
   await page
     .waitForFunction(
       () => !document.querySelector('[aria-busy="true"]') && !document.body.innerText.includes('Loading…'),
@@ -335,6 +335,7 @@ interface Visit {
 /** Opens each page at the narrowest width, then checks it at every width. */
 async function checkPages(page: Page, visits: Visit[]): Promise<string[]> {
   const found: string[] = [];
+  followRequests(page);
   for (const visit of visits) {
     await page.setViewportSize(WIDTHS[0]);
     await gotoHydrated(page, visit.url);

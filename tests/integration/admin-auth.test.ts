@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminAuthError, createAdminAuth, hashToken } from '../../core/auth/admins.ts';
 import { createOneTimeCodes, loadCodePepper } from '../../core/auth/one-time-codes.ts';
-import { SCRYPT_N, SCRYPT_P, SCRYPT_R, needsRehash, verifyPassword } from '../../core/auth/passwords.ts';
+import { SCRYPT_P, SCRYPT_R, needsRehash, newHashCost, verifyPassword } from '../../core/auth/passwords.ts';
 import { totpCode } from '../support/totp.ts';
 import { type SmtpSink, startSmtpSink } from '../fakes/smtp.ts';
 import { seedAdmin } from '../support/admin-accounts.ts';
@@ -451,7 +451,7 @@ describe.each(dialects)('admin auth on %s', (dialect) => {
       expect(await storedHash()).toBe(older);
       expect((await login(email, PASSWORD)).json()).toEqual(EMAILED_CODE);
       const upgraded = await storedHash();
-      expect(upgraded).toMatch(new RegExp(`^scrypt\\$${SCRYPT_N}\\$${SCRYPT_R}\\$${SCRYPT_P}\\$`));
+      expect(upgraded).toMatch(new RegExp(`^scrypt\\$${newHashCost()}\\$${SCRYPT_R}\\$${SCRYPT_P}\\$`));
       expect(await verifyPassword(PASSWORD, upgraded)).toBe(true);
       expect(needsRehash(upgraded)).toBe(false);
     });

@@ -6,7 +6,8 @@
  * `verifyPassword` reads (core/auth/passwords.ts), so the row written here holds the kind of hash
  * an account from an older store would: scrypt at N=2^10, 32 times less work, checked by the real
  * code. The first right password re-hashes it with today's parameters (`needsRehash`), as it would
- * for such an account; from then on its checks cost what they cost in production.
+ * for such an account; from then on its checks cost what the suites' hashes cost (core/auth/passwords.ts,
+ * `useTestHashCost`: N=2^12 in the in-process apps).
  *
  * Suites about the hashing and the accounts themselves keep using `createAdmin`
  * (tests/unit/passwords.test.ts, the "accounts" and first-login cases of admin-auth, admin-cli).

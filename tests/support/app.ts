@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { ServerBuild } from 'react-router';
 import type { DialectName } from '../../db/database.ts';
+import { useTestHashCost } from '../../core/auth/passwords.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type Store, type StoreOverrides, openStore } from '../../server/store.ts';
@@ -45,6 +46,9 @@ export async function startTestApp(
     sameDatabaseAs?: TestApp;
   } = {},
 ): Promise<TestApp> {
+  // Admins' passwords hashed at a test cost in this process (production's is checked elsewhere):
+  // the login suites spent most of their time in scrypt.
+  useTestHashCost();
   const shared = options.sameDatabaseAs?.database;
   const database = shared ? { ...shared, dispose: async () => {} } : await openTestDatabase(dialect);
   const config = loadConfig({

@@ -7,6 +7,8 @@ export type { CapturedMail };
 
 const SINK_URL = `http://127.0.0.1:${process.env.E2E_MAIL_PORT ?? '4318'}`;
 const MAIL_URL = `${SINK_URL}/messages`;
+/** How often a wait for an e-mail asks the sink again (a local call of a millisecond or two). */
+const MAIL_POLL_MS = 100;
 
 export async function capturedMail(): Promise<CapturedMail[]> {
   const response = await fetch(MAIL_URL, { headers: { accept: 'application/json' } });
@@ -32,7 +34,7 @@ export async function waitForMail(
     const found = seen.find(predicate);
     if (found) return found;
     if (Date.now() >= deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, MAIL_POLL_MS));
   }
   throw new Error(
     `no matching e-mail within ${timeoutMs} ms; caught ${seen.length}: ${seen.map((m) => `${m.to} "${m.subject}"`).join('; ') || 'none'}`,
@@ -48,7 +50,7 @@ export async function codeFor(email: string, previous: string | null = null, tim
     const code = seen.length ? /^\s*(\d{6})\s*$/m.exec(seen[seen.length - 1].text)?.[1] : undefined;
     if (code && code !== previous) return code;
     if (Date.now() >= deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, MAIL_POLL_MS));
   }
   throw new Error(`no code e-mail to ${email} within ${timeoutMs} ms (saw ${seen.length})`);
 }

@@ -1,4 +1,4 @@
-import { type Page, type Response, expect } from '@playwright/test';
+import { type Page, type Request, type Response, expect } from '@playwright/test';
 
 /**
  * Waits until React has hydrated the server-rendered page: clicks made before that are lost,
@@ -39,5 +39,71 @@ export async function expandedState(page: Page, selector: string): Promise<unkno
     return nodes[0]?.properties?.find((property) => property.name === 'expanded')?.value.value;
   } finally {
     await cdp.detach();
+  }
+}
+
+interface RequestLog {
+  pending: Set<Request>;
+  /** When a request last started or ended (Date.now()). */
+  lastChange: number;
+}
+
+const requestLogs = new WeakMap<Page, RequestLog>();
+
+/** Starts following the page's requests for `dataSettled`: call it before the page navigates. */
+export function followRequests(page: Page): void {
+  if (requestLogs.has(page)) return;
+  const log: RequestLog = { pending: new Set(), lastChange: Date.now() };
+  requestLogs.set(page, log);
+  const started = (request: Request) => {
+    log.pending.add(request);
+    log.lastChange = Date.now();
+  };
+  const ended = (request: Request) => {
+    log.pending.delete(request);
+    log.lastChange = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+}
+
+/**
+ * Waits until the page's data has arrived: React Router has run every loader (the clientLoaders
+ * of a hydrating page included) and has no navigation or fetcher going, and no request of the
+ * page has been in flight for `quietMs`. Playwright's `networkidle` asks for 500 ms without
+ * requests, which a suite of many page loads pays on every one; a request a page sends after
+ * another one's answer follows it within a render, so a shorter quiet time finds the same end.
+ * Gives up quietly after `timeoutMs` (a page that keeps a request open never goes quiet).
+ */
+export async function dataSettled(page: Page, { quietMs = 200, timeoutMs = 5_000 } = {}): Promise<void> {
+  const log = requestLogs.get(page);
+  if (!log) throw new Error('dataSettled needs followRequests(page) before the page navigates');
+  const deadline = Date.now() + timeoutMs;
+  await page
+    .waitForFunction(
+      () => {
+        type RouterState = {
+          initialized: boolean;
+          navigation: { state: string };
+          fetchers: Map<string, { state: string }>;
+        };
+        const router = (window as unknown as { __reactRouterDataRouter?: { state: RouterState } })
+          .__reactRouterDataRouter;
+        if (!router) return true; // a page without React Router in the browser loads nothing after itself
+        const { state } = router;
+        return (
+          state.initialized &&
+          state.navigation.state === 'idle' &&
+          [...state.fetchers.values()].every((fetcher) => fetcher.state === 'idle')
+        );
+      },
+      undefined,
+      { timeout: timeoutMs },
+    )
+    .catch(() => undefined);
+  while (Date.now() < deadline) {
+    if (log.pending.size === 0 && Date.now() - log.lastChange >= quietMs) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
