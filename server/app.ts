@@ -61,6 +61,7 @@ import { refuseUnsafeText } from './api/text-guard.ts';
 import type { Config } from './config.ts';
 import { FAST_PATH_ROUTE, registerMetricsRoute, routeLabel } from './metrics.ts';
 import { PageCache } from './page-cache.ts';
+import { perRequestCompression } from './compression.ts';
 import { type PageFastPath, createPageFastPath } from './page-fast-path.ts';
 import type { Store } from './store.ts';
 import { pagesPlugin } from './pages.ts';
@@ -251,7 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Multipart bodies (image uploads, the blog form) for every route; each reads its parts itself.
   await app.register(multipart, { limits: multipartLimits(config.UPLOAD_MAX_BYTES) });
-  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { 1: 5 } } });
+  await app.register(compress, perRequestCompression);
 
   await app.register(swagger, {
     openapi: {
