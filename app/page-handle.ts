@@ -3,9 +3,10 @@
  *
  * Most public pages are text, links and a few disclosures: they need no framework in the browser.
  * A route that exports `handle = FRAMEWORK_FREE` is still rendered on the server as before, but
- * its document carries no React, no React Router and no module preloads: the root layout
- * (app/root.tsx) leaves out `<Scripts />` and adds only the small plain script of
- * app/plain-page-script.ts (the sale countdown and the share button). Its interactive parts are
+ * its document carries no React, no React Router and no module preloads: the server's entry
+ * (app/entry.server.tsx) reads the handle, and app/document-scripts.tsx renders only the small
+ * plain script of app/plain-page-script.server.ts (the sale countdown and the share button)
+ * instead of `<Scripts />`. Its interactive parts are
  * HTML and CSS: `<details name>` disclosures, a popover menu, a dialog opened by an invoker command
  * and plain GET forms. Links from it are ordinary page loads.
  *
