@@ -9,6 +9,7 @@ import { type Driver, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { installedSqliteAddonProblem } from './sqlite-addon.ts';
+import { cachingStatements } from './sqlite-statements.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -81,13 +82,14 @@ export class DatabaseUnusable extends Error {
  * Kysely's SQLite dialect, except that a transaction SQLite has already rolled back itself (it
  * does on SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT…) is not rolled back again: that second
  * ROLLBACK fails with "cannot rollback - no transaction is active" and its error would replace
- * the one that says what went wrong.
+ * the one that says what went wrong. Its statements are prepared once per SQL text
+ * (sqlite-statements.ts).
  */
 class SqliteStoreDialect extends SqliteDialect {
   readonly #sqlite: SQLite.Database;
 
   constructor(sqlite: SQLite.Database) {
-    super({ database: sqlite });
+    super({ database: cachingStatements(sqlite) });
     this.#sqlite = sqlite;
   }
 
