@@ -10,10 +10,16 @@ import { constants } from 'node:zlib';
 
 export const PER_REQUEST_BROTLI_QUALITY = 3;
 export const PER_REQUEST_GZIP_LEVEL = 4;
+/** About 1 ms of Brotli quality 3 on this machine; see `syncThreshold` below. */
+export const PER_REQUEST_SYNC_COMPRESSION_MAX_BYTES = 256 * 1024;
 
 /** @fastify/compress's options for replies compressed as they are sent. */
 export const perRequestCompression = {
   threshold: 1024,
+  // A reply sent whole up to this size (a rendered page is 20 to 100 KB) is compressed in one
+  // call on the request's own turn, not through a compression stream: no stream, no zlib
+  // context and no hop to libuv's thread pool per reply. Larger ones (an export) still stream.
+  syncThreshold: PER_REQUEST_SYNC_COMPRESSION_MAX_BYTES,
   encodings: ['br', 'gzip'] as ('br' | 'gzip')[],
   brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: PER_REQUEST_BROTLI_QUALITY } },
   zlibOptions: { level: PER_REQUEST_GZIP_LEVEL },

@@ -144,6 +144,10 @@ async function sendStreamed(reply: FastifyReply, response: Response) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   if (!response.body) return reply.send();
+  // A document comes whole (app/entry.server.tsx): read as one buffer, it is compressed in one call.
+  if (response.headers.get('content-type')?.startsWith('text/html')) {
+    return reply.send(Buffer.from(await response.arrayBuffer()));
+  }
   // `body` is typed as the DOM's ReadableStream; at run time it is Node's web stream, which fromWeb takes.
   return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
 }

@@ -44,6 +44,27 @@ describe.each(dialects)('compression of replies rendered per request on %s', (di
     expect(response.rawPayload.length).toBe(gzipSync(html, { level: PER_REQUEST_GZIP_LEVEL }).length);
   });
 
+  it('sends a page rendered per request whole: one compressed body with its length, not a stream', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/blog?s=followers',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(response.statusCode).toBe(200);
+      // A streamed reply goes out chunked, with no length: the document was rendered and compressed whole.
+      expect(response.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+      const html =
+        encoding === 'br'
+          ? brotliDecompressSync(response.rawPayload)
+          : encoding === 'gzip'
+            ? gunzipSync(response.rawPayload)
+            : response.rawPayload;
+      expect(html.toString()).toMatch(/^<!DOCTYPE html>[\s\S]*<\/html>$/);
+    }
+  });
+
   it('keeps the cached pages at the highest Brotli quality, compressed once', async () => {
     const url = '/service/tiktok-views';
     await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
