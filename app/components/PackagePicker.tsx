@@ -53,7 +53,7 @@ export function PlanTabs({
   onSelect,
   showType = false,
 }: {
-  plans: PlanView[];
+  plans: Pick<PlanView, 'type' | 'title' | 'icon'>[];
   selected: PlanType;
   onSelect: (type: PlanType) => void;
   /** The service page labels each plan with its type (Standard, Popular, Exclusive). */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { orderPath } from '../../core/catalogue/order-path.ts';
-import type { GroupDetailView } from '../../core/catalogue/types.ts';
+import type { GroupDetailView, PlanView } from '../../core/catalogue/types.ts';
 import type { Route } from './+types/home';
 import { api, isAbort, messageOf } from '../api/client.ts';
 import { CacheStrategy } from '../cache.ts';
@@ -41,7 +41,8 @@ export const headers: Route.HeadersFunction = () => ({ 'Cache-Control': CacheStr
 export async function loader({ context }: Route.LoaderArgs) {
   const { catalogue, publicUrl, storeInfo, reviews } = context.get(requestContext).services;
   const groups = await catalogue.listGroups();
-  const first = groups[0] ? await catalogue.getGroupDetail(groups[0].slug) : null;
+  const firstGroup = groups[0] ? await catalogue.getGroupDetail(groups[0].slug) : null;
+  const first = firstGroup ? forChooser(firstGroup) : null;
   const offers = await catalogue.subscriptionOffers();
   const homeFaq = homeFaqFor(offers);
   return {
@@ -74,11 +75,32 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * What the package chooser shows of a group: each service's name and its plans' tiers. The page's
+ * hydration data carries the first group as this, not whole: the services' descriptions, titles
+ * and plan features are in no part of the page, and were half of its hydration data.
+ */
+interface ChooserDetail {
+  group: GroupDetailView['group'];
+  services: { slug: string; name: string; plans: Omit<PlanView, 'option'>[] }[];
+}
+
+function forChooser(detail: GroupDetailView): ChooserDetail {
+  return {
+    group: detail.group,
+    services: detail.services.map(({ slug, name, plans }) => ({
+      slug,
+      name,
+      plans: plans.map(({ type, title, icon, currency, list }) => ({ type, title, icon, currency, list })),
+    })),
+  };
+}
+
 type LoadState =
-  { status: 'ready'; detail: GroupDetailView } | { status: 'loading' } | { status: 'failed'; message: string };
+  { status: 'ready'; detail: ChooserDetail } | { status: 'loading' } | { status: 'failed'; message: string };
 
 /** Another category's services: the catalogue API, through the one API client. */
-function fetchGroup(slug: string, signal: AbortSignal): Promise<GroupDetailView> {
+function fetchGroup(slug: string, signal: AbortSignal): Promise<ChooserDetail> {
   return api.get<GroupDetailView>(`/api/services/${encodeURIComponent(slug)}`, { signal });
 }
 
@@ -89,7 +111,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     first ? { status: 'ready', detail: first } : { status: 'failed', message: 'No services available' },
   );
   const [selection, setSelection] = useState<Selection | null>(first ? selectServiceIn(first.services) : null);
-  const loaded = useRef(new Map<string, GroupDetailView>(first ? [[first.group.slug, first]] : []));
+  const loaded = useRef(new Map<string, ChooserDetail>(first ? [[first.group.slug, first]] : []));
 
   /** A category already seen shows at once; any other one loads (the effect below). */
   const chooseCategory = (slug: string) => {
@@ -216,7 +238,7 @@ function PackageChooser({
   selection,
   onChange,
 }: {
-  detail: GroupDetailView;
+  detail: ChooserDetail;
   selection: Selection;
   onChange: (selection: Selection) => void;
 }) {

@@ -39,6 +39,23 @@ describe.each(dialects)('server-rendered pages on %s', (dialect) => {
     );
   });
 
+  it("keeps the home page's hydration data to what its scripts use", async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/', headers: PHONE_BROWSER });
+    // React Router's data for the page: the inline scripts that feed its stream controller.
+    const data = [
+      ...response.body.matchAll(/<script[^>]*>(window\.__reactRouterContext\.streamController[\s\S]*?)<\/script>/g),
+    ]
+      .map((match) => match[1] ?? '')
+      .join('');
+    expect(data).toContain('Instagram Followers');
+    // The services' descriptions and plan features show on no part of the home page (its
+    // chooser shows names, plans and prices): they stay out of its data. With them it was 25.9 KB.
+    const firstService = catalogueSeed.groups[0].services[0];
+    expect(data).not.toContain(JSON.stringify(firstService.description).slice(1, 40));
+    expect(data).not.toContain(JSON.stringify(firstService.plans[0].options[0]).slice(1, -1));
+    expect(Buffer.byteLength(data)).toBeLessThan(21_500);
+  });
+
   it('renders the service page with the four-decimal price and hydration scripts its CSP allows by hash', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/service/instagram-followers' });
     expect(response.statusCode).toBe(200);
