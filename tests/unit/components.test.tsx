@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Accordion } from '../../app/components/Accordion.tsx';
 import { Footer } from '../../app/components/Footer.tsx';
 import { NotFound } from '../../app/components/NotFound.tsx';
@@ -176,6 +176,29 @@ describe('ReviewsCarousel', () => {
       'min-[1500px]:basis-1/5',
     ]) {
       expect(html).toContain(cls);
+    }
+  });
+
+  it('formats the review months with one formatter made once, not one per review', () => {
+    const reviews: PublicReview[] = Array.from({ length: 12 }, (_, i) => ({
+      name: `Customer ${i}`,
+      rating: 5,
+      text: `Review ${i}`,
+      serviceName: 'Instagram Followers',
+      createdAt: `2025-${String(i + 1).padStart(2, '0')}-15T10:00:00.000Z`,
+    }));
+    // Each call with options builds a formatter of its own (about 150 µs on the server).
+    const perCall = vi.spyOn(Date.prototype, 'toLocaleDateString');
+    const perCallString = vi.spyOn(Date.prototype, 'toLocaleString');
+    try {
+      const html = renderToStaticMarkup(<ReviewsCarousel reviews={reviews} />);
+      expect(html).toContain('Instagram Followers, January 2025');
+      expect(html).toContain('Instagram Followers, December 2025');
+      expect(perCall).not.toHaveBeenCalled();
+      expect(perCallString).not.toHaveBeenCalled();
+    } finally {
+      perCall.mockRestore();
+      perCallString.mockRestore();
     }
   });
 
