@@ -5,13 +5,13 @@
  * dropped past the cache's size. SQLite only: PostgreSQL has no such cache.
  */
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { type Generated, Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.ts';
 import { type CachingSqlite, cachingStatements } from '../../db/sqlite-statements.ts';
 
 interface Scratch {
-  note: { id: number; body: string };
+  note: { id: Generated<number>; body: string };
 }
 
 describe('SQLite prepared statements kept per SQL text', () => {
