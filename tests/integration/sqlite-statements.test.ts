@@ -10,9 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/database.ts';
 import { type CachingSqlite, cachingStatements } from '../../db/sqlite-statements.ts';
 
-interface Scratch {
+type Scratch = {
   note: { id: Generated<number>; body: string };
-}
+};
 
 describe('SQLite prepared statements kept per SQL text', () => {
   let sqlite: CachingSqlite;
