@@ -62,6 +62,7 @@ import type { Config } from './config.ts';
 import { FAST_PATH_ROUTE, registerMetricsRoute, routeLabel } from './metrics.ts';
 import { PageCache } from './page-cache.ts';
 import { perRequestCompression } from './compression.ts';
+import { CachedPageLog } from './cached-page-log.ts';
 import { type PageFastPath, createPageFastPath } from './page-fast-path.ts';
 import type { Store } from './store.ts';
 import { pagesPlugin } from './pages.ts';
@@ -160,18 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     serverFactory: (fastifyHandler) => {
       const devMiddleware = options.devMiddleware;
       const server = http.createServer((request, response) => {
-        const started = performance.now();
-        if (fastPath?.serve(request, response)) {
-          response.once('finish', () =>
-            store.metrics.observeRequest(
-              request.method ?? 'GET',
-              FAST_PATH_ROUTE,
-              response.statusCode,
-              (performance.now() - started) / 1000,
-            ),
-          );
-          return;
-        }
+        if (fastPath?.serve(request, response)) return;
         if (devMiddleware) devMiddleware(request, response, () => fastifyHandler(request, response));
         else fastifyHandler(request, response);
       });
@@ -426,7 +416,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       razorpayCheckout: store.gateways.provider('razorpay') !== undefined,
     });
     if (pageCache.enabled) {
-      const pages = createPageFastPath({ pageCache, contentVersion, logger: () => app.log });
+      const pages = createPageFastPath({
+        pageCache,
+        contentVersion,
+        log: new CachedPageLog(() => app.log),
+        observe: (method, status, seconds) => store.metrics.observeRequest(method, FAST_PATH_ROUTE, status, seconds),
+      });
       // While closing, Fastify answers new requests 503 (and in-flight ones finish): let it.
       app.addHook('preClose', async () => pages.stop());
       fastPath = pages;

@@ -88,8 +88,7 @@ const SECRET_QUERY_PARAM = /(token|code|otp|signature|secret|password|key|sessio
 const SECRET_PATH = /^(\/(?:review|refund)\/)[^/?#]+/;
 
 /** `/path?token=abc&page=2` → `/path?token=[redacted]&page=2`; `/review/<token>` → `/review/[redacted]`. */
-function redactUrl(logged: unknown): unknown {
-  if (typeof logged !== 'string') return logged;
+export function redactLoggedUrl(logged: string): string {
   const url = logged.replace(SECRET_PATH, `$1${REDACTED}`);
   const query = url.indexOf('?');
   if (query === -1) return url;
@@ -117,7 +116,7 @@ export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     formatters: { log: (logged) => redactSecrets(logged) },
-    serializers: { url: redactUrl },
+    serializers: { url: (logged: unknown) => (typeof logged === 'string' ? redactLoggedUrl(logged) : logged) },
   };
 }
 

@@ -4,11 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { ServerBuild } from 'react-router';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { productionLogger } from './logging.ts';
+import { importServerBuild } from './server-build.ts';
 import { openStore } from './store.ts';
 import { DatabaseUnusable, describeDatabaseFailure } from '../db/database.ts';
 import { TotpKeyError } from '../core/auth/totp-keys.ts';
@@ -32,7 +31,7 @@ async function main() {
     console.error('No build found at build/server/index.js: run `npm run build` (npm start does it for you).');
     process.exit(1);
   }
-  const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
+  const build = await importServerBuild(serverEntry);
 
   const logger = productionLogger(config.LOG_LEVEL);
   const store = await openStore(config, undefined, { logger }).catch((error: unknown) => {

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
+import type { CachedPageLog } from './cached-page-log.ts';
 import { type PageCache, encodedBody, pickEncoding } from './page-cache.ts';
 import { withoutTrackingParams } from './tracking-params.ts';
 
@@ -17,36 +17,37 @@ interface PageFastPathOptions {
   pageCache: PageCache;
   /** The same key part the pages plugin uses (server/app.ts): a content change misses at once. */
   contentVersion: () => number;
-  /** The app's logger, for the same one line per request Fastify's onResponse hook writes. */
-  logger: () => FastifyBaseLogger;
+  /** The access log of these requests: summed up at `info`, a line each at `debug`. */
+  log: CachedPageLog;
+  /** The request-duration metric, as Fastify's onResponse hook records it for the other requests. */
+  observe: (method: string, status: number, seconds: number) => void;
 }
 
 export interface PageFastPath {
   /** Answers the request and returns true when it is a fresh cached page; false leaves it alone. */
   serve(request: IncomingMessage, response: ServerResponse): boolean;
-  /** From now on leave every request to Fastify (which answers 503 while it closes). */
+  /** From now on leave every request to Fastify (which answers 503 while it closes); the log's summary is written. */
   stop(): void;
 }
 
 /** Paths that are never public pages, whatever the cache holds. */
 const NEVER_FAST = /^\/(?:api|admin)(?:[/?]|$)/;
 
-const LOGS_REQUESTS = new Set(['info', 'debug', 'trace']);
-
 export function createPageFastPath(options: PageFastPathOptions): PageFastPath {
   let stopped = false;
   return {
     stop() {
       stopped = true;
+      options.log.flush();
     },
     serve(request, response) {
       if (stopped) return false;
+      const started = performance.now();
       const { method, url } = request;
       if ((method !== 'GET' && method !== 'HEAD') || url === undefined || NEVER_FAST.test(url)) return false;
       const entry = options.pageCache.peekFresh(`${options.contentVersion()}:${withoutTrackingParams(url)}`);
       if (!entry?.wireHeaders) return false;
 
-      const started = performance.now();
       const encoding = pickEncoding(request.headers['accept-encoding']);
       const body = encodedBody(entry, encoding);
       // Fastify's requestIdHeader: the caller's id when it sends one, a new one otherwise.
@@ -62,15 +63,11 @@ export function createPageFastPath(options: PageFastPathOptions): PageFastPath {
       if (method === 'HEAD') response.end();
       else response.end(body);
 
-      const log = options.logger();
-      if (LOGS_REQUESTS.has(log.level)) {
-        response.once('finish', () => {
-          log.info(
-            { reqId: requestId, method, url, status: entry.status, ms: Math.round(performance.now() - started) },
-            'request',
-          );
-        });
-      }
+      // The bytes are with the socket now (a cached page is in memory): its time is taken here,
+      // without a listener per response for 'finish'.
+      const ms = performance.now() - started;
+      options.observe(method, entry.status, ms / 1000);
+      options.log.record(method, url, entry.status, ms, String(requestId));
       return true;
     },
   };

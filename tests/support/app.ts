@@ -1,7 +1,6 @@
 /** Builds the real application in-process against a test database. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { ServerBuild } from 'react-router';
@@ -9,6 +8,7 @@ import type { DialectName } from '../../db/database.ts';
 import { useTestHashCost } from '../../core/auth/passwords.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
+import { importServerBuild } from '../../server/server-build.ts';
 import { type Store, type StoreOverrides, openStore } from '../../server/store.ts';
 import { type TestDatabase, openTestDatabase } from './databases.ts';
 
@@ -28,7 +28,7 @@ export async function loadServerBuild(): Promise<ServerBuild> {
   if (!existsSync(serverBuildPath)) {
     throw new Error('No production build: run `npm run build` first (npm test does it).');
   }
-  return (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
+  return importServerBuild(serverBuildPath);
 }
 
 export async function startTestApp(
