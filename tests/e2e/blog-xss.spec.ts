@@ -35,7 +35,7 @@ const EDITOR_MARKER = `xssedit${Date.now().toString(36)}`;
 /** Payloads pasted into one post through the editor. */
 const PER_EDITOR_POST = 12;
 /** Tabs that open the public posts side by side. */
-const PUBLIC_POST_TABS = 3;
+const PUBLIC_POST_TABS = 6;
 
 interface CreatedPost {
   id: number;
