@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { isPostgres } from './dialect.ts';
 import type { MigrationDb } from './migrations/helpers.ts';
 import * as catalogue from './migrations/001-catalogue.ts';
@@ -68,11 +68,20 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
-/** "schema "x" does not exist" about a schema that is not this database's own. */
-function isOtherSchemaGone(error: unknown, ownSchema: string | undefined): boolean {
-  if (!(error instanceof Error) || ownSchema === undefined) return false;
-  const missing = /^schema "([^"]+)" does not exist$/.exec(error.message)?.[1];
-  return missing !== undefined && missing !== ownSchema;
+/**
+ * PostgreSQL's "does not exist" errors (a schema, a table, a column) that Kysely's look for its
+ * bookkeeping tables meets when another database on the same server drops its objects while the
+ * catalog is read: the listing walks every schema's tables and columns.
+ */
+const CATALOG_RACE_CODES = new Set(['3F000', '42P01', '42703']);
+
+/** A failure of that look, before any migration ran, that names something that is not ours. */
+export function isCatalogRaceWithAnotherDatabase(outcome: MigrationResultSet, ownSchema: string | undefined): boolean {
+  const { error, results } = outcome;
+  if (!(error instanceof Error) || ownSchema === undefined || (results?.length ?? 0) > 0) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !CATALOG_RACE_CODES.has(code)) return false;
+  return !error.message.includes(`"${ownSchema}"`);
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */
@@ -87,10 +96,10 @@ export async function migrateToLatest(db: MigrationDb): Promise<string[]> {
   );
   let outcome = await migrator.migrateToLatest();
   // Kysely checks for its bookkeeping tables by listing the tables of every schema with
-  // has_schema_privilege(): a schema dropped between the catalog scan and that call (another
+  // has_schema_privilege() and their columns: a schema, table or column dropped meanwhile (another
   // database on the same server going away, as parallel test suites' schemas do) fails the whole
-  // check with "schema … does not exist". Nothing was migrated then; asking again is safe.
-  for (let retry = 0; retry < 3 && isOtherSchemaGone(outcome.error, migrationTableSchema); retry += 1)
+  // check with "… does not exist". Nothing was migrated then; asking again is safe.
+  for (let retry = 0; retry < 3 && isCatalogRaceWithAnotherDatabase(outcome, migrationTableSchema); retry += 1)
     outcome = await migrator.migrateToLatest();
   const { error, results = [] } = outcome;
   const failed = results.find((r) => r.status === 'Error');

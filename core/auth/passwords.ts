@@ -29,6 +29,11 @@ export function useTestHashCost(): void {
   newHashN = TEST_SCRYPT_N;
 }
 
+/** Back to production's N, for a test of production's parameters in a process that lowered it. */
+export function useProductionHashCost(): void {
+  newHashN = SCRYPT_N;
+}
+
 /** The N new hashes get now: SCRYPT_N, or TEST_SCRYPT_N in a test process that asked for it. */
 export function newHashCost(): number {
   return newHashN;

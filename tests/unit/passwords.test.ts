@@ -1,14 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   PASSWORD_MESSAGES,
   SCRYPT_N,
   hashPassword,
   needsRehash,
   passwordProblem,
+  useProductionHashCost,
   verifyPassword,
 } from '../../core/auth/passwords.ts';
 
 describe('admin passwords', () => {
+  // Test files share a process (vitest.config.ts): an earlier file's app may have lowered the cost.
+  beforeAll(useProductionHashCost);
+
   it('encodes scrypt with its parameters, a 16-byte salt and a 32-byte hash', async () => {
     const encoded = await hashPassword('correct horse battery');
     const [scheme, n, r, p, salt, hash, ...rest] = encoded.split('$');
