@@ -28,18 +28,16 @@ export class SynchronousRequestStorage<T> {
   }
 
   run<R, A extends unknown[]>(store: T, callback: (...args: A) => R, ...args: A): R {
-    const previous = this.#store;
-    this.#store = store;
-    try {
-      return callback(...args);
-    } finally {
-      this.#store = previous;
-    }
+    return this.#with(store, callback, args);
   }
 
   exit<R, A extends unknown[]>(callback: (...args: A) => R, ...args: A): R {
+    return this.#with(undefined, callback, args);
+  }
+
+  #with<R, A extends unknown[]>(store: T | undefined, callback: (...args: A) => R, args: A): R {
     const previous = this.#store;
-    this.#store = undefined;
+    this.#store = store;
     try {
       return callback(...args);
     } finally {
