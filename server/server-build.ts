@@ -56,15 +56,25 @@ export class SynchronousRequestStorage<T> {
 
 /** The React DOM server entry the build imports, loaded now (from where the build resolves it) with the synchronous storage. */
 function loadRendererWithoutAsyncHooks(serverEntry: string): void {
-  const builtin = asyncHooks as { AsyncLocalStorage: unknown };
-  const realStorage = builtin.AsyncLocalStorage;
-  // The renderer reads `require('async_hooks').AsyncLocalStorage` once, when it is first loaded;
-  // the build's own `import` of it then finds it in the module cache.
-  builtin.AsyncLocalStorage = SynchronousRequestStorage;
+  // A data property on Node 20; a getter on Node 24 (which picks its implementation lazily, and
+  // keeps context without hooks anyway). Either way it is configurable: swapped, then put back as it was.
+  const original = Object.getOwnPropertyDescriptor(asyncHooks, 'AsyncLocalStorage');
+  if (!original?.configurable) {
+    createRequire(serverEntry)('react-dom/server');
+    return;
+  }
+  Object.defineProperty(asyncHooks, 'AsyncLocalStorage', {
+    value: SynchronousRequestStorage,
+    configurable: true,
+    enumerable: original.enumerable ?? true,
+    writable: true,
+  });
   try {
+    // The renderer reads `require('async_hooks').AsyncLocalStorage` once, when it is first loaded;
+    // the build's own `import` of it then finds it in the module cache.
     createRequire(serverEntry)('react-dom/server');
   } finally {
-    builtin.AsyncLocalStorage = realStorage;
+    Object.defineProperty(asyncHooks, 'AsyncLocalStorage', original);
   }
 }
 
