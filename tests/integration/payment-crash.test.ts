@@ -33,6 +33,9 @@ describe.each(dialects)('a server killed between the capture and the paid transi
       ...cryptomusEnv(cryptomus.url),
       PAYMENT_RECONCILE_SECONDS: '1',
       JOB_POLL_MS: '100',
+      // The killed store may hold the reconciler's run (it runs every second) when it dies; the
+      // restarted one takes it over when that lease ends, so keep it short (the default is 60 s).
+      JOB_LEASE_SECONDS: '5',
     };
     const first = await store.start(env);
     const created = await fetch(`${first.url}/api/order`, {
