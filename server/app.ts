@@ -3,7 +3,6 @@
  * assets, health checks, then every other request to React Router. Built by `buildApp` so
  * tests can run the real thing in-process.
  */
-import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import compress from '@fastify/compress';
@@ -64,6 +63,7 @@ import { PageCache } from './page-cache.ts';
 import { perRequestCompression } from './compression.ts';
 import { CachedPageLog } from './cached-page-log.ts';
 import { type PageFastPath, createPageFastPath } from './page-fast-path.ts';
+import { createRequestIds } from './request-id.ts';
 import type { Store } from './store.ts';
 import { pagesPlugin } from './pages.ts';
 import { API_CSP } from './security.ts';
@@ -141,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     : null;
   const contentVersion = combinedContentVersion(services);
   let fastPath: PageFastPath | null = null;
+  // One id sequence for both ways in: Fastify's requests and the cached pages answered before it.
+  const requestIds = createRequestIds();
   const app = Fastify({
     ...(options.logger === false
       ? { logger: false }
@@ -150,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Our onResponse hook writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    genReqId: requestIds,
     // Fastify accepts a hop count too; its option type leaves numbers out.
     trustProxy: config.TRUST_PROXY as boolean | string,
     keepAliveTimeout: KEEP_ALIVE_MS,
@@ -419,6 +421,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const pages = createPageFastPath({
         pageCache,
         contentVersion,
+        requestIds,
         log: new CachedPageLog(() => app.log),
         observe: (method, status, seconds) => store.metrics.observeRequest(method, FAST_PATH_ROUTE, status, seconds),
       });
@@ -437,12 +440,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
  * second); the pair is folded into one local counter, which the cache key wants as a number.
  */
 function combinedContentVersion(services: Store['services']): () => number {
-  let seen = '';
+  // Compared as numbers: this runs for every cached page, and a key string per call cost more
+  // than the rest of the look-up.
+  let catalogue = Number.NaN;
+  let blog = Number.NaN;
+  let reviews = Number.NaN;
   let version = 0;
   return () => {
-    const now = `${services.catalogue.version()}:${services.blog.knownContentVersion()}:${services.reviews.knownContentVersion()}`;
-    if (now !== seen) {
-      seen = now;
+    const nowCatalogue = services.catalogue.version();
+    const nowBlog = services.blog.knownContentVersion();
+    const nowReviews = services.reviews.knownContentVersion();
+    if (nowCatalogue !== catalogue || nowBlog !== blog || nowReviews !== reviews) {
+      catalogue = nowCatalogue;
+      blog = nowBlog;
+      reviews = nowReviews;
       version += 1;
     }
     return version;

@@ -7,11 +7,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type Kysely, sql } from 'kysely';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MetricsRecorder } from '../core/metrics/recorder.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { metricsAccess } from './metrics-access.ts';
+import { RequestDurationHistogram } from './request-duration.ts';
 
 const PREFIX = 'boostly_';
 /** Pages answered before Fastify (server/page-fast-path.ts) have no Fastify route: one fixed label. */
@@ -29,18 +30,23 @@ export function createAppMetrics(database: Pick<DatabaseHandle, 'db' | 'dialect'
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
 
-  const requestDuration = new Histogram({
+  const requestDuration = new RequestDurationHistogram({
     name: `${PREFIX}http_request_duration_seconds`,
     help: 'Time to answer an HTTP request, by route pattern and status code.',
-    labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const pageCache = new Counter({
+  // Counted in plain numbers (a cached page is a lookup every request) and handed over on scrape.
+  const pageCacheLookups = { hit: 0, stale: 0, miss: 0 };
+  new Counter({
     name: `${PREFIX}page_cache_requests_total`,
     help: 'Page-cache lookups by result (hit, stale, miss).',
     labelNames: ['result'] as const,
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const [result, count] of Object.entries(pageCacheLookups)) if (count > 0) this.inc({ result }, count);
+    },
   });
   const payments = new Counter({
     name: `${PREFIX}payments_total`,
@@ -114,7 +120,7 @@ export function createAppMetrics(database: Pick<DatabaseHandle, 'db' | 'dialect'
   return {
     registry,
     observeRequest(method, route, status, seconds) {
-      requestDuration.observe({ method, route, status: String(status) }, seconds);
+      requestDuration.observe(method, route, status, seconds);
     },
     recorder: {
       recordPayment: (provider, outcome) => payments.inc({ provider, outcome }),
@@ -124,7 +130,9 @@ export function createAppMetrics(database: Pick<DatabaseHandle, 'db' | 'dialect'
       },
       recordMail: (outcome) => mails.inc({ outcome }),
       recordJobFailure: (kind, retried) => jobFailures.inc({ kind, retried: String(retried) }),
-      recordPageCache: (result) => pageCache.inc({ result }),
+      recordPageCache: (result) => {
+        pageCacheLookups[result] += 1;
+      },
     },
   };
 }

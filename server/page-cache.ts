@@ -10,7 +10,7 @@
  * Fresh entries are also served by the fast path (server/page-fast-path.ts) before Fastify.
  */
 import { createHash } from 'node:crypto';
-import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeader } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export interface CachedPage {
@@ -31,10 +31,12 @@ export interface CachedPage {
    */
   wireHeaders?: [string, OutgoingHttpHeader][];
   /**
-   * The fast path's reply headers per encoding (wireHeaders with the encoding and length), built
-   * on the first hit in that encoding: a hit then copies one object instead of rebuilding it.
+   * The fast path's reply headers per encoding (wireHeaders with the encoding and length) as the
+   * flat name, value, name, value… list `writeHead` takes, built on the first hit in that
+   * encoding. A hit copies this array: copying an object of twenty headers cost several times
+   * more, and a plain array is what Node walks anyway.
    */
-  replayHeaders?: Partial<Record<Encoding, OutgoingHttpHeaders>>;
+  replayHeaders?: Partial<Record<Encoding, string[]>>;
 }
 
 export interface RenderedPage {
@@ -156,10 +158,15 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 
 export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return 'identity';
-  if (/\bbr\b/.test(acceptEncoding)) return 'br';
-  if (/\bgzip\b/.test(acceptEncoding)) return 'gzip';
-  return 'identity';
+  // Browsers send the same few header values over and over: the last answer is kept.
+  if (acceptEncoding === lastAcceptEncoding) return lastEncoding;
+  const encoding = /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : 'identity';
+  lastAcceptEncoding = acceptEncoding;
+  lastEncoding = encoding;
+  return encoding;
 }
+let lastAcceptEncoding = '';
+let lastEncoding: Encoding = 'identity';
 
 export function encodedBody(entry: CachedPage, encoding: Encoding): Buffer {
   if (encoding === 'identity') return entry.body;

@@ -7,16 +7,17 @@
  * cache-control and Vary as a miss. Everything else (another method, /api, /admin, a stale or
  * unknown page) goes to Fastify as before.
  */
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { CachedPageLog } from './cached-page-log.ts';
-import { type PageCache, encodedBody, pickEncoding } from './page-cache.ts';
+import { type Encoding, type PageCache, encodedBody, pickEncoding } from './page-cache.ts';
 import { withoutTrackingParams } from './tracking-params.ts';
 
 interface PageFastPathOptions {
   pageCache: PageCache;
   /** The same key part the pages plugin uses (server/app.ts): a content change misses at once. */
   contentVersion: () => number;
+  /** A new request id, for a request that brings none (the same sequence Fastify's requests use). */
+  requestIds: () => string;
   /** The access log of these requests: summed up at `info`, a line each at `debug`. */
   log: CachedPageLog;
   /** The request-duration metric, as Fastify's onResponse hook records it for the other requests. */
@@ -51,14 +52,11 @@ export function createPageFastPath(options: PageFastPathOptions): PageFastPath {
       const encoding = pickEncoding(request.headers['accept-encoding']);
       const body = encodedBody(entry, encoding);
       // Fastify's requestIdHeader: the caller's id when it sends one, a new one otherwise.
-      const requestId = request.headers['x-request-id'] ?? randomUUID();
+      const requestId = request.headers['x-request-id'] ?? options.requestIds();
       const replay = (entry.replayHeaders ??= {});
-      const base = (replay[encoding] ??= {
-        ...Object.fromEntries(entry.wireHeaders),
-        ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-        'content-length': body.length,
-      });
-      const headers: OutgoingHttpHeaders = { ...base, 'x-request-id': requestId };
+      const base = (replay[encoding] ??= replayHeaderList(entry.wireHeaders, encoding, body.length));
+      const headers = base.slice();
+      headers.push('x-request-id', String(requestId));
       response.writeHead(entry.status, headers);
       if (method === 'HEAD') response.end();
       else response.end(body);
@@ -71,4 +69,17 @@ export function createPageFastPath(options: PageFastPathOptions): PageFastPath {
       return true;
     },
   };
+}
+
+/** The recorded headers with this encoding's Content-Encoding and Content-Length, flat. */
+function replayHeaderList(wireHeaders: [string, OutgoingHttpHeader][], encoding: Encoding, length: number): string[] {
+  const list: string[] = [];
+  for (const [name, value] of wireHeaders) {
+    // A header recorded with several values (none of the pages' today) keeps each as its own line.
+    if (Array.isArray(value)) for (const one of value) list.push(name, one);
+    else list.push(name, String(value));
+  }
+  if (encoding !== 'identity') list.push('content-encoding', encoding);
+  list.push('content-length', String(length));
+  return list;
 }

@@ -155,7 +155,8 @@ export function createCatalogue(db: Kysely<Database>, options: CatalogueOptions 
     },
     // Several numbers per catalogue version, one per sale phase: page cache keys change at the
     // sale's start and end, so no cached page shows a price from the other side of a boundary.
-    version: () => contentVersion.known() * 3 + salePhase(sale, clock().getTime()),
+    // Without a sale the phase is fixed: no clock read for every cached page.
+    version: () => contentVersion.known() * 3 + (sale ? salePhase(sale, clock().getTime()) : salePhase(null, 0)),
     async subscriptionOffers() {
       const snap = await load();
       return subscriptionOffersOf([...snap.groupDetails.values()].flatMap((detail) => detail.services));

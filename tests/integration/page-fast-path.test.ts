@@ -103,6 +103,29 @@ describe.each(dialects)('the page fast path on %s', (dialect) => {
     expect(hit.headers['x-request-id']).not.toBe(miss.headers['x-request-id']);
   });
 
+  it('counts cached pages in /metrics: page-cache hits and their request durations', async () => {
+    const counts = async () => {
+      const text = (await request('/metrics')).body.toString();
+      const number = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+      return {
+        hits: number(/^boostly_page_cache_requests_total\{result="hit"\} (\d+)$/m),
+        fast: number(
+          /^boostly_http_request_duration_seconds_count\{method="GET",route="page \(cached\)",status="200"\} (\d+)$/m,
+        ),
+        fastUnder10s: number(
+          /^boostly_http_request_duration_seconds_bucket\{le="10",method="GET",route="page \(cached\)",status="200"\} (\d+)$/m,
+        ),
+      };
+    };
+    await request('/courses');
+    const before = await counts();
+    for (let i = 0; i < 3; i++) await request('/courses');
+    const after = await counts();
+    expect(after.hits - before.hits).toBe(3);
+    expect(after.fast - before.fast).toBe(3);
+    expect(after.fastUnder10s - before.fastUnder10s).toBe(3);
+  });
+
   it('allows exactly the page’s inline scripts by hash, no nonce anyone could reuse', async () => {
     await request('/');
     const hit = await request('/');

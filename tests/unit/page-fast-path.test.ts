@@ -5,12 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { CachedPageLog } from '../../server/cached-page-log.ts';
 import { PageCache, inlineScriptHashes } from '../../server/page-cache.ts';
 import { createPageFastPath } from '../../server/page-fast-path.ts';
+import { createRequestIds } from '../../server/request-id.ts';
 import { cachedPageCsp } from '../../server/security.ts';
 
 const HTML = '<html><script nonce="n">boot()</script><script src="/a.js"></script></html>';
@@ -37,13 +38,14 @@ async function cacheHolding(urls: string[], clock: { now: number }, record = tru
   return cache;
 }
 
-/** A response that records what the fast path wrote. */
+/** A response that records what the fast path wrote (its flat header list as an object). */
 function fakeResponse() {
-  const written: { status?: number; headers?: OutgoingHttpHeaders; body?: Buffer | undefined } = {};
+  const written: { status?: number; headers?: Record<string, string>; body?: Buffer | undefined } = {};
   const response = Object.assign(new EventEmitter(), {
-    writeHead(status: number, headers: OutgoingHttpHeaders) {
+    writeHead(status: number, headers: string[]) {
       written.status = status;
-      written.headers = headers;
+      written.headers = {};
+      for (let i = 0; i < headers.length; i += 2) written.headers[headers[i]] = headers[i + 1];
     },
     end(body?: Buffer) {
       written.body = body;
@@ -68,7 +70,7 @@ function capturingLogger(level: string) {
 
 describe('page fast path', () => {
   const logger = pino({ level: 'silent' });
-  const quiet = { log: new CachedPageLog(() => logger), observe: () => {} };
+  const quiet = { log: new CachedPageLog(() => logger), observe: () => {}, requestIds: createRequestIds() };
 
   it('serves a fresh recorded entry with its recorded headers, a request id and the length', async () => {
     const clock = { now: 0 };
@@ -83,9 +85,9 @@ describe('page fast path', () => {
     expect(written.headers).toMatchObject({
       'content-type': 'text/html',
       'x-frame-options': 'DENY',
-      'content-length': HTML.length,
+      'content-length': String(HTML.length),
     });
-    expect(written.headers?.['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(written.headers?.['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(written.body?.toString()).toBe(HTML);
   });
 
@@ -141,6 +143,7 @@ describe('the access log and metric of cached pages', () => {
       contentVersion: () => 1,
       log,
       observe: (method, status, seconds) => observed.push([method, status, seconds]),
+      requestIds: createRequestIds(),
     });
     for (const url of urls) expect(fast.serve(requestFor('GET', url), fakeResponse().response)).toBe(true);
     return { fast, log, lines, observed };
