@@ -722,13 +722,10 @@ async function main(): Promise<number> {
   const results: { target: Target; result: LoadResult; cpuUs: number | null }[] = [];
   for (const target of targets) {
     process.stdout.write(`  ${target.name}: warming up… `);
-    await runLoad(target.url, WARMUP_SECONDS, target.headers, target.trackingLink, target.searchWord);
-    process.stdout.write('measuring… ');
-    const cpuBefore = cpuMicros(target.server);
-    const result = await runLoad(target.url, seconds, target.headers, target.trackingLink, target.searchWord);
-    const cpuAfter = cpuMicros(target.server);
+    const { result, cpuUs } = await measureTarget(target, WARMUP_SECONDS, seconds, () =>
+      process.stdout.write('measuring… '),
+    );
     console.log(`${Math.round(result.reqPerSec)} req/s`);
-    const cpuUs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
     results.push({ target, result, cpuUs });
   }
 
@@ -877,20 +874,29 @@ async function main(): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
+/** Load `target` for `warmupSeconds`, then measure it for `measureSeconds`: the result and its server's CPU time (µs). */
+async function measureTarget(
+  target: Target,
+  warmupSeconds: number,
+  measureSeconds: number,
+  onWarm?: () => void,
+): Promise<{ result: LoadResult; cpuUs: number | null }> {
+  await runLoad(target.url, warmupSeconds, target.headers, target.trackingLink, target.searchWord);
+  onWarm?.();
+  const cpuBefore = cpuMicros(target.server);
+  const result = await runLoad(target.url, measureSeconds, target.headers, target.trackingLink, target.searchWord);
+  const cpuAfter = cpuMicros(target.server);
+  return { result, cpuUs: cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null };
+}
+
 /**
  * Rounds of `a` then `b` (order swapped every other round, so neither always runs second), each
  * after a one-second warm-up; per round, b's rate and CPU per request against a's.
  */
 async function measurePairedRounds(a: Target, b: Target): Promise<{ byRate: number; byCpu: number | null }[]> {
   const measure = async (target: Target) => {
-    await runLoad(target.url, 1, target.headers);
-    const cpuBefore = cpuMicros(target.server);
-    const result = await runLoad(target.url, PAIRED_SECONDS, target.headers);
-    const cpuAfter = cpuMicros(target.server);
-    const cpuPerRequest =
-      cpuBefore !== null && cpuAfter !== null && result.totalRequests > 0
-        ? (cpuAfter - cpuBefore) / result.totalRequests
-        : null;
+    const { result, cpuUs } = await measureTarget(target, 1, PAIRED_SECONDS);
+    const cpuPerRequest = cpuUs !== null && result.totalRequests > 0 ? cpuUs / result.totalRequests : null;
     return { rate: result.reqPerSec, cpuPerRequest };
   };
   const ratios: { byRate: number; byCpu: number | null }[] = [];

@@ -156,17 +156,18 @@ export class PageCache {
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
+// Browsers send the same few Accept-Encoding values over and over: the last answer is kept.
+let lastAcceptEncoding = '';
+let lastEncoding: Encoding = 'identity';
+
 export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return 'identity';
-  // Browsers send the same few header values over and over: the last answer is kept.
   if (acceptEncoding === lastAcceptEncoding) return lastEncoding;
   const encoding = /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : 'identity';
   lastAcceptEncoding = acceptEncoding;
   lastEncoding = encoding;
   return encoding;
 }
-let lastAcceptEncoding = '';
-let lastEncoding: Encoding = 'identity';
 
 export function encodedBody(entry: CachedPage, encoding: Encoding): Buffer {
   if (encoding === 'identity') return entry.body;
