@@ -1,3 +1,7 @@
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { type Plugin, defineConfig } from 'vite';
@@ -70,8 +74,65 @@ function smallPreloadHelper(): Plugin {
   };
 }
 
+/** Files worth compressing: text. Images, fonts and archives are compressed formats already. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json|txt|xml|webmanifest)$/;
+/** Below this a compressed copy saves less than its own headers and a lookup cost. */
+const PRECOMPRESS_MIN_BYTES = 1024;
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes a Brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy next to every text file of
+ * the browser build (public files included), which the server's static handler sends as they are
+ * (`preCompressed`). Without them each asset was compressed again on every request, at the low
+ * level a per-request reply can afford: the 400 KB editor chunk took about 17 ms a request instead
+ * of 5, and came out a fifth larger than at quality 11 (decision 070). A copy that is not smaller
+ * is not written.
+ */
+function precompressAssets(): Plugin {
+  let outDir = '';
+  return {
+    name: 'boostly:precompress-assets',
+    apply: 'build',
+    // Every environment's build, the server's last: React Router writes the browser's route
+    // manifest into the client's assets while it builds the server.
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.environments['client']?.build.outDir ?? config.build.outDir);
+    },
+    async closeBundle() {
+      const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
+        .map((entry) => path.join(entry.parentPath, entry.name));
+      await Promise.all(files.map(writeCompressedCopies));
+    },
+  };
+}
+
+/** The `.br` and `.gz` copies of one file, unless it is small or an earlier pass made them. */
+async function writeCompressedCopies(file: string): Promise<void> {
+  const madeBefore = await stat(`${file}.br`).then(
+    () => true,
+    () => false,
+  );
+  if (madeBefore) return;
+  const body = await readFile(file);
+  if (body.length < PRECOMPRESS_MIN_BYTES) return;
+  const [brotli, gzipped] = await Promise.all([
+    brotliAsync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    gzipAsync(body, { level: constants.Z_BEST_COMPRESSION }),
+  ]);
+  if (brotli.length < body.length) await writeFile(`${file}.br`, brotli);
+  if (gzipped.length < body.length) await writeFile(`${file}.gz`, gzipped);
+}
+
 export default defineConfig({
-  plugins: [smallPreloadHelper(), tailwindcss(), reactRouter()],
+  plugins: [smallPreloadHelper(), tailwindcss(), reactRouter(), precompressAssets()],
   resolve: { tsconfigPaths: true },
   environments: {
     client: {
