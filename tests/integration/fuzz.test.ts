@@ -312,6 +312,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const wellFormed = (text: string) =>
   text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
+/**
+ * A path parameter as its URL segment. `.` and `..` (which encodeURIComponent leaves as they are)
+ * are dot-segments: every URL parser removes them, so the request would go to another operation's
+ * path, and no client can send them as a value.
+ */
+const pathSegment = (text: string): string => {
+  const segment = encodeURIComponent(wellFormed(text) || 'x');
+  return segment === '.' || segment === '..' ? 'x' : segment;
+};
+
 const asText = (value: unknown): string =>
   typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
 
@@ -406,8 +416,7 @@ function requestArbitrary(
         const key = `${parameter.in}:${parameter.name}`;
         const present = key in record;
         const text = asText(record[key]);
-        if (parameter.in === 'path')
-          url = url.replace(`{${parameter.name}}`, encodeURIComponent(wellFormed(text) || 'x'));
+        if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, pathSegment(text));
         else if (parameter.in === 'query' && present) query.append(parameter.name, text);
       }
       const search = query.toString();
