@@ -1,4 +1,4 @@
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -92,6 +92,8 @@ const gzipAsync = promisify(gzip);
  */
 function precompressAssets(): Plugin {
   let outDir = '';
+  /** Files an earlier pass of this build has handled (compressed, or found too small). */
+  const handled = new Set<string>();
   return {
     name: 'boostly:precompress-assets',
     apply: 'build',
@@ -103,19 +105,16 @@ function precompressAssets(): Plugin {
     async closeBundle() {
       const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
         .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
-        .map((entry) => path.join(entry.parentPath, entry.name));
+        .map((entry) => path.join(entry.parentPath, entry.name))
+        .filter((file) => !handled.has(file));
+      for (const file of files) handled.add(file);
       await Promise.all(files.map(writeCompressedCopies));
     },
   };
 }
 
-/** The `.br` and `.gz` copies of one file, unless it is small or an earlier pass made them. */
+/** The `.br` and `.gz` copies of one file, each only when it is smaller; nothing for a small file. */
 async function writeCompressedCopies(file: string): Promise<void> {
-  const madeBefore = await stat(`${file}.br`).then(
-    () => true,
-    () => false,
-  );
-  if (madeBefore) return;
   const body = await readFile(file);
   if (body.length < PRECOMPRESS_MIN_BYTES) return;
   const [brotli, gzipped] = await Promise.all([
