@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Migrates one template database per dialect; every suite's database is a copy of it.
+    globalSetup: ['tests/support/database-templates.ts'],
     // One test file per core. Vitest's default (one fewer than the cores) ran the files one at a
     // time on CI's two cores, while the integration suites spend much of their time waiting on
     // PostgreSQL, child processes and timers (decision 043).

@@ -70,7 +70,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     );
   }
   const db = new Kysely<Database>({ dialect: new SqliteStoreDialect(sqlite) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const close = async () => {
+    await db.destroy();
+    // Kysely closes the file only if it ever ran a query; a handle opened and never used is closed here.
+    if (sqlite.open) sqlite.close();
+  };
+  return { db, dialect: 'sqlite', close };
 }
 
 /** The database cannot be opened (a DATA_DIR that is not a writable directory, a corrupt file): said in one line. */

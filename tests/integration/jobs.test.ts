@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -12,9 +11,8 @@ import {
   renewLease,
 } from '../../core/jobs/queue.ts';
 import { type JobLogger, PermanentJobError, createJobWorker, handleJob } from '../../core/jobs/worker.ts';
-import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
+import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
 import { insertRawJob, jobCounts } from '../support/jobs.ts';
 
 const silentLogger: JobLogger = { info() {}, warn() {}, error() {} };
@@ -28,18 +26,6 @@ function captureLogger() {
   const lines: { level: string; msg: string | undefined; obj: object }[] = [];
   const at = (level: string) => (obj: object, msg?: string) => lines.push({ level, obj, msg });
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } satisfies JobLogger };
-}
-
-/** A second, independent connection (pool) to the same database: another app instance. */
-async function openSecondHandle(database: TestDatabase, dialect: DialectName): Promise<DatabaseHandle> {
-  if (dialect === 'sqlite') {
-    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(
-      database.db,
-    );
-    return openDatabase({ sqlitePath: rows[0].file });
-  }
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  return openDatabase({ url: testDatabaseUrl(), pgSchema: rows[0].schema, poolSize: 5 });
 }
 
 const at = (iso: string, plusMs = 0) => new Date(Date.parse(iso) + plusMs);
@@ -151,7 +137,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
   });
 
   it('never gives the same job to two concurrent claimers (two app instances)', async () => {
-    const second = await openSecondHandle(database, dialect);
+    const second = database.openAnother();
     try {
       const total = 50;
       for (let i = 0; i < total; i++) await enqueueJob(database.db, anyJob('work'), { i });
@@ -183,7 +169,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
   });
 
   it('two workers on two instances run every job exactly once', async () => {
-    const second = await openSecondHandle(database, dialect);
+    const second = database.openAnother();
     try {
       for (let i = 0; i < 30; i++) await enqueueJob(database.db, anyJob('count'), { i });
       const runs: number[] = [];
@@ -207,7 +193,7 @@ describe.each(dialects)('jobs queue on %s', (dialect) => {
   });
 
   it('two workers running batches several at a time run every job exactly once, never more at once than allowed', async () => {
-    const second = await openSecondHandle(database, dialect);
+    const second = database.openAnother();
     try {
       const total = 60;
       for (let i = 0; i < total; i++) await enqueueJob(database.db, anyJob('lanes'), { i });

@@ -7,17 +7,15 @@ import {
   hashCode,
   loadCodePepper,
 } from '../../core/auth/one-time-codes.ts';
-import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import * as oneTimeCodesMigration from '../../db/migrations/004-one-time-codes.ts';
 import type { Database } from '../../db/schema.ts';
-import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
+import { type TestDatabase, dialects, openTestDatabase } from '../support/databases.ts';
 
 /**
  * Migration 004 is not registered in db/migrate.ts yet: apply the registered ones, then 004
  * directly unless migrateToLatest already applied it (once it is registered). Asks Kysely's
- * migration log, which lives in this suite's own schema (introspection would also see other
- * suites' PostgreSQL schemas).
+ * migration log, which lives in this suite's own database.
  */
 async function migrateWithOneTimeCodes(db: Kysely<Database>): Promise<void> {
   await migrateToLatest(db);
@@ -25,18 +23,6 @@ async function migrateWithOneTimeCodes(db: Kysely<Database>): Promise<void> {
     name: string;
   }>`select name from kysely_migration where name = '004-one-time-codes'`.execute(db);
   if (rows.length === 0) await oneTimeCodesMigration.up(db);
-}
-
-/** A second, independent connection (pool) to the same database: another app instance. */
-async function openSecondHandle(database: TestDatabase, dialect: DialectName): Promise<DatabaseHandle> {
-  if (dialect === 'sqlite') {
-    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(
-      database.db,
-    );
-    return openDatabase({ sqlitePath: rows[0].file });
-  }
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  return openDatabase({ url: testDatabaseUrl(), pgSchema: rows[0].schema, poolSize: 5 });
 }
 
 const START = Date.parse('2030-03-01T12:00:00.000Z');
@@ -213,7 +199,7 @@ describe.each(dialects)('one-time codes on %s', (dialect) => {
   });
 
   it('never counts more than max_attempts for concurrent wrong guesses, and never unlocks', async () => {
-    const second = await openSecondHandle(database, dialect);
+    const second = database.openAnother();
     try {
       const a = codesOn(database.db);
       const b = codesOn(second.db);
@@ -235,7 +221,7 @@ describe.each(dialects)('one-time codes on %s', (dialect) => {
   });
 
   it('lets exactly one of two concurrent correct verifies succeed', async () => {
-    const second = await openSecondHandle(database, dialect);
+    const second = database.openAnother();
     try {
       const a = codesOn(database.db);
       const b = codesOn(second.db);
@@ -252,7 +238,7 @@ describe.each(dialects)('one-time codes on %s', (dialect) => {
   });
 
   it('sends at most one code for concurrent issues and resends', async () => {
-    const second = await openSecondHandle(database, dialect);
+    const second = database.openAnother();
     try {
       const a = codesOn(database.db);
       const b = codesOn(second.db);

@@ -4,6 +4,9 @@
  * a statement still being iterated is not handed out again, and the least recently used text is
  * dropped past the cache's size. SQLite only: PostgreSQL has no such cache.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { type Generated, Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -119,6 +122,18 @@ describe("the store's SQLite database", () => {
       expect(await count()).toBe(1);
     } finally {
       await handle.close();
+    }
+  });
+
+  it('closes the file on close() even when it never ran a query', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'boostly-close-'));
+    try {
+      const handle = openDatabase({ sqlitePath: path.join(dir, 'store.db') });
+      await handle.close();
+      // Kysely never opened a connection, so it had nothing to close: the file must be shut anyway.
+      await expect(sql`select 1`.execute(handle.db)).rejects.toThrow(/not open/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,15 +1,19 @@
 /**
  * The integration suites run once per dialect: SQLite always, PostgreSQL when
- * TEST_DATABASE_URL is set (CI sets it). Each suite gets its own empty database: a temporary
- * SQLite file, or a fresh PostgreSQL schema dropped afterwards.
+ * TEST_DATABASE_URL is set (CI sets it). Each suite gets a database of its own with every
+ * migration applied: a copy of the run's template (tests/support/database-templates.ts), in a
+ * temporary SQLite file or a PostgreSQL database dropped afterwards.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { type DatabaseHandle, type DialectName, openDatabase } from '../../db/database.ts';
+import { createFreshDatabase } from '../scale/fresh-database.ts';
 
 export interface TestDatabase extends DatabaseHandle {
+  /** Another, independent connection (pool) to the same database, as a second instance has. */
+  openAnother(): DatabaseHandle;
   /** Closes the connection and deletes the database. */
   dispose(): Promise<void>;
 }
@@ -45,9 +49,12 @@ export function testDatabaseUrl(): string {
 export async function openTestDatabase(dialect: DialectName): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'boostly-test-'));
-    const handle = openDatabase({ sqlitePath: path.join(dir, 'store.db') });
+    const sqlitePath = path.join(dir, 'store.db');
+    copyFileSync(inject('sqliteTemplate'), sqlitePath);
+    const handle = openDatabase({ sqlitePath });
     return {
       ...handle,
+      openAnother: () => openDatabase({ sqlitePath }),
       async dispose() {
         await handle.close();
         rmSync(dir, { recursive: true, force: true });
@@ -55,21 +62,16 @@ export async function openTestDatabase(dialect: DialectName): Promise<TestDataba
     };
   }
 
-  const url = testDatabaseUrl();
-  const schema = `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const handle = openDatabase({ url, pgSchema: schema, poolSize: 5 });
+  const fresh = await createFreshDatabase(testDatabaseUrl(), inject('postgresSuitePrefix'), {
+    template: inject('postgresTemplate'),
+  });
+  const handle = openDatabase({ url: fresh.url, poolSize: 5 });
   return {
     ...handle,
+    openAnother: () => openDatabase({ url: fresh.url, poolSize: 5 }),
     async dispose() {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
+      await fresh.drop();
     },
   };
 }
