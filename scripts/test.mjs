@@ -15,6 +15,17 @@ const reports = path.join(root, '.tmp/test-reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
+/** How long each step took, printed at the end, so every run says where its time went. */
+const steps = [];
+const runStarted = Date.now();
+let stepStarted = runStarted;
+/** Ends the step that is running now under `name` and starts the next. */
+const stepDone = (name) => {
+  const now = Date.now();
+  steps.push(`${name} ${((now - stepStarted) / 1000).toFixed(0)} s`);
+  stepStarted = now;
+};
+
 const run = (command, args, env = {}) =>
   spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
@@ -48,8 +59,11 @@ for (const result of await Promise.all(checks.map(check))) {
   if (result.status !== 0) failedChecks.push(result.name);
 }
 
+stepDone('checks');
+
 // The page suites render the built store (rebuilt only when a source file changed).
 if (run('node', ['scripts/build-if-needed.mjs']) !== 0) process.exit(1);
+stepDone('build');
 
 if (quick) {
   process.env.TEST_DIALECTS = 'sqlite';
@@ -65,6 +79,8 @@ const vitestStatus = run('npx', [
   `--outputFile.json=${vitestJson}`,
 ]);
 
+stepDone('vitest');
+
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let playwrightStatus = 1;
 const playwrightJson = path.join(reports, 'playwright.json');
@@ -79,6 +95,8 @@ if (quick) {
     `Chromium not found at ${chromium}: install it with \`apt-get install -y chromium\` to run the browser suites.`,
   );
 }
+
+if (!quick) stepDone('playwright');
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
 if (existsSync(vitestJson)) {
@@ -101,4 +119,5 @@ console.log(
   `\nchecks ${failedChecks.length ? `FAILED: ${failedChecks.join(', ')}` : 'ok'}, vitest ${vitestStatus === 0 ? 'ok' : 'FAILED'}${quick ? ' (SQLite; no browser suites: npm test runs them)' : `, playwright ${playwrightStatus === 0 ? 'ok' : 'FAILED'}`}`,
 );
 console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+console.log(`time: ${steps.join(', ')}; ${((Date.now() - runStarted) / 1000).toFixed(0)} s in all`);
 process.exit(failed ? 1 : 0);
