@@ -201,9 +201,11 @@ for (const viewport of VIEWPORTS) {
         const html = (await response.text()).replace('<body class="flex min-h-screen flex-col">', (body) => body + bar);
         await route.fulfill({ response, body: html });
       });
-      // The page's clock starts at `now` and moves only when the test moves it: the eight seconds
-      // pass at once, and a slow load cannot eat into them.
-      await page.clock.install({ time: now });
+      // The page's clock stops at `now` and moves only when the test moves it: the eight seconds
+      // pass at once, and a slow load cannot eat into them. An installed clock runs until it is
+      // paused, and it can only be paused ahead of itself: installed a minute early, `now` is still
+      // ahead of it when pauseAt arrives (installed at `now`, a millisecond's delay made it the past).
+      await page.clock.install({ time: now - 60_000 });
       await page.clock.pauseAt(now);
       await page.goto('/faq');
       const countdown = page.getByTestId('countdown');
