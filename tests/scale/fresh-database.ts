@@ -8,13 +8,15 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 export interface FreshDatabase {
+  /** The new database's name (a template for others, for instance). */
+  name: string;
   /** TEST_DATABASE_URL with the new database's name. */
   url: string;
   drop(): Promise<void>;
 }
 
 /** Runs one statement on a connection of its own (CREATE and DROP DATABASE refuse a transaction). */
-export async function runOnServer(adminUrl: string, statement: string): Promise<void> {
+async function runOnServer(adminUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
@@ -25,7 +27,7 @@ export async function runOnServer(adminUrl: string, statement: string): Promise<
 }
 
 /** TEST_DATABASE_URL pointed at another database of the same server. */
-export function databaseUrl(adminUrl: string, name: string): string {
+function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -46,7 +48,7 @@ export async function createFreshDatabase(
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`could not create a test database (${reason}): the role in TEST_DATABASE_URL needs CREATEDB`);
   }
-  return { url: databaseUrl(adminUrl, name), drop: () => dropDatabase(adminUrl, name) };
+  return { name, url: databaseUrl(adminUrl, name), drop: () => dropDatabase(adminUrl, name) };
 }
 
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {

@@ -12,7 +12,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { databaseUrl, dropDatabase, runOnServer } from '../scale/fresh-database.ts';
+import { type FreshDatabase, createFreshDatabase, dropDatabase } from '../scale/fresh-database.ts';
 import { dialects, testDatabaseUrl } from './databases.ts';
 
 declare module 'vitest' {
@@ -40,30 +40,24 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const postgres = dialects.includes('postgres');
   const adminUrl = postgres ? testDatabaseUrl() : '';
-  const postgresTemplate = postgres ? `boostly_template_${process.pid}` : '';
   const postgresSuitePrefix = `boostly_suite_${process.pid}`;
+  let template: FreshDatabase | null = null;
   if (postgres) {
-    await dropDatabase(adminUrl, postgresTemplate);
-    await runOnServer(adminUrl, `CREATE DATABASE ${postgresTemplate}`).catch((error: unknown) => {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(
-        `could not create the template database (${reason}): the role in TEST_DATABASE_URL needs CREATEDB`,
-      );
-    });
+    template = await createFreshDatabase(adminUrl, 'boostly_template');
     // A template must have no session open when it is copied: this pool is closed before any suite starts.
-    const template = openDatabase({ url: databaseUrl(adminUrl, postgresTemplate), poolSize: 1 });
+    const handle = openDatabase({ url: template.url, poolSize: 1 });
     try {
-      await migrateToLatest(template.db);
+      await migrateToLatest(handle.db);
     } finally {
-      await template.close();
+      await handle.close();
     }
   }
-  project.provide('postgresTemplate', postgresTemplate);
+  project.provide('postgresTemplate', template?.name ?? '');
   project.provide('postgresSuitePrefix', postgresSuitePrefix);
 
   return async () => {
     rmSync(dir, { recursive: true, force: true });
-    if (!postgres) return;
+    if (!template) return;
     // Suites dispose of their own databases; a worker that died leaves its own behind.
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
@@ -73,6 +67,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ])
       .finally(() => client.end());
     for (const { datname } of rows) await dropDatabase(adminUrl, datname);
-    await dropDatabase(adminUrl, postgresTemplate);
+    await template.drop();
   };
 }
