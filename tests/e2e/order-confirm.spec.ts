@@ -139,12 +139,15 @@ async function unpaidOrder(request: APIRequestContext, username: string) {
 async function expire(providerOrderId: string): Promise<void> {
   const handle = openDatabase({ sqlitePath: path.join(process.env.BOOSTLY_E2E_DATA_DIR!, 'store.db') });
   try {
+    const order = await handle.db
+      .selectFrom('orders')
+      .select('id')
+      .where('provider_order_id', '=', providerOrderId)
+      .executeTakeFirstOrThrow();
+    // The transaction writes first: a transaction that read first holds a snapshot, and if the
+    // store (another process on the same file) writes before its update, SQLite refuses that update
+    // at once ("database is locked") instead of waiting for the lock.
     await handle.db.transaction().execute(async (trx) => {
-      const order = await trx
-        .selectFrom('orders')
-        .select('id')
-        .where('provider_order_id', '=', providerOrderId)
-        .executeTakeFirstOrThrow();
       expect(await expireOrder(trx, order.id)).toBe(true);
     });
   } finally {
