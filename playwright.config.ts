@@ -21,10 +21,23 @@ const dataDir = (process.env.BOOSTLY_E2E_DATA_DIR ??= mkdtempSync(path.join(os.t
  * Playwright itself runs headless tests in), else the full browser in its headless mode, which
  * also draws a browser window's own interface for every test's context: the whole browser suite
  * took 960 s in it against 568 s in the shell, on this machine (decision 073). CHROMIUM_PATH names
- * another binary.
+ * another binary. `npm test` relies on this choice and on its errors.
  */
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-const executablePath = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+const FULL_CHROMIUM = '/usr/bin/chromium';
+const executablePath =
+  process.env.CHROMIUM_PATH ?? [HEADLESS_SHELL, FULL_CHROMIUM].find((file) => existsSync(file)) ?? HEADLESS_SHELL;
+if (!existsSync(executablePath)) {
+  throw new Error(
+    `Chromium not found at ${executablePath}: install it with \`apt-get install -y chromium-headless-shell\` to run the browser suites.`,
+  );
+}
+// Said once, by the runner: every worker loads this file too, with TEST_WORKER_INDEX set.
+if (executablePath === FULL_CHROMIUM && !process.env.CHROMIUM_PATH && !process.env.TEST_WORKER_INDEX) {
+  console.log(
+    'The browser suites run in the full Chromium: `apt-get install -y chromium-headless-shell` makes them about 40% faster.',
+  );
+}
 const headlessShell = path.basename(executablePath) === 'chromium-headless-shell';
 
 const launchOptions = {
