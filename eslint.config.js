@@ -43,7 +43,16 @@ const layerZones = [
 ];
 
 export default defineConfig(
-  globalIgnores(['node_modules/', 'build/', 'data/', '.react-router/', '.tmp/', 'test-results/', 'playwright-report/']),
+  globalIgnores([
+    'node_modules/',
+    'build/',
+    'server-build/',
+    'data/',
+    '.react-router/',
+    '.tmp/',
+    'test-results/',
+    'playwright-report/',
+  ]),
 
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,

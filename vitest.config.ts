@@ -8,8 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Migrates one template database per dialect; every suite's database is a copy of it.
-    globalSetup: ['tests/support/database-templates.ts'],
+    // Migrates one template database per dialect; every suite's database is a copy of it. Builds the
+    // server and CLI bundles the process suites start, when a source changed.
+    globalSetup: ['tests/support/database-templates.ts', 'tests/support/store-commands-setup.ts'],
     // One test file per core. Vitest's default (one fewer than the cores) ran the files one at a
     // time on CI's two cores, while the integration suites spend much of their time waiting on
     // PostgreSQL, child processes and timers (decision 043).

@@ -477,7 +477,7 @@ function printTable(rows: Row[]): void {
   for (const line of cells) console.log(format(line));
 }
 
-/** Starts `server/main.ts` in production mode on a free port with its own data directory. */
+/** Starts the server (server/main.ts, as `npm start` runs it) in production mode on a free port with its own data directory. */
 async function startStore(
   name: string,
   dataDir: string,
@@ -488,7 +488,7 @@ async function startStore(
   const logPath = path.join(dataDir, 'server.log');
   const port = await freePort();
   const logFd = openSync(logPath, 'a');
-  const child = spawnPinned([...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+  const child = spawnPinned([...nodeArgs, '--enable-source-maps', 'server-build/main.mjs'], {
     cwd: root,
     env: {
       ...process.env,
@@ -608,12 +608,9 @@ async function main(): Promise<number> {
     console.warn(hasTaskset ? 'warning: fewer than 2 CPUs; not pinning' : 'warning: taskset not found; not pinning');
   }
 
-  // 1. The production build.
-  if (!existsSync(path.join(root, 'build/server/index.js'))) {
-    console.log('No build found: running `npx react-router build`…');
-    const result = spawnSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`react-router build failed (exit ${result.status ?? result.signal})`);
-  }
+  // 1. The production build, as `npm start` makes it (built again only if a source changed).
+  const built = spawnSync('node', ['scripts/build-if-needed.mjs'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`the build failed (exit ${built.status ?? built.signal})`);
 
   // 2. The store, with a fresh data directory; a second one without the page cache measures
   // server rendering itself.

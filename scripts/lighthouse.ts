@@ -83,7 +83,7 @@ async function startStore(dataDir: string): Promise<{ child: ChildProcess; url: 
   const port = await freePort();
   const logPath = path.join(dataDir, 'server.log');
   const logFd = openSync(logPath, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'server-build/main.mjs'], {
     cwd: root,
     env: {
       ...process.env,

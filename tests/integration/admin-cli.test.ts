@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../core/auth/passwords.ts';
 import { openDatabase } from '../../db/database.ts';
 import { root } from '../support/app.ts';
+import { storeCommandArgs } from '../support/store-command.ts';
 
 interface Run {
   code: number | null;
@@ -30,7 +31,7 @@ describe('admin CLI', () => {
     new Promise<Run>((resolve) => {
       execFile(
         process.execPath,
-        ['--import', 'tsx', 'scripts/admin.ts', ...args],
+        storeCommandArgs('admin', ...args),
         {
           cwd: root,
           // stdin is not a terminal here: without ADMIN_PASSWORD the CLI must not wait for input.

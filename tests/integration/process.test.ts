@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../support/app.ts';
 import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { storeCommandArgs } from '../support/store-command.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,7 +18,7 @@ afterEach(() => {
 function startServer(env: Record<string, string>) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'boostly-proc-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, storeCommandArgs('main'), {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,6 +18,7 @@ import { loadConfig } from '../../server/config.ts';
 import { type Store, openStore } from '../../server/store.ts';
 import { root } from '../support/app.ts';
 import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
+import { storeCommandArgs } from '../support/store-command.ts';
 
 interface LogLine {
   level: number;
@@ -203,7 +204,7 @@ describe('database failures by cause', () => {
 
 describe('boot with a database it cannot use', () => {
   function boot(dataDir: string) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, storeCommandArgs('main'), {
       cwd: root,
       env: {
         ...process.env,

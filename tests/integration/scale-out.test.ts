@@ -30,6 +30,7 @@ import { type PanelProxy, startPanelProxy } from '../fakes/panel-proxy.ts';
 import { root } from '../support/app.ts';
 import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { storeCommandArgs } from '../support/store-command.ts';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -79,7 +80,7 @@ interface Instance {
 async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), `boostly-scale-${name}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, storeCommandArgs('main'), {
     cwd: root,
     env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],

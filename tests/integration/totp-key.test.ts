@@ -44,6 +44,7 @@ import { type TestDatabase, dialects, openTestDatabase } from '../support/databa
 import { freePort } from '../support/free-port.ts';
 import { totpCode } from '../support/totp.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { storeCommandArgs } from '../support/store-command.ts';
 
 const PASSWORD = 'correct horse battery staple';
 // Two operator keys, written the two ways the variable accepts.
@@ -369,7 +370,7 @@ describe.each(dialects)('the server process on %s with an admin using TOTP', (di
   });
 
   function startServer(env: Record<string, string>) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, storeCommandArgs('main'), {
       cwd: root,
       env: {
         ...process.env,

@@ -11,6 +11,7 @@ import { createFreshDatabase } from '../scale/fresh-database.ts';
 import { root } from './app.ts';
 import { freePort } from './free-port.ts';
 import { waitFor } from './wait-for.ts';
+import { storeCommandArgs } from './store-command.ts';
 
 export interface ServerProcess {
   url: string;
@@ -21,7 +22,7 @@ export interface ServerProcess {
 
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, storeCommandArgs('main'), {
     cwd: root,
     env: {
       ...process.env,

@@ -19,6 +19,7 @@ import type { AdminRole } from '../../../core/auth/roles.ts';
 import { openDatabase } from '../../../db/database.ts';
 import { freePort, stopChild, waitFor200 } from '../../../scripts/support/child-process.ts';
 import { E2E_ADMIN_PASSWORD } from './admins.ts';
+import { storeCommandArgs } from '../../support/store-command.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -60,7 +61,7 @@ export async function startOwnStore(
   // SQLite in the data directory and mail in files there, whatever the shared store uses.
   delete childEnv.DATABASE_URL;
   delete childEnv.SMTP_URL;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, storeCommandArgs('main'), {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -28,6 +28,7 @@ import { migrateToLatest } from '../../../db/migrate.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { startSmtpSink } from '../../fakes/smtp.ts';
 import { E2E_ADMINS, E2E_ADMIN_PASSWORD } from './admins.ts';
+import { ensureStoreCommands, storeCommandArgs } from '../../support/store-command.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const mailPort = Number(process.env.E2E_MAIL_PORT ?? 4318);
@@ -44,9 +45,12 @@ export interface CapturedMail {
 
 const [cliAdmin, ...otherAdmins] = Object.values(E2E_ADMINS);
 
+// The server and the CLI run from their bundles, as `npm start` runs them: built if a source changed.
+ensureStoreCommands();
+
 // Before the store opens the database: the CLI migrates it and adds the first (unverified) admin,
 // so the e2e run also proves the documented way of making one works.
-const admin = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create', '--email', cliAdmin], {
+const admin = spawnSync(process.execPath, storeCommandArgs('admin', 'create', '--email', cliAdmin), {
   cwd: root,
   env: { ...process.env, ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -121,7 +125,7 @@ await new Promise<void>((resolve, reject) => {
 });
 console.log(`e2e: SMTP sink at ${sink.url}; captured mail at http://127.0.0.1:${mailPort}/messages`);
 
-const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+const child: ChildProcess = spawn(process.execPath, storeCommandArgs('main'), {
   cwd: root,
   env: {
     // A key for the run (32 random bytes) unless one is given: production mode refuses to turn
