@@ -46,7 +46,7 @@ export default defineConfig(
   globalIgnores([
     'node_modules/',
     'build/',
-    'server-build/',
+    'server-build*/',
     'data/',
     '.react-router/',
     '.tmp/',

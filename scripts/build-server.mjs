@@ -4,7 +4,7 @@
 // 2.5 s of a server's start and 1 s of every CLI call (decision 075). Libraries stay in
 // node_modules (imported as they are); only our TypeScript is bundled. `npm run dev` and the test
 // suites that import modules keep running the TypeScript itself.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -33,12 +33,19 @@ export const serverSources = ['server', 'core', 'db', 'app', 'scripts', 'package
  */
 const besideTheBundles = ['core/mail/smtp-thread.mjs'];
 
+/**
+ * Builds into a folder beside server-build/ and swaps it in whole, so a process that starts (or a
+ * running server that starts its SMTP thread) meanwhile finds either the old bundles or the new
+ * ones, never a half-written folder.
+ */
 export async function buildServer() {
-  rmSync(serverBuildDir, { recursive: true, force: true });
+  const next = `${serverBuildDir}.next`;
+  const previous = `${serverBuildDir}.previous`;
+  rmSync(next, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    entryPoints: Object.fromEntries(Object.entries(serverEntries).map(([name, source]) => [name, source])),
-    outdir: serverBuildDir,
+    entryPoints: serverEntries,
+    outdir: next,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
@@ -53,9 +60,11 @@ export async function buildServer() {
     sourcesContent: false,
     logLevel: 'warning',
   });
-  mkdirSync(serverBuildDir, { recursive: true });
-  for (const file of besideTheBundles)
-    copyFileSync(path.join(root, file), path.join(serverBuildDir, path.basename(file)));
+  for (const file of besideTheBundles) copyFileSync(path.join(root, file), path.join(next, path.basename(file)));
+  rmSync(previous, { recursive: true, force: true });
+  if (existsSync(serverBuildDir)) renameSync(serverBuildDir, previous);
+  renameSync(next, serverBuildDir);
+  rmSync(previous, { recursive: true, force: true });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
