@@ -137,16 +137,17 @@ export async function startFakeSolidgate(options: FakeSolidgateOptions) {
       headers: webhook.headers,
       body: webhook.body,
       signal: AbortSignal.timeout(5_000),
-    }).then(
-      (response) => {
+    })
+      .then(async (response) => {
+        // Read to the end, as a real sender does: an unread body keeps its connection to the store busy.
+        await response.arrayBuffer();
         deliveries.push({ type, orderId, status: response.status });
         return response.status;
-      },
-      (error: unknown) => {
+      })
+      .catch((error: unknown) => {
         deliveries.push({ type, orderId, status: String(error) });
         return undefined;
-      },
-    );
+      });
     pending.add(sending);
     return sending.finally(() => pending.delete(sending));
   };

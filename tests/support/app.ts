@@ -70,10 +70,33 @@ export async function startTestApp(
     store,
     database,
     async close() {
-      await app.close();
-      await store.worker.stop();
-      await store.mailer.close();
-      await database.dispose();
+      await closeStep('the app (Fastify and its server)', () => app.close());
+      await closeStep('the job worker', () => store.worker.stop());
+      await closeStep('the mailer', () => store.mailer.close());
+      await closeStep('the database', () => database.dispose());
     },
   };
+}
+
+/** Longer than any step of a healthy close takes, well inside Vitest's hook timeout (60 s). */
+const CLOSE_STEP_MS = 20_000;
+
+/**
+ * One step of closing a test app, failing with the step's name when it hangs: a suite's `afterAll`
+ * that only says "Hook timed out" gives no clue whether the server, a job or the database pool
+ * (a connection never released) is what waits.
+ */
+async function closeStep(name: string, step: () => Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`closing the test app: ${name} did not finish in ${CLOSE_STEP_MS / 1000} s`)),
+      CLOSE_STEP_MS,
+    );
+  });
+  try {
+    await Promise.race([step(), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
