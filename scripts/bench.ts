@@ -51,6 +51,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, stopChild, waitFor200 } from './support/child-process.ts';
+import { buildIfNeeded, storeCommandArgs } from './support/store-command.ts';
 
 // autocannon ships no types: describe the small part of its API used here.
 interface Histogram {
@@ -477,7 +478,7 @@ function printTable(rows: Row[]): void {
   for (const line of cells) console.log(format(line));
 }
 
-/** Starts the server (server/main.ts, as `npm start` runs it) in production mode on a free port with its own data directory. */
+/** Starts the server as `npm start` runs it, in production mode on a free port with its own data directory. */
 async function startStore(
   name: string,
   dataDir: string,
@@ -488,7 +489,7 @@ async function startStore(
   const logPath = path.join(dataDir, 'server.log');
   const port = await freePort();
   const logFd = openSync(logPath, 'a');
-  const child = spawnPinned([...nodeArgs, '--enable-source-maps', 'server-build/main.mjs'], {
+  const child = spawnPinned([...nodeArgs, ...storeCommandArgs('main')], {
     cwd: root,
     env: {
       ...process.env,
@@ -609,8 +610,7 @@ async function main(): Promise<number> {
   }
 
   // 1. The production build, as `npm start` makes it (built again only if a source changed).
-  const built = spawnSync('node', ['scripts/build-if-needed.mjs'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error(`the build failed (exit ${built.status ?? built.signal})`);
+  buildIfNeeded();
 
   // 2. The store, with a fresh data directory; a second one without the page cache measures
   // server rendering itself.

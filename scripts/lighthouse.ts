@@ -17,11 +17,12 @@
  * column counts them per page. A bench, not part of `npm test` (decision 036).
  * CHROME_PATH picks the browser (default /usr/bin/chromium).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, waitFor200 } from './support/child-process.ts';
+import { buildIfNeeded, storeCommandArgs } from './support/store-command.ts';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
@@ -83,7 +84,7 @@ async function startStore(dataDir: string): Promise<{ child: ChildProcess; url: 
   const port = await freePort();
   const logPath = path.join(dataDir, 'server.log');
   const logFd = openSync(logPath, 'a');
-  const child = spawn(process.execPath, ['--enable-source-maps', 'server-build/main.mjs'], {
+  const child = spawn(process.execPath, storeCommandArgs('main'), {
     cwd: root,
     env: {
       ...process.env,
@@ -342,7 +343,11 @@ async function main(): Promise<number> {
     console.error(`No Chromium at ${CHROME_PATH}: install it (apt-get install chromium) or set CHROME_PATH.`);
     return 2;
   }
-  if (spawnSync('node', ['scripts/build-if-needed.mjs'], { cwd: root, stdio: 'inherit' }).status !== 0) return 1;
+  try {
+    buildIfNeeded();
+  } catch {
+    return 1; // the build has said why
+  }
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boostly-lighthouse-'));
   let store: ChildProcess | undefined;

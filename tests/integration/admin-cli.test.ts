@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../core/auth/passwords.ts';
 import { openDatabase } from '../../db/database.ts';
 import { root } from '../support/app.ts';
-import { storeCommandArgs } from '../support/store-command.ts';
+import { storeCommandArgs } from '../../scripts/support/store-command.ts';
 
 interface Run {
   code: number | null;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { root } from '../support/app.ts';
 import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { storeCommandArgs } from '../support/store-command.ts';
+import { storeCommandArgs } from '../../scripts/support/store-command.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

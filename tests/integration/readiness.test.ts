@@ -18,7 +18,7 @@ import { loadConfig } from '../../server/config.ts';
 import { type Store, openStore } from '../../server/store.ts';
 import { root } from '../support/app.ts';
 import { type TestDatabase, dialects, openTestDatabase, testDatabaseUrl } from '../support/databases.ts';
-import { storeCommandArgs } from '../support/store-command.ts';
+import { storeCommandArgs } from '../../scripts/support/store-command.ts';
 
 interface LogLine {
   level: number;

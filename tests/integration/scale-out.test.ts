@@ -30,7 +30,7 @@ import { type PanelProxy, startPanelProxy } from '../fakes/panel-proxy.ts';
 import { root } from '../support/app.ts';
 import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { storeCommandArgs } from '../support/store-command.ts';
+import { storeCommandArgs } from '../../scripts/support/store-command.ts';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 

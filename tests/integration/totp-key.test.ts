@@ -44,7 +44,7 @@ import { type TestDatabase, dialects, openTestDatabase } from '../support/databa
 import { freePort } from '../support/free-port.ts';
 import { totpCode } from '../support/totp.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { storeCommandArgs } from '../support/store-command.ts';
+import { storeCommandArgs } from '../../scripts/support/store-command.ts';
 
 const PASSWORD = 'correct horse battery staple';
 // Two operator keys, written the two ways the variable accepts.

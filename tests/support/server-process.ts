@@ -11,7 +11,7 @@ import { createFreshDatabase } from '../scale/fresh-database.ts';
 import { root } from './app.ts';
 import { freePort } from './free-port.ts';
 import { waitFor } from './wait-for.ts';
-import { storeCommandArgs } from './store-command.ts';
+import { storeCommandArgs } from '../../scripts/support/store-command.ts';
 
 export interface ServerProcess {
   url: string;

@@ -19,7 +19,7 @@ import type { AdminRole } from '../../../core/auth/roles.ts';
 import { openDatabase } from '../../../db/database.ts';
 import { freePort, stopChild, waitFor200 } from '../../../scripts/support/child-process.ts';
 import { E2E_ADMIN_PASSWORD } from './admins.ts';
-import { storeCommandArgs } from '../../support/store-command.ts';
+import { storeCommandArgs } from '../../../scripts/support/store-command.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 

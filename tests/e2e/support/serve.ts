@@ -28,7 +28,7 @@ import { migrateToLatest } from '../../../db/migrate.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { startSmtpSink } from '../../fakes/smtp.ts';
 import { E2E_ADMINS, E2E_ADMIN_PASSWORD } from './admins.ts';
-import { ensureStoreCommands, storeCommandArgs } from '../../support/store-command.ts';
+import { buildIfNeeded, storeCommandArgs } from '../../../scripts/support/store-command.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const mailPort = Number(process.env.E2E_MAIL_PORT ?? 4318);
@@ -46,7 +46,7 @@ export interface CapturedMail {
 const [cliAdmin, ...otherAdmins] = Object.values(E2E_ADMINS);
 
 // The server and the CLI run from their bundles, as `npm start` runs them: built if a source changed.
-ensureStoreCommands();
+buildIfNeeded({ serverOnly: true });
 
 // Before the store opens the database: the CLI migrates it and adds the first (unverified) admin,
 // so the e2e run also proves the documented way of making one works.
