@@ -1,6 +1,6 @@
 /**
  * `npm run check:imports`: reads every import of the tracked .ts/.tsx files in app/, core/, db/,
- * server/ and scripts/ and fails on a wrong-way import, an import cycle or a browser module that
+ * server/, scripts/ and tests/ and fails on a wrong-way import, an import cycle or a browser module that
  * reaches the database, the server or Node (scripts/support/import-graph.ts has the rules).
  * Prints each finding, then one summary line with the three counts.
  */

@@ -21,7 +21,7 @@ export const LAYERS = ['scripts', 'server', 'app', 'core', 'db', 'tests'] as con
 export type Layer = (typeof LAYERS)[number];
 
 /** The folders whose tracked .ts/.tsx files the check reads. */
-export const CHECKED_FOLDERS: readonly Layer[] = ['app', 'core', 'db', 'server', 'scripts'];
+export const CHECKED_FOLDERS: readonly Layer[] = ['app', 'core', 'db', 'server', 'scripts', 'tests'];
 
 /**
  * For each layer, the layers it must never import. The order is scripts → server → app → core →
