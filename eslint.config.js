@@ -142,6 +142,27 @@ export default defineConfig(
     },
   },
 
+  // The store's links render as plain anchors on the server (app/components/Link.server.tsx,
+  // decision 078): one import for every page, so none falls back to the router's costlier Link.
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['app/components/Link.tsx', 'app/components/Link.server.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react-router',
+              importNames: ['Link'],
+              message: 'Import Link from app/components/Link.tsx: on the server it renders the same anchor for less.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   // Fastify plugins are async functions by contract: an async plugin that throws while it
   // registers routes fails `register()` (and so the boot) with that error, where a callback-style
   // plugin would crash the process instead. Most of ours never need to await.

@@ -74,6 +74,27 @@ function smallPreloadHelper(): Plugin {
   };
 }
 
+const BROWSER_LINK = path.resolve(import.meta.dirname, 'app/components/Link.tsx');
+const SERVER_LINK = path.resolve(import.meta.dirname, 'app/components/Link.server.tsx');
+
+/**
+ * The server build's `Link` (decision 078): wherever a module imports app/components/Link.tsx
+ * (React Router's Link, as the browser needs it), the server build takes
+ * app/components/Link.server.tsx, which renders the same anchor without running the router's Link.
+ */
+function serverLinks(): Plugin {
+  return {
+    name: 'boostly:server-links',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.config.consumer === 'server',
+    async resolveId(source, importer, options) {
+      if (!source.endsWith('/Link.tsx')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === BROWSER_LINK ? SERVER_LINK : null;
+    },
+  };
+}
+
 /** Files worth compressing: text. Images, fonts and archives are compressed formats already. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json|txt|xml|webmanifest)$/;
 /** Below this a compressed copy saves less than its own headers and a lookup cost. */
@@ -131,7 +152,7 @@ async function writeCompressedCopies(file: string): Promise<void> {
 }
 
 export default defineConfig({
-  plugins: [smallPreloadHelper(), tailwindcss(), reactRouter(), precompressAssets()],
+  plugins: [smallPreloadHelper(), serverLinks(), tailwindcss(), reactRouter(), precompressAssets()],
   resolve: { tsconfigPaths: true },
   environments: {
     client: {

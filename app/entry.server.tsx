@@ -1,5 +1,3 @@
-import { Writable } from 'node:stream';
-import { renderToPipeableStream } from 'react-dom/server';
 import {
   type EntryContext,
   type HandleErrorFunction,
@@ -14,6 +12,7 @@ import { requestContext } from './context.ts';
 import { DocumentScriptsProvider } from './document-scripts.tsx';
 import { documentHydrates } from './page-handle.ts';
 import { PLAIN_PAGE_SCRIPT } from './plain-page-script.server.ts';
+import { DEFERRED_DATA_TIMEOUT_MS, renderDocument } from './render-document.server.tsx';
 
 // The parts the browser loads lazily (the storefront chrome, the order page's extras) render in the
 // same pass as the page on the server (lazy-parts.ts).
@@ -21,7 +20,8 @@ provideLazyModules({ chrome: storefrontChrome, orderExtras });
 
 export { buildLoadContext } from './context.ts';
 
-export const streamTimeout = 5_000;
+/** How long React Router waits for data a loader defers (no page defers any today). */
+export const streamTimeout = DEFERRED_DATA_TIMEOUT_MS;
 
 export default function handleRequest(
   request: Request,
@@ -38,59 +38,12 @@ export default function handleRequest(
   );
   const documentScripts = { nonce, plainScript: hydrates ? null : PLAIN_PAGE_SCRIPT };
 
-  // The whole document is rendered before any of it is sent, as one buffer. Every loader awaits
-  // its data (no page defers any), so the shell is ready when everything is: streaming it sent the
-  // same bytes at the same moment, only in some forty 2 KB pieces, each through a Node stream, a
-  // web stream and back and a compression stream: about a fifth of the CPU of an uncached `/`.
-  // Sent whole, the reply gets a Content-Length and is compressed in one call
-  // (server/compression.ts). A page that defers data one day would wait for it before its first byte.
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const chunks: Buffer[] = [];
-    const document = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        chunks.push(chunk);
-        done();
-      },
-      final(done) {
-        clearTimeout(timeout);
-        responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-        resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
-        done();
-      },
-    });
-    const { pipe, abort } = renderToPipeableStream(
-      <DocumentScriptsProvider value={documentScripts}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </DocumentScriptsProvider>,
-      {
-        nonce,
-        // React sends a finished Suspense boundary after the rest of the page (a hidden copy moved
-        // in by a script) once the page passes this many bytes, so that a long page paints
-        // sooner. Our pages are a few dozen KB and their boundaries wrap the header and footer:
-        // sent late, a phone paints the page without its header and then moves it down
-        // (Lighthouse's CLS 0.076 on `/`).
-        progressiveChunkSize: Number.POSITIVE_INFINITY,
-        onShellReady() {
-          shellRendered = true;
-        },
-        onAllReady() {
-          pipe(document);
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timeout);
-          reject(error instanceof Error ? error : new Error('The page shell failed to render', { cause: error }));
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          // An error in the shell itself reaches React Router (onShellError), which logs it.
-          if (shellRendered) console.error(error);
-        },
-      },
-    );
-    // A render still waiting this long is cut short: its pending boundaries render their fallbacks.
-    const timeout = setTimeout(abort, streamTimeout + 1_000);
-  });
+  const document = (
+    <DocumentScriptsProvider value={documentScripts}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </DocumentScriptsProvider>
+  );
+  return renderDocument(document, routerContext, { nonce, status: responseStatusCode, headers: responseHeaders });
 }
 
 /** Unmatched URLs and aborted requests are normal traffic, not errors worth a stack trace. */

@@ -3,7 +3,7 @@
  * they placed, what they paid and what went back to them (per currency, never added across
  * currencies), a way back to the order the owner came from, and a way out of the filter.
  */
-import { Link } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import type { CustomerTotals } from '../../core/admin/contracts.ts';
 import { formatAdminPrice } from './orders.tsx';
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Link, useRevalidator } from 'react-router';
+import { useRevalidator } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import type { SubscriptionDetail } from '../../core/admin/contracts.ts';
 import { formatPeriodDate } from '../../core/subscriptions/terms.ts';
 import { messageOf } from '../api/client.ts';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from './Link.tsx';
 import { HELP_LINKS, LEGAL_LINKS, READING_LINKS } from '../content/legal/links.ts';
 import { Logo } from './Logo.tsx';
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from './Link.tsx';
 
 /**
  * The spec's not-found screen: "Error / The page you are looking for could not be found", link back

@@ -1,5 +1,6 @@
 import { type FormEvent, Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
-import { Link, useFetcher } from 'react-router';
+import { useFetcher } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import { formatMoney } from '../../core/money/money.ts';
 import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
 // Types only: the schemas stay on the server; the page checks with the plain rules (decision 037).

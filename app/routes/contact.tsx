@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useFetcher, useSearchParams } from 'react-router';
+import { useFetcher, useSearchParams } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import type { ContactPayloadInput } from '../../core/contact/contracts.ts';
 import { type ContactFieldName, checkContactForm } from '../../core/contact/form-check.ts';
 import { MAX_CONTACT_MESSAGE_LENGTH, MAX_CONTACT_ORDER_ID_LENGTH } from '../../core/contact/rules.ts';

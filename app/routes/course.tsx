@@ -1,4 +1,5 @@
-import { Link, data } from 'react-router';
+import { data } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import type { Course } from '../../core/courses/catalogue.ts';
 import { coursePath } from '../../core/courses/paths.ts';
 import { findCourse } from '../components/courses/catalogue.server.ts';

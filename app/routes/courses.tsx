@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import { COURSE_PREVIEW_COUNT } from '../../core/courses/paths.ts';
 import { listCourses } from '../components/courses/catalogue.server.ts';
 import type { Route } from './+types/courses';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import { orderPath } from '../../core/catalogue/order-path.ts';
 import type { GroupDetailView, PlanView } from '../../core/catalogue/types.ts';
 import type { Route } from './+types/home';

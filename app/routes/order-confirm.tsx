@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, data, useRevalidator } from 'react-router';
+import { data, useRevalidator } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import { formatMoney } from '../../core/money/money.ts';
 import { PROCESSING_FEE_LABEL, describeRefund, paymentState, processingFee } from '../../core/orders/charges.ts';
 import type { OrderStatusView } from '../../core/orders/contracts.ts';

@@ -1,5 +1,6 @@
 import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
-import { Link, data, useNavigation, useRevalidator } from 'react-router';
+import { data, useNavigation, useRevalidator } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import { parseOrderParam } from '../../core/catalogue/order-path.ts';
 import { ORDER_PAGE_MESSAGES } from '../../core/orders/form-detail.ts';
 import type { CreatedOrder } from '../../core/orders/contracts.ts';

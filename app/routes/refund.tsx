@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { Link, useFetcher } from 'react-router';
+import { useFetcher } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import type { RefundAddressBody, RefundAddressReply } from '../../core/orders/refund-contracts.ts';
 import {
   REFUND_ADDRESS_MAX_LENGTH,

@@ -1,4 +1,5 @@
-import { Link, useFetcher } from 'react-router';
+import { useFetcher } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import type {
   SubscriptionRemindersBody,
   SubscriptionRemindersReply,

@@ -1,4 +1,5 @@
-import { Link, redirect } from 'react-router';
+import { redirect } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import type { RenewalLinkView } from '../../core/subscriptions/renewal-contracts.ts';
 import type { Route } from './+types/renew';
 import { CacheStrategy } from '../cache.ts';

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useFetcher } from 'react-router';
+import { useFetcher } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import type { ReviewPayloadInput } from '../../core/reviews/contracts.ts';
 import { type ReviewFieldName, checkReviewForm } from '../../core/reviews/form-check.ts';
 import {

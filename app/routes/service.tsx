@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Link, NavLink, data, redirect } from 'react-router';
+import { NavLink, data, redirect } from 'react-router';
+import { Link } from '../components/Link.tsx';
 import { orderPath } from '../../core/catalogue/order-path.ts';
 import { chargeAmountE4, describePrice } from '../../core/catalogue/pricing.ts';
 import type { ServiceView } from '../../core/catalogue/types.ts';

@@ -56,6 +56,21 @@ describe.each(dialects)('server-rendered pages on %s', (dialect) => {
     expect(Buffer.byteLength(data)).toBeLessThan(21_500);
   });
 
+  it("hands a page's data to its render whole, in one script (decision 078)", async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/', headers: PHONE_BROWSER });
+    const calls = [
+      ...response.body.matchAll(/<script[^>]*>window\.__reactRouterContext\.streamController\.(\w+)\(/g),
+    ].map((match) => match[1]);
+    expect(calls).toEqual(['enqueue', 'close']);
+    // Read piece by piece while rendering, the data's end comes in a Suspense boundary of its own
+    // (`<!--$-->`), and only React's asynchronous renderer can wait for it; read whole before,
+    // the close follows at once, and the page can be rendered in one pass.
+    expect(response.body).toMatch(
+      /\);<\/script><script nonce="[^"]+">window\.__reactRouterContext\.streamController\.close\(\);<\/script>/,
+    );
+    expect(response.body.startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);
+  });
+
   it('renders the service page with the four-decimal price and hydration scripts its CSP allows by hash', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/service/instagram-followers' });
     expect(response.statusCode).toBe(200);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SynchronousRequestStorage } from '../../server/server-build.ts';
@@ -41,5 +42,15 @@ describe('the server build as the store loads it', () => {
       }),
     ).toThrow('render failed');
     expect(storage.getStore()).toBeUndefined();
+  });
+});
+
+describe("the build's links (decision 078)", () => {
+  const serverEntry = readFileSync(path.join(root, 'build/server/index.js'), 'utf8');
+  const clientAssets = readdirSync(path.join(root, 'build/client/assets'));
+
+  it('gives the server the Link that renders a plain anchor, and the browser the router’s', () => {
+    expect(serverEntry).toMatch(/ from "\.\/assets\/Link\.server-[\w-]+\.js"/);
+    expect(clientAssets.filter((file) => file.includes('Link'))).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@
  * React Router's blocker, closing or reloading the tab through `beforeunload`).
  */
 import { type FormEvent, Suspense, lazy, useEffect, useId, useReducer, useRef, useState } from 'react';
-import { Link, useBlocker } from 'react-router';
+import { useBlocker } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { BlogCategory, BlogPost } from '../../../core/blog/contracts.ts';
 import type { FormCheck } from '../../../core/form-check.ts';
 import { ApiError, isAbort, messageOf } from '../../api/client.ts';

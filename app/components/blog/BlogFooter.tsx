@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../Link.tsx';
 import { FAQ_LINK, LEGAL_LINKS } from '../../content/legal/links.ts';
 import { BLOG_MENU } from './BlogHeader.tsx';
 

@@ -1,4 +1,5 @@
-import { Link, NavLink } from 'react-router';
+import { NavLink } from 'react-router';
+import { Link } from '../Link.tsx';
 import { HELP_LINKS } from '../../content/legal/links.ts';
 import { SearchModal } from './SearchModal.tsx';
 

@@ -1,4 +1,5 @@
-import { Link, isRouteErrorResponse } from 'react-router';
+import { isRouteErrorResponse } from 'react-router';
+import { Link } from '../Link.tsx';
 import { NotFound } from '../NotFound.tsx';
 import { SearchForm } from './SearchForm.tsx';
 

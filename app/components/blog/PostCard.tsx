@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../Link.tsx';
 import { BlogImage } from './BlogImage.tsx';
 import { categoryPath, formatPostDate, postPath, publishedDateOf } from './format.ts';
 import type { BlogCard } from './types.ts';

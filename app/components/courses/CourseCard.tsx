@@ -1,5 +1,5 @@
 import type { Ref } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../Link.tsx';
 import type { Course } from '../../../core/courses/catalogue.ts';
 import { coursePath } from '../../../core/courses/paths.ts';
 import { courseImageAttributes } from '../../../core/courses/images.ts';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../Link.tsx';
 import { StrokeIcon } from '../StrokeIcon.tsx';
 
 /** The figures the badges quote, from the store settings (the loader passes them; decision 025). */

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../Link.tsx';
 
 export interface ArticleSection {
   heading: string;

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../Link.tsx';
 import { StrokeIcon } from '../StrokeIcon.tsx';
 
 export const REPORT_ISSUE_TOOLTIP = 'Having issues? Report to us!';

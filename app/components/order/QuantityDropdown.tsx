@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../Link.tsx';
 import { orderPath } from '../../../core/catalogue/order-path.ts';
 import { TierPrice } from '../TierPrice.tsx';
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { StoreInfo } from '../../../core/settings/store-info.ts';
 import type { HelpPage } from './pages.ts';
 

@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
-import { Link, useLocation, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { useLocation, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/all-orders';
 import {
   MAX_KEYWORD_LENGTH,

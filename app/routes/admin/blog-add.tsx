@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/blog-add';
 import { CacheStrategy } from '../../cache.ts';
 import { BlogForm } from '../../admin/blog/BlogForm.tsx';

@@ -1,4 +1,5 @@
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/blog-edit';
 import { CacheStrategy } from '../../cache.ts';
 import { type AdminPostLoad, loadPostForAdmin } from '../../admin/blog/api.ts';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/blog-preview';
 import { CacheStrategy } from '../../cache.ts';
 import { type AdminPostLoad, loadPostForAdmin } from '../../admin/blog/api.ts';

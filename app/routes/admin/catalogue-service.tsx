@@ -1,4 +1,5 @@
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/catalogue-service';
 import { type ServiceDocument, fetchService } from '../../admin/catalogue/api.ts';
 import { ServiceForm } from '../../admin/catalogue/ServiceForm.tsx';

@@ -1,4 +1,5 @@
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/dashboard';
 import { DASHBOARD_RANGES, type DashboardFigures } from '../../../core/admin/dashboard-figures.ts';
 import type { PanelBalance } from '../../../core/fulfilment/supplier-contracts.ts';

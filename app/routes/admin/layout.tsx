@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useEffectEvent, useId, useState, useSyncExternalStore } from 'react';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/layout';
 import { type AdminRole, ROLE_MESSAGES, roleMayOpenPage } from '../../../core/auth/roles.ts';
 import { CacheStrategy } from '../../cache.ts';

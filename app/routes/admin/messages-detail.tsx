@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useFetcher, useLocation } from 'react-router';
+import { useFetcher, useLocation } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/messages-detail';
 import { type InboxMessage, MAX_REPLY_LENGTH } from '../../../core/contact/inbox-contracts.ts';
 import { CacheStrategy } from '../../cache.ts';

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { Link, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/messages';
 import {
   INBOX_FILTERS,

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Link, useLocation, useNavigation, useRevalidator } from 'react-router';
+import { useLocation, useNavigation, useRevalidator } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/order-detail';
 import type { OrderDetail } from '../../../core/admin/contracts.ts';
 import { orderEventWords, timelineFacts } from '../../../core/admin/timeline-words.ts';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Link, useNavigation, useRevalidator } from 'react-router';
+import { useNavigation, useRevalidator } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/reviews';
 import {
   REVIEW_FILTERS,

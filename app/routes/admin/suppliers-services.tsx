@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { Form, useNavigation } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/suppliers-services';
 import { SERVICE_LIST_LIMIT, type ServiceList } from '../../../core/fulfilment/supplier-contracts.ts';
 import { CacheStrategy } from '../../cache.ts';

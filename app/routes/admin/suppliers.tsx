@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { Link } from '../../components/Link.tsx';
 import type { Route } from './+types/suppliers';
 import {
   AddPanelSchema,
