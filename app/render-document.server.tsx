@@ -29,9 +29,9 @@ export async function renderDocument(
   response: DocumentResponse,
 ): Promise<Response> {
   await handOverHydrationData(context);
+  response.headers.set('Content-Type', 'text/html; charset=utf-8');
   const html = renderedInOnePass(document);
   if (html === null) return renderedAsStream(document, response);
-  response.headers.set('Content-Type', 'text/html; charset=utf-8');
   return new Response(html, { headers: response.headers, status: response.status });
 }
 
@@ -44,7 +44,7 @@ export async function renderDocument(
  * The cache is React Router's (`renderMeta.streamCache`, read by its `StreamTransfer`); were it
  * ever renamed, the chain would wait again, the synchronous render would leave it for the
  * browser, and renderedInOnePass would hand the page to the asynchronous renderer: slower, not
- * wrong (a test holds the fast path).
+ * wrong (tests/integration/pages.test.ts holds the hand-over).
  */
 export async function handOverHydrationData(context: EntryContext): Promise<void> {
   const stream = context.serverHandoffStream;
@@ -103,7 +103,6 @@ function renderedAsStream(document: ReactElement, response: DocumentResponse): P
       },
       final(done) {
         clearTimeout(timeout);
-        response.headers.set('Content-Type', 'text/html; charset=utf-8');
         resolve(new Response(Buffer.concat(chunks), { headers: response.headers, status }));
         done();
       },

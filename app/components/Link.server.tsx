@@ -13,7 +13,7 @@ import { type LinkProps, Link as RouterLink } from 'react-router';
  */
 export { ServerLink as Link };
 
-export function ServerLink(props: LinkProps) {
+function ServerLink(props: LinkProps) {
   const {
     to,
     target,

@@ -1,14 +1,14 @@
 import { renderToString } from 'react-dom/server';
 import { type LinkProps, Link as RouterLink, StaticRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { ServerLink } from '../../app/components/Link.server.tsx';
+import { Link as ServerLink } from '../../app/components/Link.server.tsx';
 
 /** Rendered where a page's links are: inside the router, at some page's address. */
 function rendered(link: React.ReactElement, at = '/blog/some-post'): string {
   return renderToString(<StaticRouter location={at}>{link}</StaticRouter>);
 }
 
-/** What the store's links pass: classes, titles, state, a target, a ref, click handlers. */
+/** What the store's links pass: classes, titles, state, a target, click handlers. */
 const LINKS: { name: string; props: LinkProps }[] = [
   { name: 'a plain path', props: { to: '/contact', children: 'Contact' } },
   { name: 'a path with a query and a hash', props: { to: '/blog?page=2&s=a%20b#list', children: 'Next' } },
