@@ -154,8 +154,9 @@ export default defineConfig(
           paths: [
             {
               name: 'react-router',
-              importNames: ['Link'],
-              message: 'Import Link from app/components/Link.tsx: on the server it renders the same anchor for less.',
+              importNames: ['Link', 'NavLink'],
+              message:
+                'Import Link and NavLink from app/components/Link.tsx: on the server they render the same anchor for less.',
             },
           ],
         },

@@ -32,7 +32,9 @@ export async function renderDocument(
   response.headers.set('Content-Type', 'text/html; charset=utf-8');
   const html = renderedInOnePass(document);
   if (html === null) return renderedAsStream(document, response);
-  return new Response(html, { headers: response.headers, status: response.status });
+  // As bytes: a string body is checked for lone surrogates and encoded again by the Fetch API, one
+  // more pass over the whole page that Node's own encoder does not need.
+  return new Response(Buffer.from(html), { headers: response.headers, status: response.status });
 }
 
 /**

@@ -1,4 +1,10 @@
-import { type LinkProps, Link as RouterLink } from 'react-router';
+import {
+  type LinkProps,
+  type NavLinkProps,
+  Link as RouterLink,
+  NavLink as RouterNavLink,
+  useLocation,
+} from 'react-router';
 
 /**
  * The store's `Link` on the server (the server build takes this module wherever a page imports
@@ -11,7 +17,7 @@ import { type LinkProps, Link as RouterLink } from 'react-router';
  * hydrates), so hydration takes it over as its own. Any other target (relative, an object, another
  * origin), a mask and a prefetch that renders markup go through the router's Link.
  */
-export { ServerLink as Link };
+export { ServerLink as Link, ServerNavLink as NavLink };
 
 function ServerLink(props: LinkProps) {
   const {
@@ -39,4 +45,53 @@ function ServerLink(props: LinkProps) {
 /** A path on this origin from its root: `/x`, but not `//host/x` (another origin). */
 function isAbsolutePath(to: LinkProps['to']): to is string {
   return typeof to === 'string' && to.startsWith('/') && !to.startsWith('//');
+}
+
+/**
+ * The store's `NavLink` on the server: the link above, marked as React Router's NavLink marks it
+ * when its target is the page shown (`aria-current="page"`, the class and style its functions
+ * give for an active link). On the server nothing is pending and no transition runs. A target
+ * that is not an absolute path goes through the router's NavLink.
+ */
+function ServerNavLink(props: NavLinkProps) {
+  const {
+    'aria-current': ariaCurrentWhenActive = 'page',
+    caseSensitive = false,
+    className,
+    end = false,
+    style,
+    children,
+    ...link
+  } = props;
+  const { pathname } = useLocation();
+  if (!isAbsolutePath(link.to) || link.viewTransition) return <RouterNavLink {...props} />;
+  const isActive = isActivePath(pathname, link.to, { caseSensitive, end });
+  const state = { isActive, isPending: false, isTransitioning: false };
+  return (
+    <ServerLink
+      {...link}
+      aria-current={isActive ? ariaCurrentWhenActive : undefined}
+      className={
+        typeof className === 'function'
+          ? className(state)
+          : [className, isActive ? 'active' : null].filter(Boolean).join(' ')
+      }
+      style={typeof style === 'function' ? style(state) : style}
+    >
+      {typeof children === 'function' ? children(state) : children}
+    </ServerLink>
+  );
+}
+
+/** React Router's rule: the same path, or (without `end`) a path below it. */
+function isActivePath(current: string, to: string, { caseSensitive, end }: { caseSensitive: boolean; end: boolean }) {
+  // The router compares the target as its URL encodes it (`/blog?s=x` is `/blog`).
+  let target = new URL(to, 'http://localhost').pathname;
+  let location = current;
+  if (!caseSensitive) {
+    target = target.toLowerCase();
+    location = location.toLowerCase();
+  }
+  const endSlash = target !== '/' && target.endsWith('/') ? target.length - 1 : target.length;
+  return location === target || (!end && location.startsWith(target) && location.charAt(endSlash) === '/');
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { NavLink, data, redirect } from 'react-router';
-import { Link } from '../components/Link.tsx';
+import { data, redirect } from 'react-router';
+import { Link, NavLink } from '../components/Link.tsx';
 import { orderPath } from '../../core/catalogue/order-path.ts';
 import { chargeAmountE4, describePrice } from '../../core/catalogue/pricing.ts';
 import type { ServiceView } from '../../core/catalogue/types.ts';

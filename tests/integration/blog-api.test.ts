@@ -177,6 +177,24 @@ describe.each(dialects)('blog API on %s', (dialect) => {
       expect(nothing).toMatchObject({ count: 0, totalPages: 0, currentPage: 2, data: [] });
     });
 
+    it('counts the matches of a search exactly on every page, and past the end', async () => {
+      const all = await list('?keyword=instagram&size=50');
+      const { count } = all;
+      expect(count).toBeGreaterThan(2);
+      expect(all.data).toHaveLength(count);
+      // A full first page, a last page of one post, and a page past the end.
+      const size = count - 1;
+      const first = await list(`?keyword=instagram&size=${size}`);
+      expect(first).toMatchObject({ count, totalPages: 2, currentPage: 1 });
+      expect(first.data).toHaveLength(size);
+      const last = await list(`?keyword=instagram&size=${size}&page=2`);
+      expect(last).toMatchObject({ count, totalPages: 2, currentPage: 2 });
+      expect(last.data).toHaveLength(1);
+      const beyond = await list(`?keyword=instagram&size=${size}&page=3`);
+      expect(beyond).toMatchObject({ count, totalPages: 2, currentPage: 3, data: [] });
+      expect(await list('?keyword=zzzznotaword')).toMatchObject({ count: 0, totalPages: 0, data: [] });
+    });
+
     it('answers an unknown post with 404 in the envelope', async () => {
       const response = await detail('no-such-post');
       expect(response.statusCode).toBe(404);

@@ -1,5 +1,4 @@
-import { NavLink } from 'react-router';
-import { Link } from '../Link.tsx';
+import { Link, NavLink } from '../Link.tsx';
 import { HELP_LINKS } from '../../content/legal/links.ts';
 import { SearchModal } from './SearchModal.tsx';
 
