@@ -819,7 +819,7 @@ async function main(): Promise<number> {
   }
   // Pages no cache can hold: the goals are ratios to hello in the same run, so they survive a busy
   // machine. A single pair of ten-second runs moves by a quarter between two runs of the same code
-  // here (hello alone from 17,500 to 22,000 req/s), so these too are judged by paired rounds.
+  // here (hello alone from 17,500 to 26,400 req/s), so these too are judged by paired rounds.
   const helloTarget = targets.find((target) => target.name === 'hello /');
   const uncachedPairedRatios: Record<string, { byRate: number; byCpu: number | null }[]> = {};
   for (const [name, goal] of [
