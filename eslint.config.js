@@ -143,7 +143,8 @@ export default defineConfig(
   },
 
   // The store's links render as plain anchors on the server (app/components/Link.server.tsx,
-  // decision 078): one import for every page, so none falls back to the router's costlier Link.
+  // decisions 078 and 079): one import for every page, so none falls back to the router's costlier
+  // links.
   {
     files: ['app/**/*.{ts,tsx}'],
     ignores: ['app/components/Link.tsx', 'app/components/Link.server.tsx'],

@@ -78,9 +78,9 @@ const BROWSER_LINK = path.resolve(import.meta.dirname, 'app/components/Link.tsx'
 const SERVER_LINK = path.resolve(import.meta.dirname, 'app/components/Link.server.tsx');
 
 /**
- * The server build's `Link` (decision 078): wherever a module imports app/components/Link.tsx
- * (React Router's Link, as the browser needs it), the server build takes
- * app/components/Link.server.tsx, which renders the same anchor without running the router's Link.
+ * The server build's `Link` and `NavLink` (decisions 078 and 079): wherever a module imports
+ * app/components/Link.tsx (React Router's links, as the browser needs them), the server build takes
+ * app/components/Link.server.tsx, which renders the same anchors without running the router's.
  */
 function serverLinks(): Plugin {
   return {
